@@ -1,1 +1,57 @@
+"""The question bank: pydantic models, a strict YAML loader with file:line errors, and a CLI."""
 
+from .bank import Bank, SourceLocation
+from .enums import (
+    Difficulty,
+    Lang,
+    QuestionType,
+    RubricKind,
+    SourceText,
+    ToleranceKind,
+    Topic,
+    Verdict,
+)
+from .loader import SHIPPED_BANK, load_bank
+from .localized import Localized, LocalizedKeywords
+from .parse import parse_bank
+from .problems import BankError, Problem
+from .question_types import (
+    BankFile,
+    ChoiceQuestion,
+    DerivationQuestion,
+    ExpressionQuestion,
+    GeneratedQuestion,
+    InterviewQuestion,
+    NumericQuestion,
+    OrderingQuestion,
+    Question,
+)
+
+__all__ = [
+    "Bank",
+    "BankError",
+    "BankFile",
+    "ChoiceQuestion",
+    "DerivationQuestion",
+    "Difficulty",
+    "ExpressionQuestion",
+    "GeneratedQuestion",
+    "InterviewQuestion",
+    "Lang",
+    "Localized",
+    "LocalizedKeywords",
+    "NumericQuestion",
+    "OrderingQuestion",
+    "Problem",
+    "Question",
+    "QuestionType",
+    "RubricKind",
+    "SHIPPED_BANK",
+    "SourceLocation",
+    "SourceText",
+    "ToleranceKind",
+    "Topic",
+    "Verdict",
+    "load_bank",
+    "parse_bank",
+]

@@ -1,0 +1,45 @@
+"""Read the bank from YAML files: a folder (recursively) or one file; all problems at once."""
+
+import os
+from pathlib import Path
+
+from .bank import Bank
+from .parse import build_bank, parse_document
+from .problems import BankError, Problem
+from .yaml_reader import read_yaml_file
+
+SHIPPED_BANK = Path(__file__).resolve().parent / "bank"
+BANK_SUFFIXES = (".yaml", ".yml")
+
+
+def shown_path(path: Path) -> str:
+    """Paths relative to the working directory when inside it: short, clickable messages."""
+    relative = os.path.relpath(path)
+    return str(path) if relative.startswith("..") else relative
+
+
+def bank_files(path: Path) -> list[Path]:
+    if path.is_dir():
+        return sorted(p for p in path.rglob("*") if p.suffix in BANK_SUFFIXES and p.is_file())
+    return [path]
+
+
+def load_bank(path: Path | str | None = None) -> Bank:
+    """The validated bank at `path` (the shipped bank when None); raises BankError."""
+    root = SHIPPED_BANK if path is None else Path(path)
+    if not root.exists():
+        raise BankError([Problem(shown_path(root), None, "-", "-", "no such file or folder")])
+    files = bank_files(root)
+    if not files:
+        raise BankError([Problem(shown_path(root), None, "-", "-", "no *.yaml or *.yml files")])
+    parsed, problems = [], []
+    for file in files:
+        document, read_problems = read_yaml_file(file, shown_path(file))
+        problems += read_problems
+        if document is not None:
+            file_questions, file_problems = parse_document(
+                document.data, document.path, document.root
+            )
+            parsed += file_questions
+            problems += file_problems
+    return build_bank(parsed, problems)

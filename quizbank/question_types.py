@@ -1,0 +1,257 @@
+"""The seven question types and the discriminated union over `type` (docs/contracts.md)."""
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import Field, ValidationInfo, field_validator, model_validator
+
+from .enums import RubricKind
+from .localized import Localized, LocalizedKeywords
+from .numbers import NumericAnswer, Tolerance
+from .question_base import (
+    GeneratedAnswerTest,
+    IdsAnswerTest,
+    LinesAnswerTest,
+    QuestionBase,
+    TextAnswerTest,
+    unique,
+)
+from .strict import Identifier, KebabId, NonEmptyText, StrictModel, lax_enum
+
+TemplateName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
+
+
+def _known_ids(tests: list, known: list[str], what: str) -> list:
+    """Author tests may only name ids the question defines."""
+    for k, test in enumerate(tests, start=1):
+        unknown = [i for i in test.answer if i not in known]
+        if unknown:
+            raise ValueError(
+                f"test #{k} names unknown {what} {', '.join(unknown)} (known: {', '.join(known)})"
+            )
+    return tests
+
+
+class ChoiceOption(StrictModel):
+    id: KebabId
+    text: Localized
+    correct: bool
+    feedback: Localized | None = None
+
+    @model_validator(mode="after")
+    def _wrong_option_explains(self):
+        if not self.correct and self.feedback is None:
+            raise ValueError(f"wrong option '{self.id}' needs feedback saying why it is wrong")
+        return self
+
+
+class ChoiceQuestion(QuestionBase):
+    type: Literal["choice"]
+    multiple: bool = False
+    options: Annotated[list[ChoiceOption], Field(min_length=2)]
+    tests: list[IdsAnswerTest] = []
+
+    @field_validator("options")
+    @classmethod
+    def _options_consistent(cls, options: list[ChoiceOption], info: ValidationInfo):
+        unique([o.id for o in options], "option ids")
+        n_correct = sum(o.correct for o in options)
+        if n_correct == 0:
+            raise ValueError("needs at least one correct option")
+        if not info.data.get("multiple", False) and n_correct != 1:
+            raise ValueError(
+                f"has {n_correct} correct options but `multiple` is false: "
+                "mark exactly one correct, or set `multiple: true`"
+            )
+        return options
+
+    @field_validator("tests")
+    @classmethod
+    def _tests_name_options(cls, tests, info: ValidationInfo):
+        options = info.data.get("options")
+        return tests if options is None else _known_ids(tests, [o.id for o in options], "option")
+
+    def localized_fields(self) -> list[Localized]:
+        texts = [o.text for o in self.options] + [o.feedback for o in self.options if o.feedback]
+        return super().localized_fields() + texts
+
+
+class NumericQuestion(QuestionBase):
+    type: Literal["numeric"]
+    answer: NumericAnswer
+    tolerance: Tolerance
+    tests: list[TextAnswerTest] = []
+
+
+class _Declarations(StrictModel):
+    """Names the grader declares; one name cannot be two kinds of thing."""
+
+    symbols: list[Identifier] = []
+    functions: list[Identifier] = []
+    matrices: list[Identifier] = []
+
+    @model_validator(mode="after")
+    def _names_distinct(self):
+        names = [*self.symbols, *self.functions, *self.matrices]
+        unique(names, "names across symbols, functions and matrices")
+        return self
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+class Malrule(StrictModel):
+    answer: NonEmptyText
+    feedback: Localized
+
+
+class ExpressionQuestion(_Declarations, QuestionBase):
+    type: Literal["expression"]
+    answer: NonEmptyText
+    malrules: list[Malrule] = []
+    tests: list[TextAnswerTest] = []
+
+    @field_validator("malrules")
+    @classmethod
+    def _malrules_differ_from_answer(cls, malrules: list[Malrule], info: ValidationInfo):
+        answer = info.data.get("answer")
+        for k, rule in enumerate(malrules, start=1):
+            if answer is not None and _squash(rule.answer) == _squash(answer):
+                raise ValueError(f"mal-rule #{k} '{rule.answer}' is the correct answer itself")
+        unique([_squash(r.answer) for r in malrules], "mal-rule answers")
+        return malrules
+
+    def localized_fields(self) -> list[Localized]:
+        return super().localized_fields() + [r.feedback for r in self.malrules]
+
+
+class DerivationQuestion(_Declarations, QuestionBase):
+    type: Literal["derivation"]
+    start: NonEmptyText
+    target: NonEmptyText
+    steps: Annotated[list[NonEmptyText], Field(min_length=1)]
+    tests: list[LinesAnswerTest] = []
+
+
+class RubricPoint(StrictModel):
+    id: KebabId
+    kind: lax_enum(RubricKind)
+    text: Localized
+    keywords: LocalizedKeywords
+
+
+class InterviewQuestion(QuestionBase):
+    type: Literal["interview"]
+    model_answer: Localized
+    rubric: Annotated[list[RubricPoint], Field(min_length=1)]
+    followups: list[KebabId] = []
+    tests: list[TextAnswerTest] = []
+
+    @field_validator("rubric")
+    @classmethod
+    def _rubric_has_required_point(cls, rubric: list[RubricPoint]):
+        unique([p.id for p in rubric], "rubric ids")
+        if not any(p.kind is RubricKind.REQUIRED for p in rubric):
+            raise ValueError("needs at least one point of kind `required`")
+        return rubric
+
+    @field_validator("followups")
+    @classmethod
+    def _followups_unique(cls, followups: list[str], info: ValidationInfo):
+        if info.data.get("id") in followups:
+            raise ValueError("a question cannot be its own follow-up")
+        return unique(followups, "followups")
+
+    @field_validator("tests")
+    @classmethod
+    def _no_author_tests(cls, tests):
+        if tests:
+            raise ValueError("interview answers are self-graded against the rubric: remove `tests`")
+        return tests
+
+    def localized_fields(self) -> list[Localized]:
+        return super().localized_fields() + [self.model_answer] + [p.text for p in self.rubric]
+
+
+class OrderingStep(StrictModel):
+    id: KebabId
+    text: Localized
+
+
+class OrderingQuestion(QuestionBase):
+    type: Literal["ordering"]
+    steps: Annotated[list[OrderingStep], Field(min_length=2)]  # in the correct order
+    tests: list[IdsAnswerTest] = []
+
+    @field_validator("steps")
+    @classmethod
+    def _step_ids_unique(cls, steps: list[OrderingStep]):
+        unique([s.id for s in steps], "step ids")
+        return steps
+
+    @field_validator("tests")
+    @classmethod
+    def _tests_name_steps(cls, tests, info: ValidationInfo):
+        steps = info.data.get("steps")
+        return tests if steps is None else _known_ids(tests, [s.id for s in steps], "step")
+
+    def localized_fields(self) -> list[Localized]:
+        return super().localized_fields() + [s.text for s in self.steps]
+
+
+class GeneratedQuestion(QuestionBase):
+    type: Literal["generated"]
+    template: TemplateName
+    asks: Annotated[list[TemplateName], Field(min_length=1)]
+    tolerance: Tolerance
+    tests: list[GeneratedAnswerTest] = []
+
+    @field_validator("asks")
+    @classmethod
+    def _asks_unique(cls, asks: list[str]):
+        return unique(asks, "asks")
+
+    @field_validator("tests")
+    @classmethod
+    def _tests_answer_asked(cls, tests: list[GeneratedAnswerTest], info: ValidationInfo):
+        asks = info.data.get("asks")
+        for k, test in enumerate(tests, start=1):
+            extra = [name for name in test.answer if asks is not None and name not in asks]
+            if extra or not test.answer:
+                raise ValueError(
+                    f"test #{k} must answer some of the asked names ({', '.join(asks or [])}); "
+                    f"not asked: {', '.join(extra) or '-'}"
+                )
+        return tests
+
+
+Question = Annotated[
+    ChoiceQuestion
+    | NumericQuestion
+    | ExpressionQuestion
+    | DerivationQuestion
+    | InterviewQuestion
+    | OrderingQuestion
+    | GeneratedQuestion,
+    Field(discriminator="type"),
+]
+
+QUESTION_CLASSES = {
+    cls.model_fields["type"].annotation.__args__[0]: cls
+    for cls in (
+        ChoiceQuestion,
+        NumericQuestion,
+        ExpressionQuestion,
+        DerivationQuestion,
+        InterviewQuestion,
+        OrderingQuestion,
+        GeneratedQuestion,
+    )
+}
+
+
+class BankFile(StrictModel):
+    """One YAML file of the bank: `questions: [...]`."""
+
+    questions: list[Question]
