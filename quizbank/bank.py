@@ -3,7 +3,10 @@
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from yaml.nodes import Node
+
 from .enums import Difficulty, QuestionType, Topic
+from .locate import line_at
 from .question_types import Question
 
 
@@ -11,9 +14,16 @@ from .question_types import Question
 class SourceLocation:
     path: str
     line: int | None
+    # The question's YAML node, kept so that lines inside it are found only when asked for.
+    node: Node | None = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         return self.path if self.line is None else f"{self.path}:{self.line}"
+
+    def line_of(self, *parts: str | int) -> int | None:
+        """The line of a value inside the question, e.g. `line_of("tests", 2)`."""
+        found = None if self.node is None else line_at(self.node, list(parts))
+        return found if found is not None else self.line
 
 
 @dataclass(frozen=True)

@@ -151,7 +151,7 @@ def build_bank(parsed: list[ParsedQuestion], problems: list[Problem]) -> Bank:
         raise BankError(problems)
     return Bank(
         questions={p.question.id: p.question for p in parsed},
-        locations={p.question.id: SourceLocation(p.path, p.line()) for p in parsed},
+        locations={p.question.id: SourceLocation(p.path, p.line(), p.node) for p in parsed},
     )
 
 

@@ -1,0 +1,98 @@
+"""`quizbank validate | schema | stats | test`: one-line calls into the library."""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .author_tests import GraderUnavailable, import_grade_question, run_author_tests
+from .loader import load_bank
+from .problems import BankError
+from .schema import bank_file_schema
+from .stats import bank_stats, format_stats
+
+EXIT_OK, EXIT_INVALID, EXIT_NO_GRADER = 0, 1, 2
+
+
+def _load_or_report(path: str | None):
+    try:
+        return load_bank(Path(path) if path else None)
+    except BankError as error:
+        for problem in error.problems:
+            print(problem)
+        count = len(error.problems)
+        print(f"{count} problem{'s' if count != 1 else ''} found", file=sys.stderr)
+        return None
+
+
+def cmd_validate(args) -> int:
+    bank = _load_or_report(args.path)
+    if bank is None:
+        return EXIT_INVALID
+    files = len({loc.path for loc in bank.locations.values()})
+    print(f"ok: {len(bank)} questions in {files} file{'s' if files != 1 else ''}, no problems")
+    return EXIT_OK
+
+
+def cmd_schema(args) -> int:
+    print(json.dumps(bank_file_schema(), indent=2, ensure_ascii=False))
+    return EXIT_OK
+
+
+def cmd_stats(args) -> int:
+    bank = _load_or_report(args.path)
+    if bank is None:
+        return EXIT_INVALID
+    stats = bank_stats(bank)
+    print(json.dumps(stats.as_dict(), indent=2) if args.json else format_stats(stats))
+    return EXIT_OK
+
+
+def cmd_test(args) -> int:
+    try:
+        grade = import_grade_question()
+    except GraderUnavailable as error:
+        print(f"cannot run author tests: {error}", file=sys.stderr)
+        return EXIT_NO_GRADER
+    bank = _load_or_report(args.path)
+    if bank is None:
+        return EXIT_INVALID
+    outcomes = run_author_tests(bank, grade, lang=args.lang)
+    failed = [o for o in outcomes if not o.passed]
+    for outcome in failed:
+        print(outcome)
+    print(f"{len(outcomes) - len(failed)} passed, {len(failed)} failed")
+    return EXIT_INVALID if failed else EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="quizbank", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    bank_help = "a bank folder or file (default: the shipped bank)"
+
+    validate = commands.add_parser("validate", help="check the bank; exit 1 listing every problem")
+    validate.add_argument("path", nargs="?", help=bank_help)
+    validate.set_defaults(run=cmd_validate)
+
+    schema = commands.add_parser("schema", help="print the JSON Schema of a bank file")
+    schema.set_defaults(run=cmd_schema)
+
+    stats = commands.add_parser("stats", help="counts by topic, type, difficulty and language")
+    stats.add_argument("path", nargs="?", help=bank_help)
+    stats.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    stats.set_defaults(run=cmd_stats)
+
+    test = commands.add_parser("test", help="run every question's author tests through the grader")
+    test.add_argument("path", nargs="?", help=bank_help)
+    test.add_argument("--lang", choices=("en", "zh"), default="en", help="feedback language")
+    test.set_defaults(run=cmd_test)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
