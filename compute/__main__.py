@@ -1,0 +1,5 @@
+import sys
+
+from compute.cli import main
+
+sys.exit(main())

@@ -1,0 +1,135 @@
+"""Template names -> what they are, without importing torch (or numpy).
+
+`list_templates()` and `import compute` read only this table; the template's module (which
+computes with torch) is imported the first time a problem of that template is built.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+
+from compute.errors import TemplateError
+
+
+@dataclass(frozen=True)
+class TemplateSpec:
+    name: str
+    description: dict[str, str]  # {"zh": ..., "en": ...}
+    params: tuple[str, ...]
+    answers: tuple[str, ...]
+
+    def as_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "description": dict(self.description),
+            "params": list(self.params),
+            "answers": list(self.answers),
+        }
+
+
+SPECS: tuple[TemplateSpec, ...] = (
+    TemplateSpec(
+        "linear_residual_block",
+        {"en": "Forward and backward pass of y = x + Wx with a squared-error loss; "
+               "the input gradient split into identity and branch paths.",
+         "zh": "线性残差模块 y = x + Wx 的前向与反向传播（平方误差损失），"
+               "输入梯度拆成恒等路径与变换分支两部分。"},
+        ("x", "W", "t"),
+        ("y", "loss", "grad_y", "grad_x", "grad_x_identity", "grad_x_branch", "grad_W"),
+    ),
+    TemplateSpec(
+        "gradient_multiplier",
+        {"en": "Gradient multiplier after n layers with local derivative a: |a|^n plain "
+               "vs |1+a|^n residual.",
+         "zh": "每层局部导数为 a 时 n 层后的梯度倍率：普通网络 |a|^n，残差网络 |1+a|^n。"},
+        ("n", "a"),
+        ("plain", "residual"),
+    ),
+    TemplateSpec(
+        "chain_product",
+        {"en": "Chain rule through layers with different local derivatives: "
+               "product of a_l vs product of (1 + a_l).",
+         "zh": "各层局部导数不同时的链式法则：a_l 的连乘与 (1 + a_l) 的连乘。"},
+        ("a",),
+        ("plain", "residual"),
+    ),
+    TemplateSpec(
+        "residual_mapping",
+        {"en": "The residual a block must learn: F = H - x.",
+         "zh": "模块需要学习的残差：F = H - x。"},
+        ("x", "H"),
+        ("F",),
+    ),
+    TemplateSpec(
+        "prenorm_postnorm_jacobian",
+        {"en": "Jacobians of a Pre-LN block x + W LN(x) and a Post-LN block LN(x + Wx).",
+         "zh": "Pre-LN 模块 x + W LN(x) 与 Post-LN 模块 LN(x + Wx) 的雅可比矩阵。"},
+        ("x", "W", "eps"),
+        ("J_pre", "J_post"),
+    ),
+    TemplateSpec(
+        "residual_scaling",
+        {"en": "Scaled residual y = x + alpha W x: Jacobian I + alpha W and input gradient.",
+         "zh": "残差缩放 y = x + alpha W x：雅可比矩阵 I + alpha W 与输入梯度。"},
+        ("alpha", "W", "g"),
+        ("J", "grad_x"),
+    ),
+    TemplateSpec(
+        "deep_mlp_gradients",
+        {"en": "Per-layer gradient norms of a deep tanh MLP, plain stack vs residual stack.",
+         "zh": "深层 tanh MLP 各层的梯度范数：普通堆叠与残差堆叠对比。"},
+        ("depth", "width", "gain", "weights", "x0"),
+        ("grad_norm_plain", "grad_norm_residual"),
+    ),
+    TemplateSpec(
+        "transformer_block_shapes",
+        {"en": "Shapes and parameter counts of a Transformer block (attention, FFN, two "
+               "LayerNorms).",
+         "zh": "Transformer 模块的张量形状与参数量（注意力、FFN、两个 LayerNorm）。"},
+        ("B", "T", "d", "ffn_mult", "heads"),
+        ("attn_output_shape", "ffn_hidden_shape", "attn_params", "ffn_params",
+         "layernorm_params", "block_params"),
+    ),
+    TemplateSpec(
+        "projection_shortcut",
+        {"en": "Parameters of the linear projection shortcut W_s x (+ b) when widths differ.",
+         "zh": "维度不同时线性投影捷径 W_s x（+ b）的参数量。"},
+        ("d_in", "d_out", "bias"),
+        ("shortcut_params",),
+    ),
+    TemplateSpec(
+        "dropout_residual",
+        {"en": "Inverted dropout on the residual branch: x + mask*h/(1-p) in training and "
+               "its expectation x + h.",
+         "zh": "残差分支上的 inverted dropout：训练时 x + mask⊙h/(1-p)，其期望为 x + h。"},
+        ("p", "x", "h", "mask"),
+        ("train_output", "expected_output"),
+    ),
+    TemplateSpec(
+        "variance_of_sum",
+        {"en": "Variance of x + f: Var(x) + Var(f) + 2 Cov(x, f).",
+         "zh": "x + f 的方差：Var(x) + Var(f) + 2 Cov(x, f)。"},
+        ("var_x", "var_f", "cov"),
+        ("var",),
+    ),
+)
+
+_BY_NAME = {spec.name: spec for spec in SPECS}
+
+
+def names() -> list[str]:
+    return [spec.name for spec in SPECS]
+
+
+def spec(name: str) -> TemplateSpec:
+    if not isinstance(name, str) or name not in _BY_NAME:
+        raise TemplateError(f"unknown template {name!r}; known templates: {', '.join(names())}")
+    return _BY_NAME[name]
+
+
+def load(name: str) -> ModuleType:
+    """The template's module (imported on first use; it imports torch only to compute)."""
+    spec(name)
+    return importlib.import_module(f"compute.templates.{name}")

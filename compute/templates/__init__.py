@@ -1,0 +1,1 @@
+"""One module per problem family; see compute/api.py for the functions each provides."""

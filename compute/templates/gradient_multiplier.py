@@ -1,0 +1,94 @@
+"""Gradient multiplier through n layers whose local derivative is a (gradient-propagation 3.4).
+
+    plain       x_{l+1} = F(x_l),          dx_{l+1}/dx_l = a       => dx_n/dx_0 = a^n
+    residual    x_{l+1} = x_l + F(x_l),    dx_{l+1}/dx_l = 1 + a   => dx_n/dx_0 = (1 + a)^n
+    answers     plain = |a|^n, residual = |1 + a|^n   (the size of the gradient multiplier)
+
+torch builds both n-layer chains with F(x) = a x and differentiates them, as a practitioner would
+check the closed form; a = -1 is allowed (the residual multiplier is then 0).
+"""
+
+from __future__ import annotations
+
+import math
+
+from compute import backend
+from compute.params import ParamReader
+from compute.templates._draw import grid, size
+from compute.texfmt import fill, num
+
+NAME = "gradient_multiplier"
+MAX_LAYERS = 200
+MAX_A = 10.0  # with n <= 200, |1 + a|^n <= 11^200 stays a finite float
+
+# difficulty -> (n range, (low, high, step) for a)
+LEVELS = {
+    "easy": ((2, 5), (-0.9, 0.9, 0.1)),
+    "medium": ((10, 30), (-1.5, 1.5, 0.1)),
+    "hard": ((20, 60), (-2.0, 2.0, 0.01)),
+}
+
+
+def draw(rng, difficulty):
+    (n_lo, n_hi), a_grid = LEVELS[difficulty]
+    return {"n": size(rng, n_lo, n_hi), "a": grid(rng, *a_grid)}
+
+
+def degenerate(params):
+    # a = 0 or a = -1 make one of the two answers trivially 0 (or 1); the app's slider shows them.
+    return params["a"] in (0.0, -1.0)
+
+
+def check(params):
+    r = ParamReader(NAME, params)
+    n = r.integer("n", lo=1, hi=MAX_LAYERS)
+    a = r.number("a", lo=-MAX_A, hi=MAX_A)
+    r.finish()
+    return {"n": n, "a": a}
+
+
+def answer(params):
+    torch = backend.torch()
+    n = params["n"]
+    a = torch.tensor(params["a"], dtype=torch.float64)
+    x0 = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)
+    plain, residual = x0, x0
+    for _ in range(n):
+        plain = a * plain                  # F(x) = a x
+        residual = residual + a * residual  # x + F(x)
+    (d_plain,) = torch.autograd.grad(plain, x0)
+    (d_residual,) = torch.autograd.grad(residual, x0)
+    return {"plain": abs(d_plain.item()), "residual": abs(d_residual.item())}
+
+
+def explain(params, answers):
+    n, a = params["n"], params["a"]
+    v = {"n": str(n), "a": num(a), "b": num(1 + a), "absa": num(abs(a)), "absb": num(abs(1 + a)),
+         "plain": num(answers["plain"], 3), "res": num(answers["residual"], 3),
+         "ratio": _ratio(answers)}
+    setting = r"$n = @n$, $a = @a$"
+    prompt = {
+        "en": fill("Every layer's branch has the same local derivative $a$. With " + setting +
+                   r", give the gradient multiplier of a plain stack, $G_{\mathrm{plain}} = |a|^n$,"
+                   r" and of a residual stack, $G_{\mathrm{residual}} = |1 + a|^n$.", **v),
+        "zh": fill("每层变换分支的局部导数都等于 $a$。已知 " + setting +
+                   r"，求普通网络的梯度倍率 $G_{\mathrm{plain}} = |a|^n$ 与残差网络的梯度倍率 "
+                   r"$G_{\mathrm{residual}} = |1 + a|^n$。", **v),
+    }
+    steps = (r"$$G_{\mathrm{plain}} = |@a|^{@n} = @absa^{@n} \approx @plain$$" "\n\n"
+             r"$$G_{\mathrm{residual}} = |1 + (@a)|^{@n} = @absb^{@n} \approx @res$$")
+    solution = {
+        "en": fill("A plain layer multiplies the gradient by $a$; a residual layer by $1 + a$ "
+                   "(the 1 is the identity path). Over $n$ layers the factors multiply:\n\n"
+                   + steps + "\n\n@ratio", **v),
+        "zh": fill("普通层把梯度乘以 $a$，残差层乘以 $1 + a$（1 来自恒等路径）。"
+                   "经过 $n$ 层，各层因子相乘：\n\n" + steps + "\n\n@ratio", **v),
+    }
+    return prompt, solution
+
+
+def _ratio(answers) -> str:
+    if answers["plain"] == 0 or answers["residual"] == 0:
+        return ""
+    log_ratio = math.log10(answers["residual"]) - math.log10(answers["plain"])
+    return rf"$\log_{{10}}(G_{{\mathrm{{residual}}}} / G_{{\mathrm{{plain}}}}) \approx {num(log_ratio, 3)}$"

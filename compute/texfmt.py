@@ -1,0 +1,56 @@
+"""Numbers and arrays as short LaTeX for prompts and worked solutions (display only).
+
+Answers keep full float precision; only what the learner reads is rounded, to `digits`
+significant digits with trailing zeros trimmed (2.0500000000000003 -> "2.05").
+"""
+
+from __future__ import annotations
+
+import math
+import string
+
+DIGITS = 4
+
+
+def num(value: float, digits: int = DIGITS) -> str:
+    value = float(value)
+    if value == 0:
+        return "0"
+    if value.is_integer() and abs(value) < 1e9:
+        return str(int(value))
+    magnitude = math.floor(math.log10(abs(value)))
+    if -3 <= magnitude < 6:
+        decimals = max(0, digits - 1 - magnitude)
+        text = f"{value:.{decimals}f}"
+        if "." in text:
+            text = text.rstrip("0").rstrip(".")
+        return "0" if text in ("-0", "") else text
+    mantissa = value / 10**magnitude
+    if round(abs(mantissa), digits - 1) >= 10:  # 9.9996e-5 rounds up to 10 x 10^-5
+        mantissa, magnitude = mantissa / 10, magnitude + 1
+    return rf"{num(mantissa, digits)} \times 10^{{{magnitude}}}"
+
+
+def vec(values, digits: int = DIGITS) -> str:
+    """A column vector."""
+    body = r" \\ ".join(num(v, digits) for v in values)
+    return rf"\begin{{bmatrix}}{body}\end{{bmatrix}}"
+
+
+def mat(rows, digits: int = DIGITS) -> str:
+    body = r" \\ ".join(" & ".join(num(v, digits) for v in row) for row in rows)
+    return rf"\begin{{bmatrix}}{body}\end{{bmatrix}}"
+
+
+def seq(values, digits: int = DIGITS) -> str:
+    """A row list written inline: [a, b, c]."""
+    return "[" + ", ".join(num(v, digits) for v in values) + "]"
+
+
+class _At(string.Template):
+    delimiter = "@"  # "$" belongs to LaTeX; "@name" / "@{name}" marks a value
+
+
+def fill(text: str, **values: str) -> str:
+    """Put prepared strings into a Markdown+LaTeX text: fill(r"$y=@y$", y=vec(y))."""
+    return _At(text).substitute(values)
