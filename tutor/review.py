@@ -1,0 +1,100 @@
+"""Spaced repetition: one FSRS card per (profile, question), and the order of the review queue.
+
+Pure functions of the card, the rating and the time. The store keeps the cards and builds the
+queue in SQL with the same order as `queue_sort_key` (a test checks they agree).
+
+Queue order: cards due at `now`, high-confidence errors first (the last attempt was rated Again
+while the learner said they were sure: the most useful thing to revisit), then the most overdue,
+then by question id so the order is total.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+
+from fsrs import Card, Rating, Scheduler, State
+
+from tutor.rating import CONFIDENCE_HIGH
+
+# No fuzzing: the same history always gives the same schedule (testable, exportable).
+SCHEDULER = Scheduler(enable_fuzzing=False)
+
+
+@dataclass(frozen=True)
+class CardState:
+    question_id: str
+    state: int
+    step: int | None
+    stability: float | None
+    difficulty: float | None
+    due: datetime
+    last_review: datetime | None
+    reps: int = 0
+    lapses: int = 0
+    last_rating: int | None = None
+    last_confidence: int | None = None
+
+    @property
+    def high_confidence_error(self) -> bool:
+        return self.last_rating == Rating.Again and (self.last_confidence or 0) >= CONFIDENCE_HIGH
+
+    def is_due(self, now: datetime) -> bool:
+        return self.due <= now
+
+
+def _utc(moment: datetime) -> datetime:
+    if moment.tzinfo is None:
+        raise ValueError("naive datetime; pass an aware UTC datetime")
+    return moment.astimezone(UTC)
+
+
+def new_card(question_id: str, now: datetime) -> CardState:
+    """A card never reviewed: FSRS Learning state, due now."""
+    return CardState(question_id, State.Learning.value, 0, None, None, _utc(now), None)
+
+
+def _to_fsrs(card: CardState) -> Card:
+    # card_id is ours to give: fsrs's default sleeps 1 ms to make a unique timestamp id.
+    return Card(
+        card_id=1,
+        state=State(card.state),
+        step=card.step,
+        stability=card.stability,
+        difficulty=card.difficulty,
+        due=card.due,
+        last_review=card.last_review,
+    )
+
+
+def schedule(
+    card: CardState, rating: Rating, now: datetime, *, confidence: int | None = None
+) -> CardState:
+    """The card after one review rated `rating` at `now`."""
+    reviewed, _log = SCHEDULER.review_card(_to_fsrs(card), Rating(rating), review_datetime=_utc(now))
+    return replace(
+        card,
+        state=reviewed.state.value,
+        step=reviewed.step,
+        stability=reviewed.stability,
+        difficulty=reviewed.difficulty,
+        due=reviewed.due,
+        last_review=reviewed.last_review,
+        reps=card.reps + 1,
+        lapses=card.lapses + (1 if rating == Rating.Again and card.reps > 0 else 0),
+        last_rating=int(rating),
+        last_confidence=confidence,
+    )
+
+
+def queue_sort_key(card: CardState) -> tuple[int, datetime, str]:
+    return (0 if card.high_confidence_error else 1, card.due, card.question_id)
+
+
+def order_queue(
+    cards: Iterable[CardState], now: datetime, limit: int | None = None
+) -> list[CardState]:
+    """The cards due at `now` in review order (see the module docstring)."""
+    due = sorted((c for c in cards if c.is_due(_utc(now))), key=queue_sort_key)
+    return due if limit is None else due[:limit]

@@ -1,0 +1,31 @@
+"""Learner progress: profiles, attempts, FSRS cards, settings (SQLite by default, or PostgreSQL).
+
+See tutor/README.md for the API.
+"""
+
+from tutor.store.engine import ENV_URL, default_database_path, resolve_database_url
+from tutor.store.errors import (
+    PROFILE_ERROR_CODES,
+    STORE_ERROR_CODES,
+    ProfileError,
+    StoreUnavailable,
+    TutorError,
+)
+from tutor.store.progress import ProgressStore, utc_now
+from tutor.store.records import AttemptRecord, NewAttempt, Profile
+
+__all__ = [
+    "ENV_URL",
+    "PROFILE_ERROR_CODES",
+    "STORE_ERROR_CODES",
+    "AttemptRecord",
+    "NewAttempt",
+    "Profile",
+    "ProfileError",
+    "ProgressStore",
+    "StoreUnavailable",
+    "TutorError",
+    "default_database_path",
+    "resolve_database_url",
+    "utc_now",
+]

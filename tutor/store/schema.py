@@ -1,0 +1,100 @@
+"""The tables at the head schema version, for queries (the migrations create them).
+
+Keep in step with `tutor/migrations`; a test compares this against a migrated database.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    DateTime,
+    Float,
+    Integer,
+    MetaData,
+    SmallInteger,
+    String,
+    Table,
+    Text,
+)
+from sqlalchemy.types import TypeDecorator
+
+
+class UtcDateTime(TypeDecorator):
+    """Aware UTC datetimes in, aware UTC datetimes out; stored naive UTC on every backend.
+
+    SQLite has no time zones, and its stored text compares in time order only when every value is
+    in one zone, which the index on (profile_id, due) relies on.
+    """
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the store; pass an aware UTC datetime")
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC)
+
+
+metadata = MetaData()
+
+profiles = Table(
+    "profiles",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(80), nullable=False, unique=True),
+    Column("created_at", UtcDateTime, nullable=False),
+)
+
+settings = Table(
+    "settings",
+    metadata,
+    Column("profile_id", Integer, primary_key=True),
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+attempts = Table(
+    "attempts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("profile_id", Integer, nullable=False),
+    Column("question_id", String(200), nullable=False),
+    Column("seed", BigInteger, nullable=True),
+    Column("answer", Text, nullable=False),
+    Column("verdict", String(16), nullable=False),
+    Column("score", Float, nullable=False),
+    Column("hints_used", Integer, nullable=False),
+    Column("seconds", Float, nullable=False),
+    Column("confidence", SmallInteger, nullable=True),
+    Column("rubric_ticks", Text, nullable=True),
+    Column("rating", SmallInteger, nullable=True),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("mode", String(16), nullable=False),
+)
+
+cards = Table(
+    "cards",
+    metadata,
+    Column("profile_id", Integer, primary_key=True),
+    Column("question_id", String(200), primary_key=True),
+    Column("state", SmallInteger, nullable=False),
+    Column("step", Integer, nullable=True),
+    Column("stability", Float, nullable=True),
+    Column("difficulty", Float, nullable=True),
+    Column("due", UtcDateTime, nullable=False),
+    Column("last_review", UtcDateTime, nullable=True),
+    Column("reps", Integer, nullable=False),
+    Column("lapses", Integer, nullable=False),
+    Column("last_rating", SmallInteger, nullable=True),
+    Column("last_confidence", SmallInteger, nullable=True),
+)
