@@ -1,3 +1,24 @@
+"""The app's shell: page config, the language switch and the navigation; nothing else.
+
+Run with `make run` (or `.venv/bin/streamlit run streamlit_app.py`). Every page lives in
+`app_pages/`; this file must stay light because it runs before the first page renders.
+"""
+
 import streamlit as st
 
-st.title("Residual Tutor")
+from app_pages import available_pages
+from app_pages.state import init_session, language_switch, tr
+
+st.set_page_config(page_title="Residual Tutor · 残差导师", page_icon=":material/school:", layout="wide")
+init_session()
+
+sections: dict[str, list] = {}
+for spec in available_pages():
+    page = st.Page(spec.path, title=tr(spec.title_key), icon=spec.icon, url_path=spec.url_path)
+    sections.setdefault(tr(spec.section_key), []).append(page)
+
+current = st.navigation(sections)
+st.sidebar.caption(tr("common.app_name"))
+language_switch()
+st.sidebar.caption(tr("common.tagline"))
+current.run()

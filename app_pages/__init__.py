@@ -1,1 +1,49 @@
+"""The app's pages: one Streamlit script per screen, listed in `PAGES`.
 
+Importing this package must stay cheap (no torch, sympy or grader): `streamlit_app.py` imports it
+on every cold start, before the first page can render.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+PAGES_DIR = Path(__file__).parent
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """One entry of the navigation: its translated title, script, icon and stable URL path."""
+
+    title_key: str
+    file: str
+    icon: str
+    url_path: str
+    section_key: str
+
+    @property
+    def path(self) -> Path:
+        return PAGES_DIR / self.file
+
+
+# In navigation order; the first available page is the default one.
+PAGES: tuple[PageSpec, ...] = (
+    PageSpec("common.nav.practice", "practice.py", ":material/edit_note:", "practice", "common.nav.learn"),
+    PageSpec("common.nav.exercises", "exercises.py", ":material/calculate:", "exercises", "common.nav.learn"),
+    PageSpec("common.nav.derivation", "derivation.py", ":material/functions:", "derivation", "common.nav.learn"),
+    PageSpec("common.nav.explore", "explore.py", ":material/insights:", "explore", "common.nav.learn"),
+    PageSpec("common.nav.review", "review.py", ":material/history:", "review", "common.nav.progress"),
+    PageSpec("common.nav.interview", "interview.py", ":material/record_voice_over:", "interview", "common.nav.progress"),
+    PageSpec("common.nav.dashboard", "dashboard.py", ":material/monitoring:", "dashboard", "common.nav.progress"),
+)
+
+
+def available_pages() -> list[PageSpec]:
+    """The pages whose script exists.
+
+    Pages are written by different engineers at different times; skipping a missing script keeps
+    the app runnable while one is mid-work (st.Page raises on a missing file). Keep this check even
+    when every page exists: a partial checkout should still start.
+    """
+    return [spec for spec in PAGES if spec.path.is_file()]
