@@ -1,0 +1,58 @@
+"""Practice: choose topics, types and difficulty; answer one question at a time; see why."""
+
+import streamlit as st
+
+from app_pages.state import lang, tr
+from app_pages.widgets import flow_state, progress, resources
+from app_pages.widgets.question_view import question_view
+from quizbank.enums import Difficulty, QuestionType, Topic
+from tutor.practice import Filters, grade, matching_ids, submit_answer
+
+st.title(tr("practice.title"))
+st.caption(tr("practice.intro"))
+record = progress.recorder()
+
+bank = resources.bank()
+run = flow_state.run("practice")
+
+with st.expander(tr("practice.filters"), icon=":material/tune:"):
+    cols = st.columns(3)
+    filters = Filters.of(
+        cols[0].multiselect(tr("practice.topics"), [t.value for t in Topic], key="practice.f.topics",
+                            format_func=lambda v: tr(f"practice.topic.{v}"),
+                            placeholder=tr("practice.any")),
+        cols[1].multiselect(tr("practice.types"), [t.value for t in QuestionType],
+                            key="practice.f.types", format_func=lambda v: tr(f"practice.type.{v}"),
+                            placeholder=tr("practice.any")),
+        cols[2].multiselect(tr("practice.difficulties"), [d.value for d in Difficulty],
+                            key="practice.f.levels",
+                            format_func=lambda v: tr(f"practice.difficulty.{v}"),
+                            placeholder=tr("practice.any")),
+    )
+ids = matching_ids(bank, filters)
+st.caption(tr("practice.count", n=len(ids)))
+
+requested = flow_state.take_requested()
+if requested in bank.questions:
+    run.open(bank.questions[requested])
+elif flow_state.filters_changed("practice", filters) or run.current is None:
+    run.next(bank.questions, ids)
+
+if run.current is None:
+    st.info(tr("practice.none_match"))
+    st.stop()
+
+question = bank.questions[run.current.question_id]
+session = run.current
+
+
+def submit(answer, confidence):
+    submit_answer(session, question, answer, confidence=confidence, lang=lang(), grade=grade,
+                  record=record)
+
+
+question_view(question, session, lang(), key="practice", submit=submit,
+              go_to=lambda qid: run.open(bank.questions[qid]))
+if session.attempted:
+    st.button(tr("practice.next"), key="practice.next", type="secondary",
+              icon=":material/skip_next:", on_click=run.next, args=(bank.questions, ids))

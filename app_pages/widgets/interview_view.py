@@ -1,0 +1,96 @@
+"""An interview question: answer + confidence, then the model answer and the rubric to tick
+(suggested ticks pre-checked, the learner confirms), then the verdict, missed points and
+follow-ups. Used by Practice, Review and the Mock interview.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from app_pages.state import tr
+from app_pages.widgets import answer_inputs as inputs
+from tutor.practice import QuestionSession
+
+
+def suggested_ticks(question, answer: str, lang: str) -> set[str]:
+    """Rubric points the grader's keyword/synonym matcher finds in the answer."""
+    from grader.rubric import suggest_rubric_ticks
+
+    return set(suggest_rubric_ticks(question, answer, lang=lang))
+
+
+def interview_question(
+    question, session: QuestionSession, lang: str, *, key: str, submit: Callable,
+    go_to: Callable[[str], None] | None = None, followups: bool = True,
+) -> None:
+    if not session.revealed:
+        with st.form(f"{key}.answer_form", border=False, enter_to_submit=False):
+            text = inputs.interview_input(f"{key}.answer")
+            confidence = inputs.confidence_input(f"{key}.confidence")
+            if st.form_submit_button(
+                tr("practice.reveal"), type="primary", icon=":material/visibility:",
+                key=f"{key}.reveal",
+            ):
+                if text is None:
+                    st.warning(tr("practice.empty_answer"))
+                else:
+                    session.reveal(text, confidence)
+                    st.rerun()
+        return
+
+    st.caption(tr("practice.your_answer"))
+    st.text(session.draft_answer)  # the learner's words, never Markdown/HTML
+    with st.expander(tr("practice.model_answer"), expanded=True, icon=":material/record_voice_over:"):
+        st.markdown(question.model_answer.get(lang))
+
+    suggested = suggested_ticks(question, session.draft_answer, lang)
+    locked = session.attempted
+    with st.form(f"{key}.rubric_form", border=True):
+        st.markdown(f"**{tr('practice.rubric')}**")
+        st.caption(tr("practice.rubric_suggested"))
+        ticked = [
+            p.id
+            for p in question.rubric
+            if st.checkbox(
+                f"{p.text.get(lang)} · _{tr(f'practice.kind_{p.kind}')}_",
+                value=p.id in suggested,
+                key=f"{key}.tick.{p.id}",
+                disabled=locked,
+            )
+        ]
+        confirmed = st.form_submit_button(
+            tr("practice.confirm_ticks"), type="primary", key=f"{key}.confirm", disabled=locked,
+        )
+    if confirmed and not locked:
+        submit({"text": session.draft_answer, "ticked": ticked}, session.draft_confidence)
+    if session.last is None:
+        return
+    from app_pages.widgets.feedback import verdict
+
+    verdict(session.last, lang)
+    missed_points(question, session.last.result, lang)
+    if followups and question.followups and go_to is not None:
+        st.markdown(f"**{tr('practice.followups')}**")
+        from app_pages.widgets.resources import question as bank_question
+
+        for qid in question.followups:
+            follow = bank_question(qid)
+            label = _short(follow.prompt.get(lang)) if follow is not None else qid
+            st.button(label, key=f"{key}.follow.{qid}", on_click=go_to, args=(qid,),
+                      icon=":material/arrow_forward:")
+
+
+def missed_points(question, result: dict, lang: str) -> None:
+    details = result.get("details") or {}
+    by_id = {p.id: p for p in question.rubric}
+    missed = [by_id[i] for i in details.get("missed", []) + details.get("misconceptions", [])]
+    if missed:
+        st.markdown(f"**{tr('practice.missed_points')}**")
+        st.markdown("\n".join(f"- {p.text.get(lang)}" for p in missed))
+
+
+def _short(text: str, limit: int = 90) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else text
+    return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -1,0 +1,291 @@
+"""The practice session flow, without Streamlit: filters -> next question -> answer -> graded,
+recorded result; hints one at a time.
+
+A page keeps one `QuestionSession` per question on screen and calls the functions here. Grading
+goes through `grader.grade_question` and recording through a `record` callable (the tutor store's
+attempt writer), both passed in so tests and benchmarks can swap them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+# Generated questions draw a fresh seed in this range; small enough to read and share.
+SEED_RANGE = (1, 99_999)
+# How many recently seen questions to skip when drawing the next one (if others remain).
+RECENT_WINDOW = 5
+CONFIDENCES = ("low", "medium", "high")
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What the learner chose to practise; an empty tuple means "any"."""
+
+    topics: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
+    difficulties: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, topics: Iterable = (), types: Iterable = (), difficulties: Iterable = ()):
+        return cls(tuple(map(str, topics)), tuple(map(str, types)), tuple(map(str, difficulties)))
+
+
+def _value(x: Any) -> str:
+    """An enum member or a plain string, as the string authors write in YAML."""
+    return str(getattr(x, "value", x))
+
+
+def matching_ids(questions: Iterable, filters: Filters) -> list[str]:
+    """Ids of the questions that pass every non-empty filter, in a stable order."""
+    picked = []
+    for q in questions:
+        if filters.topics and _value(q.topic) not in filters.topics:
+            continue
+        if filters.types and _value(q.type) not in filters.types:
+            continue
+        if filters.difficulties and _value(q.difficulty) not in filters.difficulties:
+            continue
+        picked.append(q.id)
+    return sorted(picked)
+
+
+def pick_next(ids: Sequence[str], *, recent: Sequence[str], rng: random.Random) -> str | None:
+    """A random id, avoiding the last `RECENT_WINDOW` seen while anything else is left."""
+    if not ids:
+        return None
+    skip = set(recent[-RECENT_WINDOW:])
+    fresh = [i for i in ids if i not in skip]
+    return rng.choice(fresh or list(ids))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One graded answer: the grader's result plus what the store recorded."""
+
+    result: dict
+    answer: Any
+    correct: bool
+    score: float
+    confidence: str
+    hints_used: int
+    elapsed_s: float
+    attempt_id: Any = None
+
+
+@dataclass
+class QuestionSession:
+    """The question on screen: its variant seed, hints revealed so far and graded answers."""
+
+    question_id: str
+    seed: int | None = None
+    started_at: float = field(default_factory=time.monotonic)
+    hints_shown: int = 0
+    outcomes: list[Outcome] = field(default_factory=list)
+    serial: int = 0  # distinguishes repeated visits to one question (fresh widget keys)
+    # interview: the answer typed before the model answer is revealed, then ticked on the rubric
+    draft_answer: str | None = None
+    draft_confidence: str | None = None
+
+    @property
+    def revealed(self) -> bool:
+        return self.draft_answer is not None
+
+    def reveal(self, answer: str, confidence: str) -> None:
+        if confidence not in CONFIDENCES:
+            raise ValueError(f"confidence must be one of {CONFIDENCES}, got {confidence!r}")
+        self.draft_answer, self.draft_confidence = answer, confidence
+
+    @property
+    def attempted(self) -> bool:
+        return bool(self.outcomes)
+
+    @property
+    def last(self) -> Outcome | None:
+        return self.outcomes[-1] if self.outcomes else None
+
+    def hints_total(self, question) -> int:
+        return len(question.hints or ())
+
+    def can_show_hint(self, question) -> bool:
+        return self.hints_shown < self.hints_total(question)
+
+    def show_hint(self, question) -> None:
+        """Reveal one more hint (no-op once all are shown)."""
+        if self.can_show_hint(question):
+            self.hints_shown += 1
+
+    def visible_hints(self, question, lang: str) -> list[str]:
+        return [h.get(lang) for h in (question.hints or ())[: self.hints_shown]]
+
+
+def start_question(
+    question, *, rng: random.Random, now: float | None = None, serial: int = 0
+) -> QuestionSession:
+    """A session for `question`; a generated question gets a fresh seed for its numbers."""
+    seed = rng.randint(*SEED_RANGE) if _value(question.type) == "generated" else None
+    return QuestionSession(
+        question_id=question.id,
+        seed=seed,
+        started_at=time.monotonic() if now is None else now,
+        serial=serial,
+    )
+
+
+def answer_text(answer: Any) -> str:
+    """The answer as stored: text as typed, lists/dicts as JSON (readable, reversible)."""
+    if isinstance(answer, str):
+        return answer
+    return json.dumps(answer, ensure_ascii=False, sort_keys=isinstance(answer, dict))
+
+
+def result_correct(result: dict) -> bool:
+    """The grader says `correct` (bool); an unreadable answer (`error`) is never correct."""
+    return bool(result.get("correct")) and not result.get("error")
+
+
+def result_score(result: dict) -> float:
+    score = result.get("score")
+    if score is None:
+        return 1.0 if result_correct(result) else 0.0
+    return float(score)
+
+
+CONFIDENCE_LEVEL = {"low": 1, "medium": 2, "high": 3}  # the store's 1..3 scale
+
+
+def verdict_of(result: dict) -> str:
+    """correct / partial / wrong / error, the store's verdict for a grader result."""
+    if result.get("error"):
+        return "error"
+    if result_correct(result):
+        return "correct"
+    return "partial" if result_score(result) > 0 else "wrong"
+
+
+def new_attempt(question, session: QuestionSession, outcome: Outcome, *, mode: str = "practice"):
+    """The store's `NewAttempt` for one graded answer (rubric flags from interview ticks)."""
+    from tutor.store.records import NewAttempt
+
+    details = outcome.result.get("details") or {}
+    ticks = tuple(outcome.answer.get("ticked", ())) if isinstance(outcome.answer, dict) else ()
+    is_interview = _value(question.type) == "interview"
+    return NewAttempt(
+        question_id=question.id,
+        verdict=verdict_of(outcome.result),
+        score=min(max(outcome.score, 0.0), 1.0),
+        answer=answer_text(outcome.answer["text"] if is_interview else outcome.answer),
+        seed=session.seed,
+        hints_used=outcome.hints_used,
+        seconds=outcome.elapsed_s,
+        confidence=CONFIDENCE_LEVEL[outcome.confidence],
+        rubric_ticks=ticks,
+        mode=mode,
+        required_missed=bool(details.get("missed")) if is_interview else False,
+        misconception_ticked=bool(details.get("misconceptions")) if is_interview else False,
+        bonus_hit=bool(details.get("bonus")) if is_interview else False,
+        # an interview answer is typed at length: "slow" means nothing there
+        slow_after_seconds=None if is_interview else 180.0,
+    )
+
+
+def submit_answer(
+    session: QuestionSession,
+    question,
+    answer: Any,
+    *,
+    confidence: str,
+    lang: str,
+    grade: Callable[..., dict],
+    record: Callable[[Any], Any] | None = None,
+    mode: str = "practice",
+    now: float | None = None,
+) -> Outcome:
+    """Grade `answer`, record the attempt, remember the outcome on the session.
+
+    `grade(question, answer, lang=, seed=)` is `grade` below (grader.grade_question, or the
+    rubric for interview answers); `record(new_attempt)` is the store's writer for the learner's
+    profile and returns the stored attempt (None: not recorded, e.g. no profile).
+    """
+    if confidence not in CONFIDENCES:
+        raise ValueError(f"confidence must be one of {CONFIDENCES}, got {confidence!r}")
+    result = grade(question, answer, lang=lang, seed=session.seed)
+    elapsed = (time.monotonic() if now is None else now) - session.started_at
+    outcome = Outcome(
+        result=result,
+        answer=answer,
+        correct=result_correct(result),
+        score=result_score(result),
+        confidence=confidence,
+        hints_used=session.hints_shown,
+        elapsed_s=round(max(elapsed, 0.0), 3),
+    )
+    if record is not None:
+        stored = record(new_attempt(question, session, outcome, mode=mode))
+        outcome = replace(outcome, attempt_id=getattr(stored, "id", stored))
+    session.outcomes.append(outcome)
+    return outcome
+
+
+def rubric_result(question, ticked: Iterable[str]) -> dict:
+    """An interview answer graded by the learner's own ticks on the rubric.
+
+    Right when every required point is ticked and no misconception is; the score is the share of
+    required points covered (0 with a misconception). Same fields as a grader result.
+    """
+    ticked = set(ticked)
+    kinds = {p.id: _value(p.kind) for p in question.rubric}
+    unknown = ticked - set(kinds)
+    if unknown:
+        raise ValueError(f"unknown rubric points: {', '.join(sorted(unknown))}")
+    required = [pid for pid, kind in kinds.items() if kind == "required"]
+    missed = [pid for pid in required if pid not in ticked]
+    misconceptions = [pid for pid, kind in kinds.items() if kind == "misconception" and pid in ticked]
+    bonus = [pid for pid, kind in kinds.items() if kind == "bonus" and pid in ticked]
+    covered = (len(required) - len(missed)) / len(required) if required else 1.0
+    return {
+        "correct": not missed and not misconceptions,
+        "score": 0.0 if misconceptions else round(covered, 4),
+        "feedback": "",
+        "interpreted": None,
+        "error": None,
+        "details": {"missed": missed, "misconceptions": misconceptions, "bonus": bonus},
+    }
+
+
+def grade(question, answer: Any, *, lang: str, seed: int | None = None) -> dict:
+    """`grader.grade_question`, except interview answers, which the rubric ticks decide."""
+    if _value(question.type) == "interview":
+        return rubric_result(question, answer["ticked"])
+    import grader
+
+    return grader.grade_question(question, answer, lang=lang, seed=seed)
+
+
+@dataclass
+class PracticeRun:
+    """A learner's run through questions on one page: what is on screen and what came before."""
+
+    rng: random.Random = field(default_factory=random.Random)
+    recent: list[str] = field(default_factory=list)
+    current: QuestionSession | None = None
+    serial: int = 0
+
+    def open(self, question) -> QuestionSession:
+        """Put `question` on screen with a fresh session (new seed, no hints, new widget keys)."""
+        self.serial += 1
+        self.current = start_question(question, rng=self.rng, serial=self.serial)
+        self.recent = (self.recent + [question.id])[-50:]
+        return self.current
+
+    def next(self, questions_by_id: dict, ids: Sequence[str]) -> QuestionSession | None:
+        """Open a random question among `ids` (avoiding recent ones); None when `ids` is empty."""
+        picked = pick_next(ids, recent=self.recent, rng=self.rng)
+        if picked is None:
+            self.current = None
+            return None
+        return self.open(questions_by_id[picked])
