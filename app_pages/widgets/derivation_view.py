@@ -1,0 +1,61 @@
+"""A checked derivation, line by line: a status badge (our own fixed strings, coloured), the line
+as the grader read it (LaTeX from the parsed tree, or the raw text in `st.code`), and the first
+broken line highlighted with its counterexample.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app_pages.state import tr
+from tutor.derivation_check import Declarations, DerivationReport, LineStatus, check_derivation
+
+# Markdown colour directives and icons for each status: fixed strings, never learner text.
+BADGES = {
+    LineStatus.START: ("blue", ":material/flag:"),
+    LineStatus.VERIFIED: ("green", ":material/check_circle:"),
+    LineStatus.BROKEN: ("red", ":material/cancel:"),
+    LineStatus.UNDECIDED: ("orange", ":material/help:"),
+    LineStatus.UNREADABLE: ("gray", ":material/error:"),
+}
+
+
+def check(lines, decl: Declarations, lang: str, target: str | None = None) -> DerivationReport:
+    import grader
+
+    return check_derivation(lines, decl, lang=lang, check=grader.check, preview=grader.preview,
+                            target=target)
+
+
+def report_view(report: DerivationReport, *, offset: int = 0) -> None:
+    """One row per line; `offset` renumbers (Practice hides the given start line)."""
+    broken = report.first_broken
+    with st.container(key="derivation_report"):
+        for line in report.lines:
+            number = line.number - offset
+            colour, icon = BADGES[line.status]
+            label = tr(f"derivation.status.{line.status.value}")
+            box = st.container(border=line is broken)
+            left, right = box.columns([1, 3], vertical_alignment="center")
+            left.markdown(f"{icon} :{colour}[**{tr('practice.line_status', n=number)} · {label}**]")
+            with right:
+                if line.interpreted:
+                    st.latex(line.interpreted)
+                else:
+                    st.code(line.text, language=None)
+            if line.feedback and line.status in (LineStatus.BROKEN, LineStatus.UNREADABLE,
+                                                 LineStatus.UNDECIDED):
+                if line is broken:
+                    box.caption(tr("practice.counterexample"))
+                box.text(line.feedback)
+        if report.target_reached is True:
+            st.success(tr("derivation.target_reached"), icon=":material/flag_circle:")
+        elif report.target_reached is False:
+            st.warning(tr("derivation.target_missed"), icon=":material/flag_circle:")
+
+
+def line_statuses(question, lines, lang: str) -> None:
+    """Practice: the learner's lines checked from the question's start, start row hidden."""
+    decl = Declarations(tuple(question.symbols), tuple(question.functions), tuple(question.matrices))
+    report = check([question.start, *lines], decl, lang, target=question.target)
+    report_view(DerivationReport(report.lines[1:], report.target_reached), offset=1)

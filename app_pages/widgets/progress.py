@@ -1,0 +1,93 @@
+"""The progress store for the pages: one shared connection pool, the sidebar profile picker,
+and the attempt writer for the chosen profile. A store problem (corrupt, locked, unwritable
+file) is shown in the learner's language; the page keeps working without saving.
+"""
+
+from __future__ import annotations
+
+import os
+
+import streamlit as st
+
+from app_pages.state import lang, profile_id, set_profile_id, tr
+from tutor.store import ENV_URL, ProfileError, ProgressStore, StoreUnavailable, TutorError
+
+
+@st.cache_resource(show_spinner=False)
+def _open_store(url: str | None) -> ProgressStore:
+    # A connection pool (thread-safe), opened once per server and database URL; errors are not
+    # cached, so a locked or missing file is retried on the next run.
+    return ProgressStore.open(url)
+
+
+def store() -> ProgressStore | None:
+    try:
+        return _open_store(os.environ.get(ENV_URL))
+    except StoreUnavailable as exc:
+        st.sidebar.error(exc.message(lang()), icon=":material/database:")
+        return None
+
+
+def current_profile(db: ProgressStore):
+    """The learner's profile: the one picked this session, else the first, else a new default."""
+    try:
+        profiles = db.list_profiles()
+        if not profiles:
+            profiles = [db.create_profile(tr("profile.default_name"))]
+    except TutorError as exc:
+        st.sidebar.error(exc.message(lang()))
+        return None
+    by_id = {p.id: p for p in profiles}
+    chosen = by_id.get(profile_id()) or profiles[0]
+    set_profile_id(chosen.id)
+    return chosen
+
+
+def profile_picker():
+    """Sidebar: pick a profile or create one. Returns the chosen Profile (or None)."""
+    db = store()
+    if db is None:
+        return None
+    chosen = current_profile(db)
+    if chosen is None:
+        return None
+    profiles = db.list_profiles()
+    ids = [p.id for p in profiles]
+    names = {p.id: p.name for p in profiles}
+    picked = st.sidebar.selectbox(
+        tr("profile.label"), ids, index=ids.index(chosen.id), format_func=names.get,
+        key="profile.picker",
+    )
+    if picked != chosen.id:
+        set_profile_id(picked)
+        chosen = next(p for p in profiles if p.id == picked)
+    with st.sidebar.popover(tr("profile.new"), icon=":material/person_add:"):
+        with st.form("profile.create", border=False):
+            name = st.text_input(tr("profile.name"), max_chars=80, key="profile.new_name")
+            if st.form_submit_button(tr("profile.create")):
+                try:
+                    made = db.create_profile(name)
+                except ProfileError as exc:
+                    st.error(exc.message(lang()))
+                else:
+                    set_profile_id(made.id)
+                    st.session_state.pop("profile.picker", None)
+                    st.rerun()
+    return chosen
+
+
+def recorder():
+    """`record(new_attempt)` for the chosen profile, or None when nothing can be saved."""
+    db = store()
+    profile = profile_picker() if db is not None else None
+    if profile is None:
+        return None
+
+    def record(attempt):
+        try:
+            return db.record_attempt(profile.id, attempt)
+        except TutorError as exc:
+            st.warning(tr("practice.attempt_not_saved", error=exc.message(lang())))
+            return None
+
+    return record
