@@ -289,3 +289,11 @@ class PracticeRun:
             self.current = None
             return None
         return self.open(questions_by_id[picked])
+
+
+def next_due(queue: Sequence, known_ids: Iterable[str], *, skip: str | None = None) -> str | None:
+    """The first card of the review queue (already in review order) whose question the bank
+    still has, other than `skip` (the one just answered)."""
+    known = set(known_ids)
+    return next((c.question_id for c in queue if c.question_id in known and c.question_id != skip),
+                None)
