@@ -48,6 +48,8 @@ class Database:
         self.url = url
         self._retries = retries
         self.is_postgres = url.get_backend_name() == "postgresql"
+        # Errors raised in connect hooks reach us unwrapped, as the driver's own exceptions.
+        self._db_errors = (SQLAlchemyError, engine.dialect.loaded_dbapi.Error)
 
     @classmethod
     def open(
@@ -69,6 +71,8 @@ class Database:
             raise StoreUnavailable("bad-url", str(exc)) from None
         store = cls(engine, resolved, retries=retries)
         try:
+            # Look before changing anything (WAL rewrites the header of a foreign file too).
+            store.read(store._refuse_foreign)
             store._guard(lambda: enable_wal(engine))
             store.write(store._migrate, lock_key=GLOBAL_LOCK)
         except BaseException:
@@ -88,13 +92,16 @@ class Database:
     def schema_version(self) -> int:
         return self.read(migrations.current_version)
 
-    def _migrate(self, conn: Connection) -> None:
+    def _refuse_foreign(self, conn: Connection) -> None:
+        """Never add our tables to a database some other program made."""
         if migrations.current_version(conn) == 0:
             existing = set(inspect(conn).get_table_names())
-            # Never add our tables to a database some other program made.
             foreign = existing if sqlite_file(self.url) is not None else existing & _OUR_TABLES
             if foreign - {"schema_version"}:
                 raise StoreUnavailable("foreign-database", path=self._where())
+
+    def _migrate(self, conn: Connection) -> None:
+        self._refuse_foreign(conn)
         try:
             migrations.upgrade(conn)
         except migrations.NewerSchemaError as exc:
@@ -109,7 +116,7 @@ class Database:
         """Run `action`, turning a driver error into StoreUnavailable when it means one."""
         try:
             return action()
-        except SQLAlchemyError as exc:
+        except self._db_errors as exc:
             translated = translate_error(exc, self.url)
             if translated is None:
                 raise
@@ -129,7 +136,7 @@ class Database:
                                 {"space": _LOCK_NAMESPACE, "key": lock_key},
                             )
                         return work(conn)
-            except SQLAlchemyError as exc:
+            except self._db_errors as exc:
                 if is_retryable(exc) and attempt + 1 < self._retries:
                     time.sleep(delay * (1 + random.random()))
                     delay = min(delay * 2, 0.5)

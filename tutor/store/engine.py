@@ -15,7 +15,7 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL, Engine, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from tutor.store.errors import StoreUnavailable
 
@@ -130,7 +130,7 @@ def is_retryable(exc: BaseException) -> bool:
     return any(m in message for m in _LOCKED_MARKERS + _RETRYABLE_PG)
 
 
-def translate_error(exc: SQLAlchemyError, url: URL) -> StoreUnavailable | None:
+def translate_error(exc: Exception, url: URL) -> StoreUnavailable | None:
     """The `StoreUnavailable` a driver error means, or None for a programming error."""
     path = str(sqlite_file(url) or url.render_as_string(hide_password=True))
     message = str(getattr(exc, "orig", exc)).lower()

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Start a local PostgreSQL for the tutor store tests and print its URL on stdout (last line).
+#   export TUTOR_TEST_DATABASE_URL="$(bash scripts/start_postgres.sh | tail -n 1)"
+# Installs Debian's postgresql when missing (needs root), starts the first cluster, and creates
+# the role and database tutor_test (idempotent: running it twice is fine).
+set -euo pipefail
+
+ROLE=tutor_test
+DB=tutor_test
+PASSWORD=${TUTOR_TEST_DB_PASSWORD:-tutor_test}
+
+if ! command -v pg_lsclusters >/dev/null 2>&1 || [ -z "$(ls /usr/lib/postgresql 2>/dev/null)" ]; then
+    echo "installing postgresql ..." >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >&2
+    apt-get install -y -qq postgresql >&2
+fi
+
+VERSION=$(ls /usr/lib/postgresql | sort -n | tail -n 1)
+if ! pg_lsclusters -h | awk '{print $1}' | grep -qx "$VERSION"; then
+    pg_createcluster "$VERSION" main >&2
+fi
+CLUSTER=$(pg_lsclusters -h | awk -v v="$VERSION" '$1 == v {print $2; exit}')
+PORT=$(pg_lsclusters -h | awk -v v="$VERSION" '$1 == v {print $3; exit}')
+STATUS=$(pg_lsclusters -h | awk -v v="$VERSION" '$1 == v {print $4; exit}')
+if [ "$STATUS" != "online" ]; then
+    pg_ctlcluster "$VERSION" "$CLUSTER" start >&2
+fi
+
+# Wait until the server accepts connections (at most ~20 s).
+for _ in $(seq 1 40); do
+    if su postgres -c "psql -p $PORT -qtAc 'select 1'" >/dev/null 2>&1; then break; fi
+    sleep 0.5
+done
+
+psql_admin() { su postgres -c "psql -p $PORT -v ON_ERROR_STOP=1 -qtAc \"$1\""; }
+if [ "$(psql_admin "select 1 from pg_roles where rolname = '$ROLE'")" != "1" ]; then
+    psql_admin "create role $ROLE login password '$PASSWORD'" >&2
+fi
+if [ "$(psql_admin "select 1 from pg_database where datname = '$DB'")" != "1" ]; then
+    psql_admin "create database $DB owner $ROLE" >&2
+fi
+
+echo "postgresql+psycopg://$ROLE:$PASSWORD@127.0.0.1:$PORT/$DB"

@@ -1,0 +1,112 @@
+"""Upgrading a database made by the first schema keeps every row; the head schema the store
+queries matches what the migrations build; concurrent first opens migrate once."""
+
+from __future__ import annotations
+
+import multiprocessing
+from datetime import timedelta
+
+from sqlalchemy import create_engine, inspect, select
+
+from tutor import migrations
+from tutor.store import NewAttempt, ProgressStore
+from tutor.store.schema import metadata as head_metadata
+
+from . import first_schema as v1
+from .conftest import T0
+
+NAIVE_T0 = T0.replace(tzinfo=None)  # schema 1 stored naive UTC, as the store still does
+
+
+def _build_first_schema_database(url: str) -> dict[str, list[tuple]]:
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        v1.meta.create_all(conn)
+        conn.execute(v1.schema_version.insert().values(version=1))
+        conn.execute(v1.profiles.insert(), [
+            {"id": 1, "name": "Ada", "created_at": NAIVE_T0},
+            {"id": 2, "name": "博", "created_at": NAIVE_T0},
+        ])
+        conn.execute(v1.settings.insert(), [{"profile_id": 1, "key": "lang", "value": '"zh"'}])
+        conn.execute(v1.attempts.insert(), [
+            {"profile_id": 1 + i % 2, "question_id": f"q{i % 7}", "seed": i if i % 3 else None,
+             "answer": f"答案 {i}", "verdict": ("correct", "wrong", "partial")[i % 3],
+             "score": (1.0, 0.0, 0.5)[i % 3], "hints_used": i % 2, "seconds": 10.0 + i,
+             "confidence": 1 + i % 3, "rubric_ticks": None, "rating": 1 + i % 4,
+             "created_at": NAIVE_T0 + timedelta(minutes=i)}
+            for i in range(50)
+        ])
+        conn.execute(v1.cards.insert(), [
+            {"profile_id": 1, "question_id": f"q{i}", "state": 2, "step": None, "stability": 3.0 + i,
+             "difficulty": 5.0, "due": NAIVE_T0 + timedelta(days=i), "last_review": NAIVE_T0,
+             "reps": 3, "lapses": i % 2, "last_rating": 3, "last_confidence": 2}
+            for i in range(7)
+        ])
+    with engine.connect() as conn:
+        rows = {t.name: sorted(conn.execute(select(t)).all()) for t in (v1.profiles, v1.settings, v1.attempts, v1.cards)}
+    engine.dispose()
+    return rows
+
+
+def test_upgrading_the_first_schema_keeps_every_row(store_url):
+    before = _build_first_schema_database(store_url)
+    store = ProgressStore.open(store_url)
+    assert store.schema_version() == migrations.HEAD_VERSION
+    engine = create_engine(store_url)
+    with engine.connect() as conn:
+        for table in (v1.profiles, v1.settings, v1.attempts, v1.cards):
+            assert sorted(conn.execute(select(table)).all()) == before[table.name], table.name
+    engine.dispose()
+    # Through the store's API: the old rows read as today's records.
+    history = store.list_attempts(1)
+    assert len(history) == 25 and {a.mode for a in history} == {"practice"}
+    assert history[0].created_at == T0 and history[0].answer == "答案 0"
+    assert store.get_settings(1) == {"lang": "zh"}
+    assert [c.question_id for c in store.list_cards(1)] == [f"q{i}" for i in range(7)]
+    # … and new attempts go on from them.
+    store.record_attempt(1, NewAttempt("q0", "correct", score=1.0), now=T0 + timedelta(days=1))
+    assert store.count_attempts(1) == 26 and store.list_cards(1)[0].reps == 4
+    store.close()
+
+
+def test_the_head_schema_matches_the_migrated_database(store_url):
+    ProgressStore.open(store_url).close()
+    engine = create_engine(store_url)
+    inspector = inspect(engine)
+    for table in head_metadata.sorted_tables:
+        migrated = {c["name"] for c in inspector.get_columns(table.name)}
+        assert migrated == {c.name for c in table.columns}, table.name
+    indexes = {i["name"] for t in ("attempts", "cards") for i in inspector.get_indexes(t)}
+    assert {"ix_cards_profile_due", "ix_attempts_profile_created"} <= indexes
+    engine.dispose()
+
+
+def test_reopening_at_head_changes_nothing(store_url):
+    ProgressStore.open(store_url).close()
+    store = ProgressStore.open(store_url)
+    head = migrations.HEAD_VERSION
+    assert store.write(migrations.upgrade) == (head, head)
+    store.close()
+
+
+def _open_and_close(url: str) -> None:
+    ProgressStore.open(url).close()
+
+
+def test_concurrent_first_opens_migrate_exactly_once(store_url):
+    context = multiprocessing.get_context("fork")
+    workers = [context.Process(target=_open_and_close, args=(store_url,)) for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=60)
+    assert [w.exitcode for w in workers] == [0] * 4
+    store = ProgressStore.open(store_url)
+    assert store.read(lambda conn: conn.execute(select(migrations.schema_version)).all()) == [
+        (migrations.HEAD_VERSION,)
+    ]
+    store.close()
+
+
+def test_migrations_are_numbered_in_order():
+    assert [m.version for m in migrations.MIGRATIONS] == list(range(1, migrations.HEAD_VERSION + 1))
