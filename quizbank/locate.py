@@ -68,14 +68,18 @@ def _message(error: dict, allowed_fields: list[str]) -> str:
         return "unknown field" + (f" (did you mean '{close[0]}'?)" if close else "")
     if kind == "union_tag_invalid":
         ctx = error["ctx"]
-        return f"unknown question type {ctx['tag']} (expected one of: {ctx['expected_tags']})"
+        return f"unknown question type '{ctx['tag']}' (expected one of: {ctx['expected_tags']})"
     if kind == "union_tag_not_found":
         return "required field is missing (the question type)"
     message = error["msg"]
     message = message.removeprefix("Value error, ")
     if kind == "string_type" and "answer" in error["loc"]:
         message += " (a learner's answer is text: quote it)"
-    return message[:1].lower() + message[1:]
+    if (
+        message[:1].isupper() and message[1:2].islower()
+    ):  # pydantic's "Input should …", not a name like "W already …"
+        message = message[:1].lower() + message[1:]
+    return message
 
 
 def question_problems(

@@ -90,11 +90,17 @@ class _Declarations(StrictModel):
     functions: list[Identifier] = []
     matrices: list[Identifier] = []
 
-    @model_validator(mode="after")
-    def _names_distinct(self):
-        names = [*self.symbols, *self.functions, *self.matrices]
-        unique(names, "names across symbols, functions and matrices")
-        return self
+    @field_validator("symbols", "functions", "matrices")
+    @classmethod
+    def _declared_once(cls, names: list[str], info: ValidationInfo):
+        unique(names, info.field_name)
+        for earlier in ("symbols", "functions"):
+            if earlier == info.field_name:
+                break
+            clash = [n for n in names if n in info.data.get(earlier, [])]
+            if clash:
+                raise ValueError(f"{', '.join(clash)} already declared in `{earlier}`")
+        return names
 
 
 def _squash(text: str) -> str:

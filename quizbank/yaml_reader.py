@@ -110,6 +110,20 @@ class _StrictLoader(_StrictComposer, _Parser, SafeConstructor, Resolver):
         Resolver.__init__(self)
 
 
+def _syntax_error(error: yaml.MarkedYAMLError, text: str) -> tuple[int, str]:
+    """(line, message): the line where the parser stopped, and where the construct it was in began."""
+    mark = error.problem_mark or error.context_mark
+    last_line = max(1, len(text.splitlines()))
+    # At the end of the stream the parser points one line past the text: name the last line.
+    line = min(mark.line + 1, last_line) if mark is not None else 1
+    message = f"YAML syntax error: {error.problem or error.context}"
+    if error.context and error.problem and error.context_mark is not None:
+        construct = error.context.removeprefix("while parsing ").removeprefix("while scanning ")
+        construct = construct.removeprefix("a ").removeprefix("an ")
+        message += f" (in the {construct} that starts at line {error.context_mark.line + 1})"
+    return line, message
+
+
 def _file_problem(path: str, line: int, message: str) -> Problem:
     return Problem(path, line, "-", "-", message)
 
@@ -158,10 +172,7 @@ def parse_yaml_text(text: str, path: str = "<text>") -> tuple[YamlDocument | Non
     except _ForbiddenConstruct:
         root = None
     except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        line = mark.line + 1 if mark is not None else 1
-        message = " ".join(str(p) for p in (error.context, error.problem) if p)
-        return None, [_file_problem(path, line, f"YAML syntax error: {message}")]
+        return None, [_file_problem(path, *_syntax_error(error, text))]
     except yaml.YAMLError as error:  # reader errors (control characters) carry a position only
         position = getattr(error, "position", 0) or 0
         line = text[:position].count("\n") + 1
