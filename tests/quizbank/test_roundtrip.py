@@ -2,11 +2,11 @@
 
 import math
 
+import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import pytest
 from quizbank import BankError, QuestionType, parse_bank
 from quizbank.parse import parse_document
 from quizbank.yaml_reader import parse_yaml_text
