@@ -36,7 +36,7 @@ class ParamReader:
     def has(self, name: str) -> bool:
         return name in self.params
 
-    def _raw(self, name: str, required: bool):
+    def raw(self, name: str, required: bool):
         self._seen.add(name)
         if name not in self.params:
             if required:
@@ -45,7 +45,7 @@ class ParamReader:
         return self.params[name]
 
     def number(self, name, *, lo=None, hi=None, lo_open=False, hi_open=False, required=True):
-        value = self._raw(name, required)
+        value = self.raw(name, required)
         if value is None:
             return None
         if not _is_number(value) or not math.isfinite(value):
@@ -64,7 +64,7 @@ class ParamReader:
         return value
 
     def integer(self, name, *, lo, hi, required=True):
-        value = self._raw(name, required)
+        value = self.raw(name, required)
         if value is None:
             return None
         if not _is_number(value) or not float(value).is_integer():
@@ -77,7 +77,7 @@ class ParamReader:
         return value
 
     def boolean(self, name, *, required=True):
-        value = self._raw(name, required)
+        value = self.raw(name, required)
         if value is None:
             return None
         if not isinstance(value, bool):
@@ -87,7 +87,7 @@ class ParamReader:
 
     def vector(self, name, *, length=None, max_len=MAX_DIM, required=True):
         """A list of finite numbers; `length` (when known) is the size it must have."""
-        value = self._raw(name, required)
+        value = self.raw(name, required)
         if value is None:
             return None
         if not isinstance(value, list) or not all(_is_number(v) for v in value):
@@ -108,7 +108,7 @@ class ParamReader:
                required=True):
         """A list of equal-length rows of finite numbers, of shape rows x cols when given
         (square: rows == cols even when the size is not known from another field)."""
-        value = self._raw(name, required)
+        value = self.raw(name, required)
         if value is None:
             return None
         if (not isinstance(value, list) or not value

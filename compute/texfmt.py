@@ -31,6 +31,11 @@ def num(value: float, digits: int = DIGITS) -> str:
     return rf"{num(mantissa, digits)} \times 10^{{{magnitude}}}"
 
 
+def count(n: int) -> str:
+    """An integer with thin-space thousands separators: 2\\,362\\,368."""
+    return f"{n:,}".replace(",", r"\,")
+
+
 def vec(values, digits: int = DIGITS) -> str:
     """A column vector."""
     body = r" \\ ".join(num(v, digits) for v in values)
