@@ -86,7 +86,7 @@ def ordering_input(question, lang: str, key: str, seed: int = 0) -> list[str] | 
     """Steps shown lettered; the learner clicks the letters in order (multiselect keeps order)."""
     steps = shuffled_steps(question, seed)
     letters = {s.id: chr(ord("A") + k) for k, s in enumerate(steps)}
-    st.markdown("\n".join(f"**{letters[s.id]}.** {s.text.get(lang)}" for s in steps))
+    st.markdown("\n".join(f"- **{letters[s.id]}.** {s.text.get(lang)}" for s in steps))
     order = st.multiselect(
         tr("practice.order_help"),
         [s.id for s in steps],
