@@ -1,0 +1,153 @@
+"""`quizbank schema | stats | test`, and the shipped bank through the same commands."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from quizbank import SHIPPED_BANK, load_bank
+from quizbank import author_tests as author_tests_module
+from quizbank.cli import main
+from quizbank.schema import bank_file_schema
+
+from .conftest import VALID_BANK
+
+SHIPPED_FILES = sorted(SHIPPED_BANK.rglob("*.yaml"))
+REPO = Path(__file__).parents[2]
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict:
+    return bank_file_schema()
+
+
+def test_schema_command_prints_the_schema(capsys, schema):
+    assert main(["schema"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == json.loads(json.dumps(schema))
+    jsonschema.Draft202012Validator.check_schema(printed)
+
+
+@pytest.mark.parametrize(
+    "path", [VALID_BANK / "all_types.yaml", *SHIPPED_FILES], ids=lambda p: p.name
+)
+def test_schema_accepts_every_valid_and_shipped_file(schema, path):
+    jsonschema.validate(yaml.safe_load(path.read_text(encoding="utf-8")), schema)
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (lambda q: q.update(type="essay"), "unknown type"),
+        (lambda q: q.update(colour="red"), "unknown field"),
+        (lambda q: q.pop("solution"), "missing field"),
+        (lambda q: q.update(prompt={}), "no language"),
+        (lambda q: q.update(difficulty="extreme"), "not in the enum"),
+        (lambda q: q["tolerance"].update(kind="percent"), "tolerance kind"),
+        (lambda q: q.update(answer="0.4"), "answer as text"),
+    ],
+)
+def test_schema_refuses_what_the_models_refuse(schema, sample, change, reason):
+    question = sample("numeric")
+    change(question)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"questions": [question]}, schema)
+
+
+def test_stats_counts_by_type_topic_difficulty_and_language(capsys):
+    assert main(["stats", str(VALID_BANK), "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["total"] == 7
+    assert set(stats["by_type"].values()) == {1}
+    assert stats["by_topic"]["jacobian"] == 2 and stats["by_topic"]["lstm"] == 0
+    assert stats["by_difficulty"] == {"easy": 2, "medium": 4, "hard": 1}
+    # the interview's misconception keywords are in English only
+    assert (stats["bilingual"], stats["en_only_fields"], stats["zh_only_fields"]) == (6, 1, 0)
+    assert stats["author_tests"] == 10
+
+
+def test_stats_table(capsys):
+    assert main(["stats", str(VALID_BANK)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("7 questions, 10 author tests\n")
+    assert "both zh and en in every field     6 of 7" in out
+
+
+def test_test_command_without_grader_says_so_and_exits_2(monkeypatch, capsys):
+    def missing():
+        raise author_tests_module.GraderUnavailable("grader.grade_question is not available (test)")
+
+    monkeypatch.setattr("quizbank.cli.import_grade_question", missing)
+    assert main(["test", str(VALID_BANK)]) == 2
+    assert (
+        "cannot run author tests: grader.grade_question is not available" in capsys.readouterr().err
+    )
+
+
+def fake_grader(question, answer, *, lang, seed):
+    """Marks correct exactly the answers the fixture's first test of each question gives."""
+    first = question.tests[0].answer
+    if question.type == "generated":
+        assert seed == 7 and set(answer) == {"grad_x", "loss"}
+        assert all(text != "key" for text in answer.values())  # "key" replaced by the answer key
+        return {"correct": True, "error": None, "feedback": ""}
+    if answer == "(I + W) g":
+        return {"correct": False, "error": None, "feedback": "You forgot the transpose."}
+    return {"correct": answer == first, "error": None, "feedback": f"graded in {lang}"}
+
+
+def test_test_command_reports_failures_like_a_test_runner(monkeypatch, capsys, tmp_path):
+    bank_file = tmp_path / "bank.yaml"
+    text = (VALID_BANK / "all_types.yaml").read_text(encoding="utf-8")
+    # The fake grader says "correct" to [b]; expecting "wrong" must fail at that test's line.
+    bank_file.write_text(
+        text.replace("{answer: [a], verdict: correct}", "{answer: [a], verdict: wrong}"),
+        encoding="utf-8",
+    )
+    monkeypatch.setattr("quizbank.cli.import_grade_question", lambda: fake_grader)
+    monkeypatch.setattr(
+        author_tests_module, "_answer_with_keys", lambda q, answer, seed: {k: "[1]" for k in answer}
+    )
+    assert main(["test", str(bank_file), "--lang", "zh"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    line = next(
+        i for i, t in enumerate(text.splitlines(), 1) if "{answer: [a], verdict: correct}" in t
+    )
+    assert out == [
+        f"{bank_file}:{line}: fx-choice: test #1: expected wrong got correct (graded in zh)",
+        "9 passed, 1 failed",
+    ]
+
+
+def test_a_grader_crash_is_a_failed_test_not_a_traceback(monkeypatch, capsys):
+    def crashing(question, answer, *, lang, seed):
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr("quizbank.cli.import_grade_question", lambda: crashing)
+    monkeypatch.setattr(author_tests_module, "_answer_with_keys", lambda q, answer, seed: answer)
+    assert main(["test", str(VALID_BANK)]) == 1
+    out = capsys.readouterr().out
+    assert "fx-numeric: test #1: expected correct got error (ZeroDivisionError: boom)" in out
+    assert out.endswith("0 passed, 10 failed\n")
+
+
+def test_shipped_bank_validates(capsys):
+    assert main(["validate"]) == 0
+    assert capsys.readouterr().out.startswith("ok: ")
+    assert len(load_bank()) >= 1
+
+
+def test_loading_the_bank_imports_neither_torch_nor_the_grader():
+    code = (
+        "import sys, quizbank; quizbank.load_bank(); "
+        "print(sorted(m for m in ('torch', 'sympy', 'grader') if m in sys.modules))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
