@@ -1,0 +1,168 @@
+"""Mock interview: question picking, tick suggestion, the state machine end to end, the summary."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from tutor.interview import (
+    InterviewStateError,
+    Stage,
+    followup_ids,
+    grade_ticks,
+    pick_questions,
+    start_interview,
+    summarize,
+)
+from tutor.interview_match import keyword_in, suggest_ticks
+from tutor.rating import Verdict
+
+from .conftest import T0
+from .interview_fixtures import small_bank
+
+
+@pytest.fixture(scope="module")
+def bank():
+    return small_bank()
+
+
+@pytest.mark.parametrize(
+    ("answer", "keyword", "found"),
+    [
+        ("The Jacobian is I + J", "I+J", True),
+        ("the jacobian is i+j", "I + J", True),
+        ("ＩＤＥＮＴＩＴＹ mapping", "identity", True),  # full width, upper case
+        ("identities", "identity", False),
+        ("two products", "product", True),
+        ("once again", "gain", False),
+        ("恒等映射让梯度直达", "恒等", True),
+        ("恒 等 映射", "恒等映射", True),  # spaces typed between Chinese characters
+        ("残差是 identity 加上 F(x)", "identity", True),  # mixed zh/en text
+        ("梯度消失", "永不消失", False),
+        ("", "identity", False),
+    ],
+)
+def test_keyword_matching(answer, keyword, found):
+    assert keyword_in(answer, keyword) is found
+
+
+def test_suggested_ticks_use_both_languages(bank):
+    rubric = bank.questions["iv-grad-flow"].rubric
+    assert suggest_ticks(rubric, "恒等项 plus an ensemble view") == ("identity-term", "ensemble")
+    assert suggest_ticks(rubric, "gradients never vanish, 不用连乘") == ("multiplicative", "never-vanish")
+    assert suggest_ticks(rubric, "no idea") == ()
+
+
+@pytest.mark.parametrize(
+    ("ticks", "verdict", "score"),
+    [
+        (["identity-term", "multiplicative"], Verdict.CORRECT, 1.0),
+        (["identity-term", "multiplicative", "ensemble"], Verdict.CORRECT, 1.0),
+        (["identity-term", "multiplicative", "never-vanish"], Verdict.PARTIAL, 1.0),
+        (["identity-term"], Verdict.PARTIAL, 0.5),
+        (["ensemble"], Verdict.WRONG, 0.0),
+        ([], Verdict.WRONG, 0.0),
+    ],
+)
+def test_grade_ticks(bank, ticks, verdict, score):
+    outcome = grade_ticks(bank.questions["iv-grad-flow"], ticks)
+    assert (outcome.verdict, outcome.score) == (verdict, score)
+
+
+def test_pick_prefers_questions_not_seen_recently(bank):
+    qs = bank.questions.values()
+    assert pick_questions(qs, n=5, seed=1, topics=["gradient-flow"]) in (
+        ["iv-grad-flow", "iv-grad-flow-2"], ["iv-grad-flow-2", "iv-grad-flow"],
+    )
+    for seed in range(10):
+        picked = pick_questions(qs, n=2, seed=seed, recently_seen={"iv-grad-flow"})
+        assert "iv-grad-flow" not in picked and len(picked) == 2
+        assert pick_questions(qs, n=3, seed=seed, recently_seen={"iv-grad-flow"})[-1] == "iv-grad-flow"
+    assert pick_questions(qs, n=3, seed=4) == pick_questions(qs, n=3, seed=4)
+    with pytest.raises(ValueError, match="no interview question"):
+        start_interview(qs, n=2, now=T0, seed=0, topics=["lstm"])
+
+
+class FakeStore:
+    def __init__(self):
+        self.recorded = []
+
+    def __call__(self, attempt):
+        self.recorded.append(attempt)
+
+
+def test_a_mock_interview_end_to_end(bank, store, profile):
+    questions = bank.questions
+    session = start_interview(questions.values(), n=2, now=T0, seed=3, topics=["gradient-flow"],
+                              time_limit_seconds=600)
+    assert session.stage is Stage.ANSWER and len(session.question_ids) == 2
+    record = lambda attempt: store.record_attempt(profile.id, attempt, now=T0)  # noqa: E731
+    first = questions[session.current_id]
+
+    session = session.submit_answer(first, "I + J：恒等项让梯度直达，还有集成视角", confidence=3,
+                                    now=T0 + timedelta(seconds=90))
+    assert session.stage is Stage.REVEAL
+    assert session.current.suggested == ("identity-term", "ensemble") and session.current.seconds == 90
+    session = session.confirm_ticks(first, ["identity-term", "ensemble"], now=T0, record=record)
+    assert session.stage is Stage.FOLLOWUPS and session.current.outcome.verdict is Verdict.PARTIAL
+    assert followup_ids(first, questions) == list(first.followups)
+    session = session.next(T0 + timedelta(seconds=100))
+
+    second = questions[session.current_id]
+    assert session.stage is Stage.ANSWER and second.id != first.id
+    session = session.submit_answer(second, "identity and no long product", confidence=2,
+                                    now=T0 + timedelta(seconds=160))
+    assert session.current.seconds == 60
+    session = session.confirm_ticks(second, session.current.suggested, now=T0, record=record)
+    session = session.next(T0 + timedelta(seconds=170))
+    assert session.stage is Stage.DONE and session.current_id is None
+
+    (attempt_1, attempt_2) = store.list_attempts(profile.id)
+    assert (attempt_1.question_id, attempt_1.verdict, attempt_1.mode) == (first.id, "partial", "interview")
+    assert attempt_1.rubric_ticks == ("identity-term", "ensemble") and attempt_1.rating == 1
+    assert (attempt_2.verdict, attempt_2.score, attempt_2.rating) == ("correct", 1.0, 3)
+
+    summary = summarize(session, questions)
+    assert (summary.answered, summary.correct) == (2, 1)
+    assert [(m.question_id, m.point_id) for m in summary.missed] == [(first.id, "multiplicative")]
+    assert summary.missed[0].text.get("zh") == "乘积不再连乘衰减"
+    expected_practise = (first.id, *followup_ids(first, questions))
+    assert summary.practise == expected_practise
+
+
+def test_time_up_ends_after_the_current_question(bank):
+    session = start_interview(bank.questions.values(), n=3, now=T0, seed=0, time_limit_seconds=60)
+    question = bank.questions[session.current_id]
+    late = T0 + timedelta(seconds=61)
+    assert session.time_left(T0 + timedelta(seconds=15)) == 45 and session.expired(late)
+    session = session.submit_answer(question, "identity", confidence=1, now=late)
+    recorder = FakeStore()
+    session = session.confirm_ticks(question, ["identity-term"], now=late, record=recorder)
+    assert session.next(late).stage is Stage.DONE and len(recorder.recorded) == 1
+
+
+@pytest.mark.parametrize("step", ["confirm_early", "next_early", "wrong_question", "bad_tick", "bad_confidence"])
+def test_steps_out_of_order_are_refused(bank, step):
+    session = start_interview(bank.questions.values(), n=2, now=T0, seed=0)
+    question = bank.questions[session.current_id]
+    other = next(q for q in bank.questions.values() if q.id != question.id)
+    with pytest.raises(ValueError):
+        if step == "confirm_early":
+            session.confirm_ticks(question, [], now=T0)
+        elif step == "next_early":
+            session.next(T0)
+        elif step == "wrong_question":
+            session.submit_answer(other, "x", confidence=2, now=T0)
+        elif step == "bad_tick":
+            session.submit_answer(question, "x", confidence=2, now=T0).confirm_ticks(question, ["nope"], now=T0)
+        else:
+            session.submit_answer(question, "x", confidence=7, now=T0)
+    assert issubclass(InterviewStateError, ValueError)
+
+
+def test_finishing_early_drops_an_unconfirmed_answer(bank):
+    session = start_interview(bank.questions.values(), n=2, now=T0, seed=0)
+    question = bank.questions[session.current_id]
+    session = session.submit_answer(question, "identity", confidence=2, now=T0).finish()
+    assert session.stage is Stage.DONE and summarize(session, bank.questions).answered == 0

@@ -1,0 +1,278 @@
+"""Mock interview: a timed run over interview questions, as a pure state machine.
+
+    session = start_interview(bank.questions.values(), n=3, now=now, seed=7,
+                              recently_seen=store.recent_question_ids(pid, since=now - 7 days))
+    session = session.submit_answer(question, "typed answer", confidence=2, now=now)   # -> REVEAL
+    session.current.suggested                 # rubric ids suggested by keyword matching
+    session = session.confirm_ticks(question, ticked_ids, now=now, record=record)     # -> FOLLOWUPS
+    followup_ids(question, bank.questions)    # follow-up questions to show
+    session = session.next(now)               # -> ANSWER of the next question, or DONE
+    summarize(session, bank.questions)        # missed required points, questions to practise
+
+Every step returns a new session (frozen dataclasses: safe in `st.session_state`, easy to test).
+The clock is an argument; when the time limit has passed, the answer being typed is still taken,
+and `next` ends the interview. `record` is any callable taking a `tutor.store.NewAttempt`
+(e.g. `lambda a: store.record_attempt(profile_id, a)`).
+
+Grading from the confirmed ticks: all required points and no misconception -> correct; no required
+point -> wrong; otherwise partial. Score = required points ticked / required points.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from tutor.interview_match import suggest_ticks
+from tutor.rating import CONFIDENCE_LEVELS, Mode, Verdict
+from tutor.store.records import NewAttempt
+
+DEFAULT_SECONDS_PER_QUESTION = 300.0
+
+
+class Stage(StrEnum):
+    ANSWER = "answer"
+    REVEAL = "reveal"
+    FOLLOWUPS = "followups"
+    DONE = "done"
+
+
+class InterviewStateError(ValueError):
+    """A step asked for in the wrong stage, or for another question than the current one."""
+
+
+def _value(x: Any) -> str:
+    return str(getattr(x, "value", x))
+
+
+def rubric_of_kind(question, kind: str) -> list:
+    return [p for p in question.rubric if _value(p.kind) == kind]
+
+
+@dataclass(frozen=True)
+class RubricOutcome:
+    verdict: Verdict
+    score: float
+    missed_required: tuple[str, ...]
+    misconceptions: tuple[str, ...]
+    bonus: tuple[str, ...]
+
+
+def grade_ticks(question, ticked: Iterable[str]) -> RubricOutcome:
+    ticks = set(ticked)
+    required = [p.id for p in rubric_of_kind(question, "required")]
+    hit = [r for r in required if r in ticks]
+    misconceptions = tuple(p.id for p in rubric_of_kind(question, "misconception") if p.id in ticks)
+    bonus = tuple(p.id for p in rubric_of_kind(question, "bonus") if p.id in ticks)
+    if len(hit) == len(required) and not misconceptions:
+        verdict = Verdict.CORRECT
+    elif not hit:
+        verdict = Verdict.WRONG
+    else:
+        verdict = Verdict.PARTIAL
+    score = len(hit) / len(required) if required else 0.0
+    missed = tuple(r for r in required if r not in ticks)
+    return RubricOutcome(verdict, score, missed, misconceptions, bonus)
+
+
+@dataclass(frozen=True)
+class QuestionRun:
+    """One question of the interview, as far as it got."""
+
+    question_id: str
+    answer: str = ""
+    confidence: int | None = None
+    seconds: float = 0.0
+    suggested: tuple[str, ...] = ()
+    ticked: tuple[str, ...] = ()
+    outcome: RubricOutcome | None = None
+
+
+@dataclass(frozen=True)
+class InterviewSession:
+    question_ids: tuple[str, ...]
+    started_at: datetime
+    time_limit_seconds: float
+    index: int = 0
+    stage: Stage = Stage.ANSWER
+    shown_at: datetime | None = None  # when the current question was shown
+    runs: tuple[QuestionRun, ...] = field(default=())
+
+    # ---- reading ----------------------------------------------------------------------------
+    @property
+    def current_id(self) -> str | None:
+        return None if self.stage is Stage.DONE else self.question_ids[self.index]
+
+    @property
+    def current(self) -> QuestionRun | None:
+        """The run of the current question once answered (REVEAL / FOLLOWUPS), else None."""
+        if self.stage in (Stage.REVEAL, Stage.FOLLOWUPS):
+            return self.runs[-1]
+        return None
+
+    def time_left(self, now: datetime) -> float:
+        return max(0.0, self.time_limit_seconds - (now - self.started_at).total_seconds())
+
+    def expired(self, now: datetime) -> bool:
+        return self.time_left(now) <= 0.0
+
+    # ---- steps ------------------------------------------------------------------------------
+    def _expect(self, stage: Stage, question=None) -> None:
+        if self.stage is not stage:
+            raise InterviewStateError(f"expected stage {stage.value}, the session is at {self.stage.value}")
+        if question is not None and question.id != self.current_id:
+            raise InterviewStateError(f"question {question.id} is not the current {self.current_id}")
+
+    def submit_answer(
+        self, question, text: str, *, confidence: int | None, now: datetime
+    ) -> InterviewSession:
+        """ANSWER -> REVEAL: keep the typed answer and suggest rubric ticks from it."""
+        self._expect(Stage.ANSWER, question)
+        if confidence is not None and confidence not in CONFIDENCE_LEVELS:
+            raise ValueError(f"confidence {confidence!r} is not one of {CONFIDENCE_LEVELS}")
+        shown = self.shown_at or self.started_at
+        run = QuestionRun(
+            question_id=question.id,
+            answer=text,
+            confidence=confidence,
+            seconds=max(0.0, (now - shown).total_seconds()),
+            suggested=suggest_ticks(question.rubric, text),
+        )
+        return replace(self, stage=Stage.REVEAL, runs=(*self.runs, run))
+
+    def confirm_ticks(
+        self,
+        question,
+        ticked: Iterable[str],
+        *,
+        now: datetime,
+        record: Callable[[NewAttempt], Any] | None = None,
+    ) -> InterviewSession:
+        """REVEAL -> FOLLOWUPS: grade from the learner's confirmed ticks and record the attempt."""
+        self._expect(Stage.REVEAL, question)
+        known = {p.id for p in question.rubric}
+        ticks = tuple(dict.fromkeys(t for t in ticked))
+        unknown = [t for t in ticks if t not in known]
+        if unknown:
+            raise ValueError(f"rubric ids {unknown} are not in question {question.id}")
+        run = replace(self.runs[-1], ticked=ticks, outcome=grade_ticks(question, ticks))
+        if record is not None:
+            record(attempt_for(run))
+        return replace(self, stage=Stage.FOLLOWUPS, runs=(*self.runs[:-1], run))
+
+    def next(self, now: datetime) -> InterviewSession:
+        """FOLLOWUPS -> the next question's ANSWER, or DONE after the last or when time is up."""
+        self._expect(Stage.FOLLOWUPS)
+        if self.index + 1 >= len(self.question_ids) or self.expired(now):
+            return replace(self, stage=Stage.DONE)
+        return replace(self, index=self.index + 1, stage=Stage.ANSWER, shown_at=now)
+
+    def finish(self) -> InterviewSession:
+        """Stop early (the learner ends it); an answer not yet confirmed is not counted."""
+        runs = tuple(r for r in self.runs if r.outcome is not None)
+        return replace(self, stage=Stage.DONE, runs=runs)
+
+
+def attempt_for(run: QuestionRun) -> NewAttempt:
+    outcome = run.outcome
+    if outcome is None:
+        raise InterviewStateError("the ticks of this question are not confirmed yet")
+    return NewAttempt(
+        question_id=run.question_id,
+        verdict=outcome.verdict,
+        score=outcome.score,
+        answer=run.answer,
+        seconds=run.seconds,
+        confidence=run.confidence,
+        rubric_ticks=run.ticked,
+        mode=Mode.INTERVIEW,
+        required_missed=bool(outcome.missed_required),
+        misconception_ticked=bool(outcome.misconceptions),
+        bonus_hit=bool(outcome.bonus),
+        slow_after_seconds=None,  # a typed interview answer is long by nature
+    )
+
+
+def pick_questions(
+    questions: Iterable,
+    *,
+    n: int,
+    seed: int,
+    topics: Iterable[str] | None = None,
+    recently_seen: Iterable[str] = (),
+) -> list[str]:
+    """Ids of `n` interview questions (of `topics`, when given): not recently seen ones first,
+    then the recently seen, each group shuffled by `seed`."""
+    wanted = None if topics is None else {_value(t) for t in topics}
+    pool = sorted(
+        q.id for q in questions
+        if _value(q.type) == "interview" and (wanted is None or _value(q.topic) in wanted)
+    )
+    seen = set(recently_seen)
+    rng = random.Random(seed)
+    fresh, stale = [q for q in pool if q not in seen], [q for q in pool if q in seen]
+    rng.shuffle(fresh)
+    rng.shuffle(stale)
+    return (fresh + stale)[: max(0, n)]
+
+
+def start_interview(
+    questions: Iterable,
+    *,
+    n: int,
+    now: datetime,
+    seed: int,
+    topics: Iterable[str] | None = None,
+    recently_seen: Iterable[str] = (),
+    time_limit_seconds: float | None = None,
+) -> InterviewSession:
+    picked = pick_questions(questions, n=n, seed=seed, topics=topics, recently_seen=recently_seen)
+    if not picked:
+        raise ValueError("no interview question matches these topics")
+    limit = time_limit_seconds or DEFAULT_SECONDS_PER_QUESTION * len(picked)
+    return InterviewSession(tuple(picked), started_at=now, time_limit_seconds=limit, shown_at=now)
+
+
+def followup_ids(question, known: Mapping[str, Any] | Iterable[str]) -> list[str]:
+    """The question's follow-ups that exist in the bank, in the author's order."""
+    ids = set(known)
+    return [f for f in question.followups if f in ids]
+
+
+@dataclass(frozen=True)
+class MissedPoint:
+    question_id: str
+    point_id: str
+    text: Any  # the rubric point's localized text (`.get(lang)`)
+
+
+@dataclass(frozen=True)
+class InterviewSummary:
+    answered: int
+    correct: int
+    missed: tuple[MissedPoint, ...]
+    misconceptions: tuple[MissedPoint, ...]
+    practise: tuple[str, ...]  # question ids to practise: those with gaps, then their follow-ups
+
+
+def summarize(session: InterviewSession, questions: Mapping[str, Any]) -> InterviewSummary:
+    missed: list[MissedPoint] = []
+    wrong_beliefs: list[MissedPoint] = []
+    practise: dict[str, None] = {}
+    graded = [r for r in session.runs if r.outcome is not None]
+    for run in graded:
+        question = questions[run.question_id]
+        points = {p.id: p for p in question.rubric}
+        missed += [MissedPoint(run.question_id, p, points[p].text) for p in run.outcome.missed_required]
+        wrong_beliefs += [
+            MissedPoint(run.question_id, p, points[p].text) for p in run.outcome.misconceptions
+        ]
+        if run.outcome.verdict is not Verdict.CORRECT:
+            practise[run.question_id] = None
+            practise.update(dict.fromkeys(followup_ids(question, questions)))
+    correct = sum(r.outcome.verdict is Verdict.CORRECT for r in graded)
+    return InterviewSummary(len(graded), correct, tuple(missed), tuple(wrong_beliefs), tuple(practise))
