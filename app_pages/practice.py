@@ -32,10 +32,11 @@ with st.expander(tr("practice.filters"), icon=":material/tune:"):
 ids = matching_ids(bank, filters)
 st.caption(tr("practice.count", n=len(ids)))
 
-requested = flow_state.take_requested()
+requested = flow_state.take_requested() or flow_state.take_url_question()
+filters_changed = flow_state.filters_changed("practice", filters)
 if requested in bank.questions:
     run.open(bank.questions[requested])
-elif flow_state.filters_changed("practice", filters) or run.current is None:
+elif filters_changed or run.current is None:
     run.next(bank.questions, ids)
 
 if run.current is None:

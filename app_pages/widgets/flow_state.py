@@ -34,3 +34,14 @@ def request_practice(question_id: str) -> None:
 
 def take_requested() -> str | None:
     return st.session_state.pop(_REQUESTED, None)
+
+
+QUESTION_PARAM = "q"  # ?q=<question id> opens that question on Practice (shareable links)
+
+
+def take_url_question() -> str | None:
+    """The question a link asked for, once (the parameter is removed after reading)."""
+    qid = st.query_params.get(QUESTION_PARAM)
+    if qid is not None:
+        del st.query_params[QUESTION_PARAM]
+    return qid

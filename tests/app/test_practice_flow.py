@@ -1,18 +1,14 @@
 """The practice session flow (tutor.practice) without Streamlit."""
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-sys.path.insert(0, str(Path(__file__).parent))
-from fixture_bank import fixture_bank  # noqa: E402
-
-from tutor import practice  # noqa: E402
-from tutor.practice import Filters, PracticeRun  # noqa: E402
+from tests.app.learner_bank import fixture_bank
+from tutor import practice
+from tutor.practice import Filters, PracticeRun
 
 BANK = fixture_bank()
 

@@ -1,0 +1,165 @@
+"""Practice page: submit -> verdict shown, in headless Chromium, against the bare grader call.
+
+For each (question, answer) case the page is opened on that question (`?q=<id>`), the answer is
+typed (a formula box is committed with Enter, so its "interpreted as" preview is already shown),
+and then, inside the browser, the timer starts at the click on "Submit answer" and stops when the
+verdict element (`.st-key-verdict`) appears in the DOM. The baseline, timed in the same run, is
+`grader.grade_question` on the same answers in this process (the work the server does at the
+core of a submit).
+
+    .venv/bin/python bench/bench_app_submit.py [--rounds 10]
+
+Goal (issue 5): submit-to-verdict <= 150 ms median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.server import (  # noqa: E402
+    launch_chromium,
+    start_server,
+    stop_server,
+    wait_idle,
+    wait_ready,
+)
+
+# (question id, kind of input, answer): a right and a wrong answer of each text kind, and a choice.
+CASES = [
+    ("basics-residual-from-target", "text", "H(x) - x"),
+    ("basics-residual-from-target", "text", "x - H(x)"),
+    ("basics-residual-3d-example", "text", "[0.5, -0.2, 0.1]"),
+    ("basics-residual-3d-example", "text", "[0.5, 0.2, 0.1]"),
+    ("basics-residual-block-form", "choice", "a"),
+    ("basics-residual-block-form", "choice", "b"),
+]
+
+# Runs in the page: click submit, resolve when the verdict container is in the DOM.
+CLICK_AND_WAIT = """
+async () => {
+  const button = [...document.querySelectorAll('[data-testid="stBaseButton-primaryFormSubmit"]')]
+    .find(b => b.offsetParent !== null);
+  const seen = () => document.querySelector('.st-key-verdict');
+  const t0 = performance.now();
+  const done = new Promise(resolve => {
+    const observer = new MutationObserver(() => {
+      if (seen()) { observer.disconnect(); resolve(performance.now() - t0); }
+    });
+    observer.observe(document.body, {childList: true, subtree: true});
+  });
+  button.click();
+  return await done;
+}
+"""
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def answer_in_page(page, kind: str, answer: str) -> None:
+    main = page.locator('[data-testid="stMain"]')
+    if kind == "text":
+        box = main.get_by_label("Your answer")
+        box.fill(answer)
+        box.press("Enter")
+        wait_idle(page)
+        page.locator('[data-testid="stMain"] .katex').first.wait_for()  # the preview
+    else:
+        # the radio of option `answer`: options are listed in bank order
+        from quizbank import load_bank
+
+        qid = page.url.split("q=")[-1].split("&")[0]
+        options = [o.id for o in load_bank().questions[qid].options]
+        main.locator('[data-testid="stRadio"]').first.locator("label").nth(options.index(answer)).click()
+
+
+def browser_times(base_url: str, repeats: int) -> dict[str, list[float]]:
+    from playwright.sync_api import sync_playwright
+
+    times: dict[str, list[float]] = {}
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        page = browser.new_page(viewport={"width": 1300, "height": 900})
+        page.set_default_timeout(30_000)
+        for qid, kind, answer in CASES:  # warm-up: one of each (grader worker, caches)
+            page.goto(f"{base_url}/?lang=en&q={qid}")
+            wait_idle(page)
+            answer_in_page(page, kind, answer)
+            page.evaluate(CLICK_AND_WAIT)
+        for _ in range(repeats):
+            for qid, kind, answer in CASES:
+                page.goto(f"{base_url}/?lang=en&q={qid}")
+                wait_idle(page)
+                answer_in_page(page, kind, answer)
+                wait_idle(page)
+                times.setdefault(kind, []).append(page.evaluate(CLICK_AND_WAIT))
+        browser.close()
+    return times
+
+
+def grader_times(repeats: int) -> dict[str, list[float]]:
+    import grader
+    from quizbank import load_bank
+
+    bank = load_bank()
+    times: dict[str, list[float]] = {}
+    for qid, kind, answer in CASES:  # warm-up
+        grader.grade_question(bank.questions[qid], [answer] if kind == "choice" else answer)
+    for _ in range(repeats):
+        for qid, kind, answer in CASES:
+            given = [answer] if kind == "choice" else answer
+            start = time.perf_counter()
+            grader.grade_question(bank.questions[qid], given, lang="en")
+            times.setdefault(kind, []).append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=10,
+                        help="rounds over the cases (each round: 4 text and 2 choice submits)")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as data:
+        env = {"TUTOR_DATABASE_URL": f"sqlite:///{data}/bench.db"}
+        server = start_server(ROOT / "streamlit_app.py", env=env, log_path=Path(data) / "server.log")
+        try:
+            wait_ready(server)
+            browser = browser_times(server.url, args.rounds)
+        finally:
+            stop_server(server)
+    bare = grader_times(args.rounds)
+
+    rows = []
+    for kind in sorted(browser):
+        b, g = browser[kind], bare[kind]
+        rows.append((kind, len(b), statistics.median(b), percentile(b, 95), statistics.median(g),
+                     percentile(g, 95)))
+    all_b = [x for v in browser.values() for x in v]
+    all_g = [x for v in bare.values() for x in v]
+    rows.append(("all", len(all_b), statistics.median(all_b), percentile(all_b, 95),
+                 statistics.median(all_g), percentile(all_g, 95)))
+    print("Practice submit -> verdict shown (headless Chromium) vs bare grader.grade_question, ms")
+    print(f"{'input':<8} {'n':>4} {'page p50':>9} {'page p95':>9} {'grader p50':>11} "
+          f"{'grader p95':>11} {'page/grader p50':>16}")
+    for kind, n, bp50, bp95, gp50, gp95 in rows:
+        print(f"{kind:<8} {n:>4} {bp50:>9.1f} {bp95:>9.1f} {gp50:>11.2f} {gp95:>11.2f} "
+              f"{bp50 / max(gp50, 1e-6):>16.1f}")
+    median = rows[-1][2]
+    print(f"goal submit-to-verdict median <= 150 ms: {'met' if median <= 150 else 'NOT met'} "
+          f"({median:.1f} ms)")
+
+
+if __name__ == "__main__":
+    main()
