@@ -1,0 +1,173 @@
+"""Every template's torch answers against an independent numpy computation.
+
+Closed forms for the linear templates, finite differences for the LayerNorm Jacobians, manual
+backprop (and finite differences on the input) for the deep MLP, exact formulas for the counts.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import compute
+
+SEEDS = range(30)
+RTOL, ATOL = 1e-9, 1e-12
+
+
+def linear_residual_block(p):
+    x, W, t = np.array(p["x"]), np.array(p["W"]), np.array(p["t"])
+    y = x + W @ x
+    g = y - t
+    return {"y": y, "loss": 0.5 * g @ g, "grad_y": g, "grad_x": (np.eye(len(x)) + W).T @ g,
+            "grad_x_identity": g, "grad_x_branch": W.T @ g, "grad_W": np.outer(g, x)}
+
+
+def gradient_multiplier(p):
+    return {"plain": abs(p["a"]) ** p["n"], "residual": abs(1 + p["a"]) ** p["n"]}
+
+
+def chain_product(p):
+    a = np.array(p["a"])
+    return {"plain": np.prod(a), "residual": np.prod(1 + a)}
+
+
+def residual_mapping(p):
+    return {"F": np.array(p["H"]) - np.array(p["x"])}
+
+
+def layer_norm(z, eps):
+    return (z - z.mean()) / np.sqrt(z.var() + eps)  # numpy's var is the population variance
+
+
+def finite_difference_jacobian(f, x, step=1e-6):
+    columns = [(f(x + step * e) - f(x - step * e)) / (2 * step) for e in np.eye(len(x))]
+    return np.stack(columns, axis=1)
+
+
+def prenorm_postnorm_jacobian(p):
+    x, W, eps = np.array(p["x"]), np.array(p["W"]), p["eps"]
+    return {
+        "J_pre": finite_difference_jacobian(lambda z: z + W @ layer_norm(z, eps), x),
+        "J_post": finite_difference_jacobian(lambda z: layer_norm(z + W @ z, eps), x),
+    }
+
+
+def residual_scaling(p):
+    J = np.eye(len(p["g"])) + p["alpha"] * np.array(p["W"])
+    return {"J": J, "grad_x": J.T @ np.array(p["g"])}
+
+
+def mlp_backprop_norms(weights, x0, residual):
+    """Manual backprop: g_l = [I if residual] g_{l+1} + W_l^T ((1 - tanh^2(W_l h_l)) g_{l+1})."""
+    hs, h = [], np.array(x0)
+    for W in weights:
+        hs.append(h)
+        branch = np.tanh(W @ h)
+        h = h + branch if residual else branch
+    g = np.full(len(x0), 1 / len(x0))
+    norms = [np.linalg.norm(g)]
+    for W, h in zip(reversed(weights), reversed(hs), strict=True):
+        through_branch = W.T @ ((1 - np.tanh(W @ h) ** 2) * g)
+        g = g + through_branch if residual else through_branch
+        norms.append(np.linalg.norm(g))
+    return np.array(norms[::-1])
+
+
+def deep_mlp_gradients(p):
+    weights = [np.array(W) for W in p["weights"]]
+    return {"grad_norm_plain": mlp_backprop_norms(weights, p["x0"], residual=False),
+            "grad_norm_residual": mlp_backprop_norms(weights, p["x0"], residual=True)}
+
+
+def transformer_block_shapes(p):
+    B, T, d, m = p["B"], p["T"], p["d"], p["ffn_mult"]
+    attn, ffn, ln = 4 * d * d + 4 * d, 2 * m * d * d + m * d + d, 4 * d
+    return {"attn_output_shape": [B, T, d], "ffn_hidden_shape": [B, T, m * d],
+            "attn_params": attn, "ffn_params": ffn, "layernorm_params": ln,
+            "block_params": attn + ffn + ln}
+
+
+def projection_shortcut(p):
+    if p["d_in"] == p["d_out"]:
+        return {"shortcut_params": 0}
+    return {"shortcut_params": p["d_in"] * p["d_out"] + (p["d_out"] if p["bias"] else 0)}
+
+
+def dropout_residual(p):
+    x, h, mask = np.array(p["x"]), np.array(p["h"]), np.array(p["mask"])
+    return {"train_output": x + mask * h / (1 - p["p"]), "expected_output": x + h}
+
+
+def variance_of_sum(p):
+    return {"var": p["var_x"] + p["var_f"] + 2 * p["cov"]}
+
+
+REFERENCES = {f.__name__: f for f in (
+    linear_residual_block, gradient_multiplier, chain_product, residual_mapping,
+    prenorm_postnorm_jacobian, residual_scaling, deep_mlp_gradients, transformer_block_shapes,
+    projection_shortcut, dropout_residual, variance_of_sum)}
+
+# finite differences carry ~1e-9 truncation/rounding error; closed forms agree to rounding
+TOLERANCES = {"prenorm_postnorm_jacobian": (1e-6, 1e-7)}
+
+
+def test_every_template_has_a_reference():
+    assert set(REFERENCES) == {t["name"] for t in compute.list_templates()}
+
+
+@pytest.mark.parametrize(("template", "difficulty"),
+                         list(itertools.product(REFERENCES, compute.DIFFICULTIES)))
+def test_answers_match_closed_form(template, difficulty):
+    rtol, atol = TOLERANCES.get(template, (RTOL, ATOL))
+    for seed in SEEDS:
+        problem = compute.generate(template, seed=seed, difficulty=difficulty)
+        expected = REFERENCES[template](problem["params"])
+        assert problem["answers"].keys() == expected.keys()
+        for name, value in expected.items():
+            np.testing.assert_allclose(problem["answers"][name], value, rtol=rtol, atol=atol,
+                                       err_msg=f"{template} seed={seed} {name}")
+
+
+@pytest.mark.parametrize("difficulty", compute.DIFFICULTIES)
+def test_layer_norm_jacobian_closed_form(difficulty):
+    """J_LN(z) = (I - 11^T/d - zhat zhat^T/d) / sigma reproduces both block Jacobians."""
+    for seed in SEEDS:
+        p = compute.generate("prenorm_postnorm_jacobian", seed=seed, difficulty=difficulty)
+        x, W, eps = (np.array(p["params"][k]) for k in ("x", "W", "eps"))
+
+        def J_ln(z, eps=eps):
+            d, sigma = len(z), np.sqrt(z.var() + eps)
+            zhat = (z - z.mean()) / sigma
+            return (np.eye(d) - np.ones((d, d)) / d - np.outer(zhat, zhat) / d) / sigma
+
+        eye = np.eye(len(x))
+        np.testing.assert_allclose(p["answers"]["J_pre"], eye + W @ J_ln(x), rtol=1e-10,
+                                   atol=1e-12)
+        np.testing.assert_allclose(p["answers"]["J_post"], J_ln(x + W @ x) @ (eye + W),
+                                   rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_deep_mlp_norms_by_finite_differences(seed):
+    """||dloss/dh_l|| from finite differences of the forward pass started at layer l."""
+    problem = compute.generate("deep_mlp_gradients", seed=seed, difficulty="hard")
+    p = problem["params"]
+    weights = [np.array(W) for W in p["weights"]]
+    for residual, key in ((False, "grad_norm_plain"), (True, "grad_norm_residual")):
+        h, hs = np.array(p["x0"]), []
+        for W in weights:
+            hs.append(h)
+            h = h + np.tanh(W @ h) if residual else np.tanh(W @ h)
+        hs.append(h)
+        for layer, h_l in enumerate(hs):
+            def loss_from(z, layer=layer, residual=residual):
+                for W in weights[layer:]:
+                    z = z + np.tanh(W @ z) if residual else np.tanh(W @ z)
+                return np.array([z.mean()])
+
+            grad = finite_difference_jacobian(loss_from, h_l)[0]
+            assert np.linalg.norm(grad) == pytest.approx(problem["answers"][key][layer],
+                                                         rel=1e-6)

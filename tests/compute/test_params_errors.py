@@ -1,0 +1,80 @@
+"""Bad params: one ParamsError naming every bad field; unknown templates: TemplateError."""
+
+from __future__ import annotations
+
+import pytest
+
+import compute
+
+BAD = [
+    ("linear_residual_block", {"x": [1, "2"], "t": [1, 1], "extra": 1}, {"x", "W", "extra"}),
+    ("linear_residual_block", {"x": [1, 2], "W": [[1, 2, 3]], "t": [1]}, {"W", "t"}),
+    ("linear_residual_block", {"x": [1, float("nan")], "W": [[1, 0], [0, 1]], "t": [1, 1]},
+     {"x"}),
+    ("gradient_multiplier", {"n": 0, "a": float("inf")}, {"n", "a"}),
+    ("gradient_multiplier", {"n": 2.5, "a": "0.5"}, {"n", "a"}),
+    ("gradient_multiplier", {"n": 201, "a": 11}, {"n", "a"}),
+    ("chain_product", {"a": []}, {"a"}),
+    ("chain_product", {"a": [0.5, 20]}, {"a"}),
+    ("residual_mapping", {"x": [1, 2], "H": [1, 2, 3]}, {"H"}),
+    ("prenorm_postnorm_jacobian", {"x": [1], "W": [[1]], "eps": 0}, {"x", "eps"}),
+    ("prenorm_postnorm_jacobian", {"x": [1, 2], "W": [[1, 2], [3]], "eps": -1}, {"W", "eps"}),
+    ("residual_scaling", {"alpha": True, "W": [[1, 2], [3, 4]], "g": [1, 2, 3]},
+     {"alpha", "W"}),
+    ("deep_mlp_gradients", {"depth": 0, "width": 513, "gain": 0, "seed": -1},
+     {"depth", "width", "gain", "seed"}),
+    ("deep_mlp_gradients", {"depth": 40, "width": 64}, {"gain", "seed"}),
+    ("deep_mlp_gradients", {"weights": [[[1, 0], [0, 1]], [[1, 2, 3]]], "x0": [1, 2, 3],
+                            "seed": 1}, {"weights[1]", "seed"}),
+    ("deep_mlp_gradients", {"weights": [[[1, 0], [0, 1]]], "x0": [1, 2, 3], "depth": 2},
+     {"x0", "depth"}),
+    ("transformer_block_shapes", {"B": 0, "T": 8, "d": 10, "ffn_mult": 4, "heads": 3},
+     {"B", "heads"}),
+    ("projection_shortcut", {"d_in": 0, "d_out": 4, "bias": 1}, {"d_in", "bias"}),
+    ("dropout_residual", {"p": 1, "x": [1, 2], "h": [1], "mask": [1, 2]}, {"p", "h", "mask"}),
+    ("dropout_residual", {"p": 0, "x": [1, 2], "h": [1, 1], "mask": [1, 0]}, {"mask"}),
+    ("variance_of_sum", {"var_x": -1, "var_f": 1}, {"var_x", "cov"}),
+    ("variance_of_sum", {"var_x": 1, "var_f": 1, "cov": 2}, {"cov"}),
+]
+
+
+@pytest.mark.parametrize(("template", "params", "bad_fields"), BAD)
+def test_every_bad_field_is_listed(template, params, bad_fields):
+    with pytest.raises(compute.ParamsError) as caught:
+        compute.solve(template, params)
+    assert {field for field, _ in caught.value.problems} == bad_fields
+    for field in bad_fields:
+        assert f"{field}:" in str(caught.value)
+
+
+def test_params_must_be_a_mapping():
+    with pytest.raises(compute.ParamsError, match="JSON object"):
+        compute.solve("variance_of_sum", [1, 2, 3])
+
+
+def test_generate_rejects_bad_seed_and_difficulty_together():
+    with pytest.raises(compute.ParamsError) as caught:
+        compute.generate("chain_product", seed=-1, difficulty="extreme")
+    assert {field for field, _ in caught.value.problems} == {"seed", "difficulty"}
+
+
+@pytest.mark.parametrize("call", [
+    lambda: compute.generate("no_such_template", seed=1),
+    lambda: compute.solve("no_such_template", {}),
+])
+def test_unknown_template(call):
+    with pytest.raises(compute.TemplateError, match="no_such_template"):
+        call()
+
+
+def test_errors_are_value_errors():
+    assert issubclass(compute.ParamsError, ValueError)
+    assert issubclass(compute.TemplateError, ValueError)
+
+
+def test_explicit_weights_are_accepted():
+    answers = compute.solve("deep_mlp_gradients",
+                            {"weights": [[[0.5, 0.0], [0.0, 0.5]]], "x0": [0.0, 0.0]})["answers"]
+    # at h = 0, tanh' = 1: plain g_0 = W^T g_1 = 0.5 * [0.5, 0.5]
+    assert answers["grad_norm_plain"] == pytest.approx([0.5 * 0.5**0.5, 0.5**0.5])
+    assert answers["grad_norm_residual"] == pytest.approx([1.5 * 0.5**0.5, 0.5**0.5])
