@@ -232,28 +232,23 @@ def submit_answer(
 
 
 def rubric_result(question, ticked: Iterable[str]) -> dict:
-    """An interview answer graded by the learner's own ticks on the rubric.
+    """An interview answer graded by the learner's confirmed ticks (`tutor.interview.grade_ticks`:
+    every required point and no misconception is right), as a grader-style result."""
+    from tutor.interview import grade_ticks
 
-    Right when every required point is ticked and no misconception is; the score is the share of
-    required points covered (0 with a misconception). Same fields as a grader result.
-    """
-    ticked = set(ticked)
-    kinds = {p.id: _value(p.kind) for p in question.rubric}
-    unknown = ticked - set(kinds)
+    ticked = tuple(dict.fromkeys(ticked))
+    unknown = sorted(set(ticked) - {p.id for p in question.rubric})
     if unknown:
-        raise ValueError(f"unknown rubric points: {', '.join(sorted(unknown))}")
-    required = [pid for pid, kind in kinds.items() if kind == "required"]
-    missed = [pid for pid in required if pid not in ticked]
-    misconceptions = [pid for pid, kind in kinds.items() if kind == "misconception" and pid in ticked]
-    bonus = [pid for pid, kind in kinds.items() if kind == "bonus" and pid in ticked]
-    covered = (len(required) - len(missed)) / len(required) if required else 1.0
+        raise ValueError(f"unknown rubric points: {', '.join(unknown)}")
+    outcome = grade_ticks(question, ticked)
     return {
-        "correct": not missed and not misconceptions,
-        "score": 0.0 if misconceptions else round(covered, 4),
+        "correct": _value(outcome.verdict) == "correct",
+        "score": round(outcome.score, 4),
         "feedback": "",
         "interpreted": None,
         "error": None,
-        "details": {"missed": missed, "misconceptions": misconceptions, "bonus": bonus},
+        "details": {"missed": list(outcome.missed_required),
+                    "misconceptions": list(outcome.misconceptions), "bonus": list(outcome.bonus)},
     }
 
 

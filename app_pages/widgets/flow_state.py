@@ -45,3 +45,15 @@ def take_url_question() -> str | None:
     if qid is not None:
         del st.query_params[QUESTION_PARAM]
     return qid
+
+
+_INTERVIEW = "interview.session"
+
+
+def interview_session():
+    """The mock interview in progress (a frozen `tutor.interview.InterviewSession`), or None."""
+    return st.session_state.get(_INTERVIEW)
+
+
+def set_interview_session(session) -> None:
+    st.session_state[_INTERVIEW] = session

@@ -14,11 +14,11 @@ from app_pages.widgets import answer_inputs as inputs
 from tutor.practice import QuestionSession
 
 
-def suggested_ticks(question, answer: str, lang: str) -> set[str]:
-    """Rubric points the grader's keyword/synonym matcher finds in the answer."""
-    from grader.rubric import suggest_rubric_ticks
+def suggested_ticks(question, answer: str) -> set[str]:
+    """Rubric points whose keywords or synonyms (zh or en) appear in the answer."""
+    from tutor.interview_match import suggest_ticks
 
-    return set(suggest_rubric_ticks(question, answer, lang=lang))
+    return set(suggest_ticks(question.rubric, answer))
 
 
 def interview_question(
@@ -45,25 +45,9 @@ def interview_question(
     with st.expander(tr("practice.model_answer"), expanded=True, icon=":material/record_voice_over:"):
         st.markdown(question.model_answer.get(lang))
 
-    suggested = suggested_ticks(question, session.draft_answer, lang)
-    locked = session.attempted
-    with st.form(f"{key}.rubric_form", border=True):
-        st.markdown(f"**{tr('practice.rubric')}**")
-        st.caption(tr("practice.rubric_suggested"))
-        ticked = [
-            p.id
-            for p in question.rubric
-            if st.checkbox(
-                f"{p.text.get(lang)} · _{tr(f'practice.kind_{p.kind}')}_",
-                value=p.id in suggested,
-                key=f"{key}.tick.{p.id}",
-                disabled=locked,
-            )
-        ]
-        confirmed = st.form_submit_button(
-            tr("practice.confirm_ticks"), type="primary", key=f"{key}.confirm", disabled=locked,
-        )
-    if confirmed and not locked:
+    ticked = rubric_form(question, suggested_ticks(question, session.draft_answer), lang, key=key,
+                         locked=session.attempted)
+    if ticked is not None and not session.attempted:
         submit({"text": session.draft_answer, "ticked": ticked}, session.draft_confidence)
     if session.last is None:
         return
@@ -80,6 +64,29 @@ def interview_question(
             label = _short(follow.prompt.get(lang)) if follow is not None else qid
             st.button(label, key=f"{key}.follow.{qid}", on_click=go_to, args=(qid,),
                       icon=":material/arrow_forward:")
+
+
+def rubric_form(question, suggested: set[str], lang: str, *, key: str,
+                locked: bool = False) -> list[str] | None:
+    """The rubric's key points as checkboxes, suggested ones pre-ticked; the ticked ids once the
+    learner confirms (None before). `locked` shows the ticks already confirmed."""
+    with st.form(f"{key}.rubric_form", border=True):
+        st.markdown(f"**{tr('practice.rubric')}**")
+        st.caption(tr("practice.rubric_suggested"))
+        ticked = [
+            p.id
+            for p in question.rubric
+            if st.checkbox(
+                f"{p.text.get(lang)} · _{tr(f'practice.kind_{p.kind}')}_",
+                value=p.id in suggested,
+                key=f"{key}.tick.{p.id}",
+                disabled=locked,
+            )
+        ]
+        confirmed = st.form_submit_button(
+            tr("practice.confirm_ticks"), type="primary", key=f"{key}.confirm", disabled=locked,
+        )
+    return ticked if confirmed else None
 
 
 def missed_points(question, result: dict, lang: str) -> None:

@@ -59,7 +59,8 @@ def test_hints_are_revealed_one_at_a_time_and_stop_at_the_last():
         (["identity"], True, 1.0, [], []),
         (["identity", "ensemble"], True, 1.0, [], []),
         ([], False, 0.0, ["identity"], []),
-        (["identity", "never-vanish"], False, 0.0, [], ["never-vanish"]),
+        (["ensemble"], False, 0.0, ["identity"], []),
+        (["identity", "never-vanish"], False, 1.0, [], ["never-vanish"]),
     ],
 )
 def test_rubric_result(ticked, correct, score, missed, misconceptions):
@@ -127,7 +128,7 @@ def test_interview_attempt_carries_rubric_flags():
     assert attempt.answer == "identity, and never vanish"
     assert attempt.rubric_ticks == ("identity", "never-vanish")
     assert attempt.misconception_ticked and not attempt.required_missed
-    assert attempt.verdict == "wrong" and attempt.mode == "interview"
+    assert attempt.verdict == "partial" and attempt.mode == "interview"
 
 
 def test_bad_confidence_is_refused_before_grading():
