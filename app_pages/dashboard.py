@@ -1,0 +1,49 @@
+"""Dashboard: attempts and accuracy over time, mastery by topic, reviews due, calibration;
+export the history (CSV, JSON) and import a JSON export."""
+
+import streamlit as st
+
+from app_pages.state import lang, profile_id, tr
+from app_pages.widgets import dashboard_charts as charts
+from app_pages.widgets import progress, resources
+from tutor.dashboard import dashboard_data
+from tutor.store import TutorError, utc_now
+
+st.title(tr("dashboard.title"))
+st.caption(tr("dashboard.intro"))
+progress.recorder()  # the sidebar profile picker
+db = progress.store()
+if db is None or profile_id() is None:
+    st.info(tr("practice.no_profile"))
+    st.stop()
+
+topic_of = {q.id: str(q.topic) for q in resources.bank()}
+try:
+    data = dashboard_data(db, profile_id(), topic_of, utc_now())
+except TutorError as exc:
+    st.error(exc.message(lang()))
+    st.stop()
+
+attempts = int(data.daily["attempts"].sum())
+graded, correct = int(data.daily["graded"].sum()), int(data.daily["correct"].sum())
+cols = st.columns(4)
+cols[0].metric(tr("dashboard.attempts"), attempts)
+cols[1].metric(tr("dashboard.accuracy"), f"{correct / graded:.0%}" if graded else "—")
+cols[2].metric(tr("dashboard.due_now"), data.due_counts["now"])
+cols[3].metric(tr("dashboard.due_week"), data.due_counts["next_7_days"])
+
+if attempts == 0:
+    st.info(tr("dashboard.empty"), icon=":material/insights:")
+else:
+    left, right = st.columns(2)
+    with left:
+        st.subheader(tr("dashboard.activity"))
+        st.altair_chart(charts.activity_chart(data.daily), use_container_width=True)
+        st.subheader(tr("dashboard.calibration"))
+        st.caption(tr("dashboard.calibration_help"))
+        st.altair_chart(charts.calibration_chart(data.calibration), use_container_width=True)
+    with right:
+        st.subheader(tr("dashboard.mastery_title"))
+        st.altair_chart(charts.mastery_chart(data.mastery), use_container_width=True)
+        st.subheader(tr("dashboard.reviews_due"))
+        st.altair_chart(charts.due_chart(data.due), use_container_width=True)

@@ -1,0 +1,90 @@
+"""Altair charts of the dashboard frames (tutor.dashboard), with titles in the learner's language.
+
+Each function takes a frame and returns a chart; no data is computed here beyond relabelling.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from app_pages.state import tr
+
+BLUE, GREEN, ORANGE, GREY = "#2F6FEB", "#16A34A", "#EA580C", "#9CA3AF"
+
+
+def activity_chart(daily: pd.DataFrame) -> alt.Chart:
+    """Attempts per day (bars) and accuracy (line, right axis)."""
+    base = alt.Chart(daily).encode(x=alt.X("day:T", title=tr("dashboard.day"), timeUnit="yearmonthdate"))
+    bars = base.mark_bar(color=BLUE, opacity=0.55).encode(
+        y=alt.Y("attempts:Q", title=tr("dashboard.attempts")),
+        tooltip=[alt.Tooltip("day:T", title=tr("dashboard.day")),
+                 alt.Tooltip("attempts:Q", title=tr("dashboard.attempts")),
+                 alt.Tooltip("accuracy:Q", title=tr("dashboard.accuracy"), format=".0%")],
+    )
+    line = base.mark_line(color=GREEN, point=True).encode(
+        y=alt.Y("accuracy:Q", title=tr("dashboard.accuracy"), scale=alt.Scale(domain=[0, 1]),
+                axis=alt.Axis(format="%")),
+    )
+    return alt.layer(bars, line).resolve_scale(y="independent").properties(height=260)
+
+
+def mastery_chart(mastery: pd.DataFrame) -> alt.Chart:
+    """Share of each topic's questions mastered (latest graded attempt correct)."""
+    frame = mastery.assign(label=mastery["topic"].map(lambda t: tr(f"practice.topic.{t}")))
+    return (
+        alt.Chart(frame)
+        .mark_bar(color=GREEN)
+        .encode(
+            x=alt.X("mastery:Q", title=tr("dashboard.mastery"), scale=alt.Scale(domain=[0, 1]),
+                    axis=alt.Axis(format="%")),
+            y=alt.Y("label:N", title=None, sort="-x", axis=alt.Axis(labelLimit=220)),
+            tooltip=[alt.Tooltip("label:N", title=tr("dashboard.topic")),
+                     alt.Tooltip("mastered:Q", title=tr("dashboard.mastered")),
+                     alt.Tooltip("questions:Q", title=tr("dashboard.questions")),
+                     alt.Tooltip("accuracy:Q", title=tr("dashboard.accuracy"), format=".0%")],
+        )
+        .properties(height=max(160, 26 * len(frame)))
+    )
+
+
+def due_chart(due: pd.DataFrame) -> alt.Chart:
+    """Cards falling due today (overdue included) and on each of the next days."""
+    return (
+        alt.Chart(due)
+        .mark_bar(color=ORANGE)
+        .encode(
+            x=alt.X("day:T", title=tr("dashboard.day"), timeUnit="yearmonthdate"),
+            y=alt.Y("due:Q", title=tr("dashboard.due"), axis=alt.Axis(tickMinStep=1)),
+            tooltip=[alt.Tooltip("day:T", title=tr("dashboard.day")),
+                     alt.Tooltip("due:Q", title=tr("dashboard.due"))],
+        )
+        .properties(height=220)
+    )
+
+
+def calibration_chart(calibration: pd.DataFrame) -> alt.Chart:
+    """Share correct at each confidence level; a well-calibrated learner climbs with confidence."""
+    frame = calibration.assign(
+        level=calibration["confidence"].map(
+            {1: tr("practice.confidence_low"), 2: tr("practice.confidence_medium"),
+             3: tr("practice.confidence_high")}
+        )
+    )
+    order = [tr("practice.confidence_low"), tr("practice.confidence_medium"),
+             tr("practice.confidence_high")]
+    bars = (
+        alt.Chart(frame)
+        .mark_bar(color=BLUE)
+        .encode(
+            x=alt.X("level:N", title=tr("practice.confidence"), sort=order,
+                    axis=alt.Axis(labelAngle=0)),
+            y=alt.Y("accuracy:Q", title=tr("dashboard.share_correct"),
+                    scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
+            tooltip=[alt.Tooltip("level:N", title=tr("practice.confidence")),
+                     alt.Tooltip("attempts:Q", title=tr("dashboard.attempts")),
+                     alt.Tooltip("accuracy:Q", title=tr("dashboard.accuracy"), format=".0%")],
+        )
+    )
+    labels = bars.mark_text(dy=-8, color=GREY).encode(text=alt.Text("attempts:Q"))
+    return alt.layer(bars, labels).properties(height=240)
