@@ -18,7 +18,6 @@ for spec in available_pages():
     sections.setdefault(tr(spec.section_key), []).append(page)
 
 current = st.navigation(sections)
-st.sidebar.caption(tr("common.app_name"))
 language_switch()
-st.sidebar.caption(tr("common.tagline"))
+st.sidebar.caption(f"**{tr('common.app_name')}** · {tr('common.tagline')}")
 current.run()

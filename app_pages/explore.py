@@ -4,7 +4,7 @@ fragment so moving it reruns only that demo."""
 import streamlit as st
 
 from app_pages.explore_charts import grouped_bars, log_lines
-from app_pages.state import tr
+from app_pages.state import option_labels, tr
 from tutor.explore import (
     BLOCK_LATEX,
     RESIDUAL_EXAMPLES,
@@ -34,13 +34,16 @@ def gradient_multiplier_curve(a: float, depth: int) -> dict:
 
 @st.fragment
 def residual_demo() -> None:
+    st.subheader(tr("explore.residual.title"))
     st.markdown(tr("explore.residual.intro"))
     left, right = st.columns([2, 3], gap="large")
     with left:
         example = st.selectbox(
             tr("explore.residual.example"), RESIDUAL_EXAMPLES,
-            format_func=lambda e: tr(f"explore.residual.example_{e.key}"), key="explore_residual_example",
+            format_func=option_labels(lambda e: f"explore.residual.example_{e.key}"),
+            key="explore_residual_example",
         )
+        st.caption(tr(f"explore.residual.source_{example.key}"))
         scale = st.slider(tr("explore.residual.scale"), -2.0, 3.0, 1.0, 0.1, key="explore_residual_scale")
         st.latex(r"y = x + \alpha F(x), \qquad y_{\text{plain}} = \alpha F(x)")
     data = residual_sum(example.x, example.update, round(scale, 2))
@@ -58,6 +61,7 @@ def residual_demo() -> None:
 
 @st.fragment
 def multiplier_demo() -> None:
+    st.subheader(tr("explore.multiplier.title"))
     st.markdown(tr("explore.multiplier.intro"))
     st.latex(r"G_{\mathrm{plain}} = |a|^n, \qquad G_{\mathrm{residual}} = |1 + a|^n")
     left, right = st.columns(2)
@@ -90,9 +94,11 @@ def multiplier_demo() -> None:
 
 @st.fragment
 def norm_placement_demo() -> None:
+    st.subheader(tr("explore.norm.title"))
     st.markdown(tr("explore.norm.intro"))
     variant = st.radio(tr("explore.norm.variant"), ("pre_ln", "post_ln"), horizontal=True,
-                       format_func=lambda v: tr(f"explore.norm.{v}"), key="explore_norm_variant")
+                       format_func=option_labels(lambda v: f"explore.norm.{v}"),
+                       key="explore_norm_variant")
     labels = {
         "X": tr("explore.norm.label_x"), "Y": tr("explore.norm.label_y"),
         "LN1": tr("explore.norm.label_ln"), "LN2": tr("explore.norm.label_ln"),
@@ -113,6 +119,7 @@ def norm_placement_demo() -> None:
 
 @st.fragment
 def deep_mlp_demo() -> None:
+    st.subheader(tr("explore.mlp.title"))
     st.markdown(tr("explore.mlp.intro"))
     cols = st.columns(4)
     depth = cols[0].slider(tr("explore.mlp.depth"), 2, 80, 40, key="explore_mlp_depth")
@@ -139,8 +146,7 @@ def deep_mlp_demo() -> None:
 
 st.title(tr("explore.title"))
 st.caption(tr("explore.intro"))
-tabs = st.tabs([tr("explore.residual.title"), tr("explore.multiplier.title"),
-                tr("explore.norm.title"), tr("explore.mlp.title")])
+tabs = st.tabs([tr(f"explore.{name}.tab") for name in ("residual", "multiplier", "norm", "mlp")])
 for tab, demo in zip(tabs, (residual_demo, multiplier_demo, norm_placement_demo, deep_mlp_demo),
                      strict=True):
     with tab:

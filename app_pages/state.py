@@ -7,9 +7,11 @@ in the URL (`?lang=en`) so a reload or a shared link keeps it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
-from tutor.i18n import LANGUAGES, normalize_language, t
+from tutor.i18n import LANGUAGES, has, normalize_language, t
 
 LANG_KEY = "lang"
 PROFILE_KEY = "profile_id"
@@ -39,6 +41,22 @@ def lang() -> str:
 def tr(key: str, **fmt: object) -> str:
     """`tutor.i18n.t` in the learner's language."""
     return t(key, lang(), **fmt)
+
+
+def option_labels(key_for: Callable[[object], str]) -> Callable[[object], str]:
+    """A widget's `format_func`: each option's translated label, falling back to the option itself.
+
+    The language is fixed when the widget is drawn, not when the label is asked for: Streamlit (and
+    AppTest) match the previous run's selection against the labels that run drew, so a label
+    function that read the new language after a switch would no longer find the old selection.
+    """
+    current = lang()
+
+    def label(option: object) -> str:
+        key = key_for(option)
+        return t(key, current) if has(key, current) else str(option)
+
+    return label
 
 
 def language_switch() -> None:

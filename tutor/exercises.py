@@ -203,3 +203,25 @@ def parse_share_params(params: Mapping[str, Any], template_names: Sequence[str])
     if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
         return None
     return template, seed, difficulty
+
+
+def tolerance_value(tolerance: Mapping[str, Any]) -> tuple[str, str]:
+    """(kind, shown value) of a tolerance: relative 1e-3 -> ("relative", "0.1%")."""
+    kind = str(tolerance.get("kind", "relative"))
+    value = tolerance.get("value", 0)
+    if kind == "relative":
+        return kind, f"{float(value) * 100:g}%"
+    if kind == "sigfigs":
+        return kind, str(int(value))
+    return kind, f"{float(value):g}"
+
+
+def format_value(value: Any) -> str:
+    """A key value as the learner would type it: 3.08, [3.08, 2.64], [[1, 0], [0, 1]]."""
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return "[" + ", ".join(format_value(v) for v in value) + "]"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)

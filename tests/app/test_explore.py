@@ -1,0 +1,145 @@
+"""Explore: each demo renders in both languages and follows its sliders; its pure helpers."""
+
+import math
+
+import pytest
+
+from tests.app.shell_helpers import open_app
+from tutor.explore import (
+    BLOCK_ORDER,
+    RESIDUAL_EXAMPLES,
+    block_dot,
+    format_number,
+    loggable,
+    multiplier_at,
+    residual_sum,
+)
+
+
+@pytest.fixture(scope="module")
+def explore_en():
+    return open_app("explore", "en")
+
+
+def metric(at, label_start: str) -> str:
+    return next(m.value for m in at.metric if m.label.startswith(label_start))
+
+
+@pytest.mark.parametrize(("lang", "tab"), [("en", "Gradient multiplier"), ("zh", "梯度倍率")])
+def test_all_four_demos_render(lang, tab):
+    at = open_app("explore", lang)
+    assert len(at.tabs) == 4
+    assert at.tabs[1].label == tab
+    assert len(at.get("vega_lite_chart")) == 3  # bars, multiplier, deep MLP
+    assert len(at.get("graphviz_chart")) == 1
+
+
+def test_residual_scale_slider_updates_the_sum(explore_en):
+    at = explore_en
+    at.slider(key="explore_residual_scale").set_value(0.0).run()
+    assert any("[2, 3]" in m.value for m in at.markdown)  # y = x at alpha = 0
+    assert at.info[0].value.startswith("With α = 0")
+    at.slider(key="explore_residual_scale").set_value(2.0).run()
+    assert any("y = [2.2, 2.6]" in m.value for m in at.markdown)
+    assert not at.info or not at.info[0].value.startswith("With α = 0")
+
+
+@pytest.mark.parametrize(("a", "n"), [(0.5, 20), (-0.5, 40), (1.0, 10), (-1.5, 7)])
+def test_multiplier_metrics_follow_the_sliders(explore_en, a, n):
+    at = explore_en
+    at.slider(key="explore_multiplier_a").set_value(a)
+    at.slider(key="explore_multiplier_depth").set_value(n).run()
+    assert not at.exception
+    assert float(metric(at, f"Plain, n = {n}")) == pytest.approx(abs(a) ** n, rel=1e-3)
+    assert float(metric(at, f"Residual, n = {n}")) == pytest.approx(abs(1 + a) ** n, rel=1e-3)
+
+
+def test_multiplier_at_minus_one_says_the_residual_curve_is_zero(explore_en):
+    at = explore_en
+    at.slider(key="explore_multiplier_a").set_value(-1.0).run()
+    assert metric(at, "Residual") == "0"
+    assert any("exactly 0" in w.value for w in at.warning)
+
+
+def test_norm_switch_changes_the_jacobian(explore_en):
+    at = explore_en
+    at.radio(key="explore_norm_variant").set_value("pre_ln").run()
+    assert any(r"I + J_F\,J_{\operatorname{LN}}" in x.value for x in at.latex)
+    at.radio(key="explore_norm_variant").set_value("post_ln").run()
+    latex = [x.value for x in at.latex]
+    assert any(r"J_{\operatorname{LN}}\,(I + J_F)" in x for x in latex)
+    assert not any(r"I + J_F\,J_{\operatorname{LN}}" in x for x in latex)
+
+
+def test_deep_mlp_metrics_follow_depth(explore_en):
+    from compute import series
+
+    at = explore_en
+    at.slider(key="explore_mlp_depth").set_value(12)
+    at.slider(key="explore_mlp_gain").set_value(0.5).run()
+    assert not at.exception
+    expected = series.deep_mlp_grad_norms(12, 64, 0.5, 0)
+    assert float(metric(at, "Plain, at the input")) == pytest.approx(expected["plain"][0], rel=1e-3)
+    assert float(metric(at, "Residual, at the input")) == pytest.approx(
+        expected["residual"][0], rel=1e-3)
+
+
+# --- the pure helpers ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("example", RESIDUAL_EXAMPLES, ids=lambda e: e.key)
+@pytest.mark.parametrize("scale", [0.0, 1.0, -2.0, 0.3])
+def test_residual_sum(example, scale):
+    data = residual_sum(example.x, example.update, scale)
+    for xi, fi, yi, pi in zip(example.x, example.update, data["residual"], data["plain"], strict=True):
+        assert yi == pytest.approx(xi + scale * fi)
+        assert pi == pytest.approx(scale * fi)
+
+
+def test_residual_sum_quotes_the_source_text():
+    # seed 001: [2, 3] + [0.1, -0.2] = [2.1, 2.8]
+    assert residual_sum((2, 3), (0.1, -0.2), 1.0)["residual"] == pytest.approx([2.1, 2.8])
+    with pytest.raises(ValueError, match="2 entries"):
+        residual_sum((2, 3), (0.1,), 1.0)
+
+
+@pytest.mark.parametrize(
+    ("values", "expected", "dropped"),
+    [
+        ([1.0, 0.5], [1.0, 0.5], False),
+        ([1.0, 0.0, 0.0], [1.0, None, None], True),
+        ([math.inf, 2.0], [None, 2.0], True),
+        ([-1.0], [None], True),
+    ],
+)
+def test_loggable(values, expected, dropped):
+    assert loggable(values) == (expected, dropped)
+
+
+@pytest.mark.parametrize(("a", "n", "plain", "residual"),
+                         [(0.5, 20, 0.5**20, 1.5**20), (-1, 5, 1, 0), (0, 3, 0, 1), (-2, 2, 4, 1)])
+def test_multiplier_at(a, n, plain, residual):
+    assert multiplier_at(a, n) == {"plain": pytest.approx(plain), "residual": pytest.approx(residual)}
+
+
+@pytest.mark.parametrize("variant", ["pre_ln", "post_ln"])
+def test_block_order_has_two_residual_adds_and_two_norms(variant):
+    kinds = [kind for _, kind, _ in BLOCK_ORDER[variant]]
+    assert kinds.count("add") == 2 and kinds.count("norm") == 2
+    assert kinds.count("sublayer") == 2
+    dot = block_dot(variant, {"MHA": 'say "hi"'}, "identity")
+    assert dot.count("style=dashed") == 2
+    assert r'say \"hi\"' in dot
+
+
+def test_pre_ln_normalizes_before_and_post_ln_after_the_add():
+    pre = [node for node, _, _ in BLOCK_ORDER["pre_ln"]]
+    post = [node for node, _, _ in BLOCK_ORDER["post_ln"]]
+    assert pre.index("LN1") < pre.index("MHA") < pre.index("ADD1")
+    assert post.index("MHA") < post.index("ADD1") < post.index("LN1")
+
+
+@pytest.mark.parametrize(("value", "text"),
+                         [(0, "0"), (1.5, "1.5"), (9.5367431640625e-07, "9.537e-07"), (3325.256730079651, "3325")])
+def test_format_number(value, text):
+    assert format_number(value) == text

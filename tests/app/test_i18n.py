@@ -1,0 +1,111 @@
+"""Every UI string exists in zh and en with the same placeholders, and `t` behaves."""
+
+import json
+import re
+
+import pytest
+
+from tutor import i18n
+from tutor.i18n import (
+    LANGUAGES,
+    LOCALES_DIR,
+    MissingTranslation,
+    catalog,
+    namespaces,
+    placeholders,
+    t,
+)
+
+
+def all_keys(lang: str) -> set[str]:
+    return {key for ns in namespaces() for key in catalog(lang, ns)}
+
+
+@pytest.mark.parametrize("namespace", namespaces())
+def test_every_namespace_exists_in_both_languages(namespace):
+    for lang in LANGUAGES:
+        assert (LOCALES_DIR / lang / f"{namespace}.json").is_file(), f"{lang}/{namespace}.json"
+
+
+def test_every_key_exists_in_both_languages():
+    zh, en = all_keys("zh"), all_keys("en")
+    assert sorted(en - zh) == [], "missing in zh"
+    assert sorted(zh - en) == [], "missing in en"
+
+
+@pytest.mark.parametrize("namespace", namespaces())
+def test_placeholders_match_and_strings_format(namespace):
+    zh, en = catalog("zh", namespace), catalog("en", namespace)
+    for key in zh.keys() & en.keys():
+        assert placeholders(zh[key]) == placeholders(en[key]), key
+        for lang, text in (("zh", zh[key]), ("en", en[key])):
+            assert formats(key, lang, placeholders(text)), f"{lang}: {key} is empty"
+
+
+def formats(key: str, lang: str, fields: frozenset[str]) -> str:
+    # A field may carry a format spec ({pct:.0%}) that needs a number, or one that needs text.
+    try:
+        return t(key, lang, **dict.fromkeys(fields, "X"))
+    except ValueError:
+        return t(key, lang, **dict.fromkeys(fields, 0.5))
+
+
+@pytest.mark.parametrize("namespace", namespaces())
+def test_no_string_is_blank_or_copied_untranslated(namespace):
+    zh, en = catalog("zh", namespace), catalog("en", namespace)
+    for key, text in zh.items():
+        assert text.strip(), f"zh {key} is blank"
+    for key, text in en.items():
+        assert text.strip(), f"en {key} is blank"
+        # English text in the Chinese file is a forgotten translation (formulas and names aside).
+        words = re.findall(r"(?<![{\\])\b[A-Za-z]{3,}\b(?![}])", text)
+        if len(words) > 3:
+            assert zh.get(key) != text, f"zh {key} is the English text"
+
+
+@pytest.mark.parametrize(
+    ("key", "lang", "fmt", "expected"),
+    [
+        ("common.nav.explore", "en", {}, "Explore"),
+        ("common.nav.explore", "zh", {}, "交互探索"),
+        ("explore.multiplier.metric_plain", "en", {"n": 20}, "Plain, n = 20"),
+        ("explore.multiplier.metric_plain", "zh", {"n": 3}, "普通网络，n = 3"),
+        ("common.nav.explore", "zh-CN", {}, "交互探索"),
+        ("common.nav.explore", "en-US", {}, "Explore"),
+        ("common.nav.explore", "fr", {}, "交互探索"),  # unknown language -> the default
+    ],
+)
+def test_t(key, lang, fmt, expected):
+    assert t(key, lang, **fmt) == expected
+
+
+def test_unknown_key_raises():
+    with pytest.raises(MissingTranslation):
+        t("explore.no_such_key", "en")
+
+
+def test_missing_placeholder_value_raises():
+    with pytest.raises(KeyError):
+        t("explore.multiplier.metric_plain", "en")
+
+
+def test_nested_and_dotted_keys_spell_the_same_key(tmp_path, monkeypatch):
+    for lang in LANGUAGES:
+        (tmp_path / lang).mkdir()
+        data = {"a": {"b": "nested {x}"}, "c.d": "dotted"}
+        (tmp_path / lang / "demo.json").write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
+    catalog.cache_clear()
+    try:
+        assert t("demo.a.b", "en", x=1) == "nested 1"
+        assert t("demo.c.d", "zh") == "dotted"
+    finally:
+        catalog.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [("plain", set()), ("{n} of {total}", {"n", "total"}), ("{{literal}} {x}", {"x"})],
+)
+def test_placeholders(text, fields):
+    assert placeholders(text) == fields

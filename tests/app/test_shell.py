@@ -1,0 +1,68 @@
+"""The shell: navigation built from the page table, the language switch and its URL mirror."""
+
+import subprocess
+import sys
+
+import pytest
+
+from app_pages import PAGES, available_pages
+from tests.app.shell_helpers import ROOT, open_app
+from tutor.i18n import t
+
+
+def nav_titles(at) -> list[str]:
+    # The sidebar navigation is not an AppTest element; the shell's page titles are what st.Page got.
+    return [t(spec.title_key, at.session_state["lang"]) for spec in available_pages()]
+
+
+def test_page_table_is_complete_and_unique():
+    assert len({spec.url_path for spec in PAGES}) == len(PAGES)
+    assert len({spec.file for spec in PAGES}) == len(PAGES)
+    assert {"explore.py", "exercises.py"} <= {spec.file for spec in available_pages()}
+
+
+def test_missing_page_files_are_skipped(monkeypatch, tmp_path):
+    import app_pages
+
+    monkeypatch.setattr(app_pages, "PAGES_DIR", tmp_path)
+    (tmp_path / "explore.py").write_text("")
+    assert [spec.file for spec in app_pages.available_pages()] == ["explore.py"]
+
+
+@pytest.mark.parametrize(("lang", "title"), [("en", "Explore"), ("zh", "交互探索")])
+def test_lang_query_param_sets_the_language(lang, title):
+    at = open_app("explore", lang)
+    assert at.session_state["lang"] == lang
+    assert at.title[0].value == title
+    assert at.query_params["lang"] == lang
+
+
+def test_language_switch_changes_strings_and_the_url():
+    at = open_app("explore", "en")
+    assert at.title[0].value == "Explore"
+    at.sidebar.button_group[0].set_value("zh").run()
+    assert not at.exception
+    assert at.title[0].value == "交互探索"
+    assert at.query_params["lang"] == "zh"
+    assert "Explore" not in [tab.label for tab in at.tabs]
+    at.sidebar.button_group[0].set_value("en").run()
+    assert at.title[0].value == "Explore"
+    assert at.query_params["lang"] == "en"
+
+
+def test_language_survives_a_page_switch():
+    at = open_app("explore", "en")
+    at.sidebar.button_group[0].set_value("zh").run()
+    at.switch_page("app_pages/exercises.py").run()
+    assert not at.exception
+    assert at.title[0].value == "计算题"
+    assert nav_titles(at)[:2] == [t(s.title_key, "zh") for s in available_pages()][:2]
+
+
+def test_importing_the_shell_packages_does_not_import_torch_or_sympy():
+    code = (
+        "import sys, app_pages, app_pages.state, tutor, tutor.i18n, tutor.explore, tutor.exercises;"
+        "heavy = {'torch', 'sympy'} & set(sys.modules); print(sorted(heavy)); sys.exit(bool(heavy))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr

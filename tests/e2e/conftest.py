@@ -1,0 +1,110 @@
+"""Browser-test fixtures: the real server (session-wide) and a fresh Chromium page per test.
+
+Reuse from any test in tests/e2e/:
+
+    def test_something(page, goto, screenshot):
+        goto("practice", "zh")        # opens /practice?lang=zh and waits for the run to finish
+        screenshot("practice-zh")     # artifacts/screenshots/practice-zh.png (full page)
+
+`app_url` is the server's base URL, `app_server` the `Server` (its `.log()` helps when a test
+fails), `wait_idle(page)` waits for a rerun after a click.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.server import (
+    CHROMIUM,
+    ROOT,
+    launch_chromium,
+    start_server,
+    stop_server,
+    wait_idle,
+    wait_ready,
+)
+
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+VIEWPORT = {"width": 1400, "height": 950}
+
+__all__ = ["SCREENSHOTS", "open_page", "save_screenshot", "wait_idle"]
+
+
+def pytest_collection_modifyitems(items):
+    # Everything in this folder drives a real browser.
+    for item in items:
+        if Path(str(item.fspath)).is_relative_to(Path(__file__).parent):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory):
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run `bash scripts/install_chromium.sh` (make browser)")
+    data = tmp_path_factory.mktemp("app-data")
+    env = {"TUTOR_DATABASE_URL": f"sqlite:///{data / 'tutor.db'}"}
+    server = start_server(ROOT / "streamlit_app.py", env=env, log_path=data / "server.log")
+    try:
+        wait_ready(server)
+        yield server
+    finally:
+        stop_server(server)
+
+
+@pytest.fixture(scope="session")
+def app_url(app_server) -> str:
+    return app_server.url
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = launch_chromium(playwright)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=VIEWPORT, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    yield page
+    context.close()
+
+
+def open_page(page, base_url: str, page_name: str = "", lang: str = "en", **params) -> None:
+    """Open one app page (its url_path, e.g. "explore") in a language and wait for it to render."""
+    query = "&".join(f"{k}={v}" for k, v in {"lang": lang, **params}.items())
+    page.goto(f"{base_url}/{page_name}?{query}")
+    page.wait_for_selector('[data-testid="stSidebarNav"]')
+    page.locator('[data-testid="stMain"] h1').first.wait_for()
+    wait_idle(page)
+
+
+def save_screenshot(page, name: str) -> Path:
+    """A full-page PNG in artifacts/screenshots/ (kept by CI as an artefact)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+@pytest.fixture
+def goto(page, app_url):
+    def _goto(page_name: str = "", lang: str = "en", **params) -> None:
+        open_page(page, app_url, page_name, lang, **params)
+
+    return _goto
+
+
+@pytest.fixture
+def screenshot(page):
+    def _screenshot(name: str) -> Path:
+        return save_screenshot(page, name)
+
+    return _screenshot

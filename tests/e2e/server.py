@@ -1,0 +1,99 @@
+"""Start and stop the real Streamlit server, and drive headless Chromium: shared by the browser
+tests and `bench/bench_app_cold_start.py` (which loads this file by path)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+STREAMLIT = ROOT / ".venv" / "bin" / "streamlit"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+# The app root's attribute while a script run is in progress ("running") or done ("notRunning").
+APP_IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen
+    url: str
+    log_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+def start_server(script: Path | str, *, port: int | None = None, env: dict | None = None,
+                 log_path: Path | None = None, cwd: Path = ROOT) -> Server:
+    """`streamlit run <script>` headless on a free local port (returns at once; see wait_ready)."""
+    port = port or free_port()
+    log_path = log_path or Path(os.devnull)
+    command = [
+        str(STREAMLIT), "run", str(script), "--server.headless", "true",
+        "--server.port", str(port), "--server.address", "127.0.0.1",
+        "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+    ]
+    log = open(log_path, "w")  # noqa: SIM115 - closed by the child's exit
+    process = subprocess.Popen(
+        command, cwd=cwd, env={**os.environ, **(env or {})}, stdout=log,
+        stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    return Server(process, f"http://127.0.0.1:{port}", log_path)
+
+
+def wait_ready(server: Server, timeout: float = 60.0, poll: float = 0.02) -> None:
+    """Block until the server answers its health check (or fail with its log)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {server.process.returncode}:\n{server.log()}")
+        try:
+            with urllib.request.urlopen(f"{server.url}/_stcore/health", timeout=1) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(poll)
+    raise TimeoutError(f"streamlit not ready after {timeout}s:\n{server.log()}")
+
+
+def stop_server(server: Server) -> None:
+    """Stop the server's process group (the server and anything it started), politely first."""
+    if server.process.poll() is not None:
+        return
+    pgid = os.getpgid(server.process.pid)
+    os.killpg(pgid, signal.SIGTERM)
+    try:
+        server.process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(pgid, signal.SIGKILL)
+        server.process.wait(timeout=10)
+
+
+def launch_chromium(playwright):
+    """Debian's Chromium, headless (Playwright cannot download its own browsers here)."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+
+
+def wait_idle(page, timeout: float = 30_000) -> None:
+    """Wait until the app has finished its current script run (and any fragment run)."""
+    page.wait_for_selector(APP_IDLE, timeout=timeout)
+    page.wait_for_timeout(150)  # let the last delta paint
+    page.wait_for_selector(APP_IDLE, timeout=timeout)
