@@ -122,18 +122,25 @@ class Database:
                 raise
             raise translated from None
 
-    def write(self, work: Callable[[Connection], T], *, lock_key: int | None = None) -> T:
-        """Run `work(conn)` in one write transaction, retried on transient conflicts."""
+    def write(
+        self, work: Callable[[Connection], T], *, lock_key: int | tuple[int, ...] | None = None
+    ) -> T:
+        """Run `work(conn)` in one write transaction, retried on transient conflicts.
+
+        `lock_key`: the PostgreSQL advisory lock(s) to hold, taken in the order given (callers
+        take GLOBAL_LOCK before a profile's key, never the reverse, so they cannot deadlock).
+        """
+        keys = (lock_key,) if isinstance(lock_key, int) else tuple(lock_key or ())
         delay = 0.02
         for attempt in range(self._retries):
             try:
                 with self.engine.connect() as conn:
                     conn.execution_options(sqlite_begin="IMMEDIATE")
                     with conn.begin():
-                        if self.is_postgres and lock_key is not None:
+                        for key in keys if self.is_postgres else ():
                             conn.execute(
                                 text("SELECT pg_advisory_xact_lock(:space, :key)"),
-                                {"space": _LOCK_NAMESPACE, "key": lock_key},
+                                {"space": _LOCK_NAMESPACE, "key": key},
                             )
                         return work(conn)
             except self._db_errors as exc:

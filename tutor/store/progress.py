@@ -102,7 +102,7 @@ def require_profile(conn: Connection, profile_id: int) -> Profile:
     return Profile(row.id, row.name, row.created_at)
 
 
-def _name_taken(conn: Connection, name: str, *, other_than: int | None = None) -> bool:
+def name_taken(conn: Connection, name: str, *, other_than: int | None = None) -> bool:
     query = select(profiles.c.id).where(profiles.c.name == name)
     if other_than is not None:
         query = query.where(profiles.c.id != other_than)
@@ -116,7 +116,7 @@ class ProgressStore(Database):
         created = _aware(now or utc_now())
 
         def work(conn: Connection) -> Profile:
-            if _name_taken(conn, cleaned):
+            if name_taken(conn, cleaned):
                 raise ProfileError("name-taken", name=cleaned)
             result = conn.execute(profiles.insert().values(name=cleaned, created_at=created))
             return Profile(result.inserted_primary_key[0], cleaned, created)
@@ -135,7 +135,7 @@ class ProgressStore(Database):
 
         def work(conn: Connection) -> Profile:
             profile = require_profile(conn, profile_id)
-            if _name_taken(conn, cleaned, other_than=profile_id):
+            if name_taken(conn, cleaned, other_than=profile_id):
                 raise ProfileError("name-taken", name=cleaned)
             conn.execute(update(profiles).where(profiles.c.id == profile_id).values(name=cleaned))
             return Profile(profile.id, cleaned, profile.created_at)
@@ -151,7 +151,7 @@ class ProgressStore(Database):
                 conn.execute(delete(table).where(table.c.profile_id == profile_id))
             conn.execute(delete(profiles).where(profiles.c.id == profile_id))
 
-        self.write(work, lock_key=GLOBAL_LOCK)
+        self.write(work, lock_key=(GLOBAL_LOCK, profile_id))
 
     # ---- settings (JSON values) -----------------------------------------------------------
     def get_settings(self, profile_id: int) -> dict[str, Any]:

@@ -1,0 +1,195 @@
+"""Export -> import round trip, merging, and malformed imports refused with the data untouched."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import timedelta
+
+import pytest
+
+from tutor.store import NewAttempt, ProfileError
+from tutor.transfer import (
+    CSV_COLUMNS,
+    MAX_IMPORT_BYTES,
+    ImportRefused,
+    export_csv,
+    export_json,
+    import_json,
+)
+
+from .conftest import T0
+
+
+def _fill(store, profile_id):
+    history = [
+        NewAttempt("grad-jacobian", "wrong", answer="(I + W) g", confidence=3, hints_used=1, seconds=30.5),
+        NewAttempt("grad-jacobian", "correct", score=1.0, answer="(I + W)^T g", confidence=2, seed=11),
+        NewAttempt("iv-why", "partial", score=0.5, answer="恒等映射，梯度直达", confidence=3,
+                   rubric_ticks=("identity-term", "ensemble"), mode="interview"),
+        NewAttempt("numeric-x", "error", answer="=HYPERLINK()"),
+    ]
+    for i, attempt in enumerate(history):
+        store.record_attempt(profile_id, attempt, now=T0 + timedelta(hours=i))
+    store.set_setting(profile_id, "lang", "zh")
+    store.set_setting(profile_id, "goal", {"per_day": 10})
+
+
+def _snapshot(store):
+    return [
+        (p, store.list_attempts(p.id), store.list_cards(p.id), store.get_settings(p.id))
+        for p in store.list_profiles()
+    ]
+
+
+def _comparable(attempts):
+    return [(a.question_id, a.seed, a.answer, a.verdict, a.score, a.hints_used, a.seconds,
+             a.confidence, a.rubric_ticks, a.rating, a.mode, a.created_at) for a in attempts]
+
+
+def test_export_import_round_trip_into_a_new_profile(store, profile):
+    _fill(store, profile.id)
+    exported = export_json(store, profile.id, now=T0)
+    report = import_json(store, exported, new_profile_name="Ada on the laptop")
+    assert (report.attempts_added, report.cards_written, report.settings_written) == (4, 2, 2)
+    copy = report.profile_id
+    assert store.get_profile(copy).name == "Ada on the laptop"
+    assert _comparable(store.list_attempts(copy)) == _comparable(store.list_attempts(profile.id))
+    assert store.list_cards(copy) == store.list_cards(profile.id)
+    assert store.get_settings(copy) == {"lang": "zh", "goal": {"per_day": 10}}
+    # The export of the copy is the same document, apart from the profile's name.
+    again = json.loads(export_json(store, copy, now=T0))
+    original = json.loads(exported)
+    again["profile"]["name"] = original["profile"]["name"]
+    assert again == original
+
+
+def test_importing_twice_into_the_same_profile_adds_nothing(store, profile):
+    _fill(store, profile.id)
+    exported = export_json(store, profile.id)
+    before = _snapshot(store)
+    report = import_json(store, exported, into_profile_id=profile.id)
+    assert (report.attempts_added, report.attempts_skipped, report.cards_written) == (0, 4, 0)
+    assert _snapshot(store) == before
+
+
+def test_merging_keeps_the_later_card_and_existing_settings(store, profile):
+    _fill(store, profile.id)
+    exported = export_json(store, profile.id)
+    other = store.create_profile("Bo")
+    store.record_attempt(other.id, NewAttempt("grad-jacobian", "correct", score=1.0), now=T0 + timedelta(days=9))
+    store.set_setting(other.id, "lang", "en")
+    newer_card = store.list_cards(other.id)[0]
+    report = import_json(store, exported, into_profile_id=other.id)
+    assert report.attempts_added == 4 and store.count_attempts(other.id) == 5
+    cards = {c.question_id: c for c in store.list_cards(other.id)}
+    assert cards["grad-jacobian"] == newer_card  # reviewed later here than in the file
+    assert "iv-why" in cards
+    assert store.get_settings(other.id) == {"lang": "en", "goal": {"per_day": 10}}
+
+
+def test_csv_export(store, profile):
+    _fill(store, profile.id)
+    rows = list(csv.DictReader(io.StringIO(export_csv(store, profile.id))))
+    assert list(rows[0]) == CSV_COLUMNS and len(rows) == 4
+    assert rows[2]["answer"] == "恒等映射，梯度直达" and rows[2]["rubric_ticks"] == "identity-term;ensemble"
+    assert rows[1]["seed"] == "11" and rows[0]["seed"] == ""
+    assert rows[3]["answer"] == "'=HYPERLINK()"  # not a formula when opened in a spreadsheet
+
+
+def _good_document(store, profile) -> dict:
+    _fill(store, profile.id)
+    return json.loads(export_json(store, profile.id))
+
+
+def _break(document: dict, how: str):
+    doc = json.loads(json.dumps(document))
+    if how == "extra-top-field":
+        doc["surprise"] = 1
+    elif how == "extra-attempt-field":
+        doc["attempts"][0]["is_admin"] = True
+    elif how == "missing-field":
+        del doc["attempts"][1]["verdict"]
+    elif how == "score-as-text":
+        doc["attempts"][0]["score"] = "1.0"
+    elif how == "score-out-of-range":
+        doc["attempts"][0]["score"] = 7
+    elif how == "naive-time":
+        doc["attempts"][-1]["created_at"] = "2026-03-01T09:00:00"
+    elif how == "bad-verdict":
+        doc["attempts"][-1]["verdict"] = "great"
+    elif how == "confidence-5":
+        doc["attempts"][0]["confidence"] = 5
+    elif how == "nan":
+        return json.dumps(doc).replace('"seconds": 30.5', '"seconds": NaN')
+    elif how == "duplicate-card":
+        doc["cards"].append(doc["cards"][0])
+    elif how == "bad-card-state":
+        doc["cards"][0]["state"] = 9
+    elif how == "wrong-version":
+        doc["format_version"] = 2
+    elif how == "not-ours":
+        doc["format"] = "anki"
+    elif how == "a-list":
+        return "[1, 2, 3]"
+    elif how == "not-json":
+        return json.dumps(doc)[:-20]
+    elif how == "deep":
+        return "[" * 100_000 + "]" * 100_000
+    elif how == "too-large":
+        return " " * (MAX_IMPORT_BYTES + 1)
+    elif how == "empty-name":
+        doc["profile"]["name"] = ""
+    return json.dumps(doc)
+
+
+MALFORMED = [
+    ("extra-top-field", "invalid"), ("extra-attempt-field", "invalid"), ("missing-field", "invalid"),
+    ("score-as-text", "invalid"), ("score-out-of-range", "invalid"), ("naive-time", "invalid"),
+    ("bad-verdict", "invalid"), ("confidence-5", "invalid"), ("nan", "invalid"),
+    ("duplicate-card", "invalid"), ("bad-card-state", "invalid"), ("empty-name", "invalid"),
+    ("wrong-version", "wrong-format"), ("not-ours", "wrong-format"), ("a-list", "wrong-format"),
+    ("not-json", "not-json"), ("deep", "not-json"), ("too-large", "too-large"),
+]
+
+
+@pytest.mark.parametrize(("how", "code"), MALFORMED, ids=[m[0] for m in MALFORMED])
+@pytest.mark.parametrize("target", ["new", "existing"])
+def test_a_malformed_import_is_refused_and_nothing_changes(store, profile, how, code, target):
+    broken = _break(_good_document(store, profile), how)
+    before = _snapshot(store)
+    with pytest.raises(ImportRefused) as caught:
+        if target == "new":
+            import_json(store, broken, new_profile_name="Imported")
+        else:
+            import_json(store, broken, into_profile_id=profile.id)
+    assert caught.value.code == code
+    assert caught.value.message("zh") != caught.value.message("en")
+    if code == "invalid":
+        assert caught.value.problems and all(":" in p for p in caught.value.problems)
+    assert _snapshot(store) == before
+
+
+def test_an_import_that_fails_while_writing_leaves_nothing(store, profile, monkeypatch):
+    _fill(store, profile.id)
+    exported = export_json(store, profile.id)
+
+    def failing_update(*_args, **_kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr("tutor.transfer._later", failing_update)
+    other = store.create_profile("Bo")
+    store.record_attempt(other.id, NewAttempt("grad-jacobian", "correct", score=1.0), now=T0)
+    before = _snapshot(store)
+    with pytest.raises(RuntimeError):
+        import_json(store, exported, into_profile_id=other.id)
+    assert _snapshot(store) == before
+
+
+def test_a_new_profile_name_already_taken_is_refused(store, profile):
+    exported = export_json(store, profile.id)
+    before = _snapshot(store)
+    with pytest.raises(ProfileError, match="name-taken"):
+        import_json(store, exported)  # the exported name "Ada" exists
+    assert _snapshot(store) == before

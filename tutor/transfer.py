@@ -1,0 +1,297 @@
+"""Export a profile's whole history (CSV of attempts; JSON of everything) and import a JSON export.
+
+An import is validated in full first (size limit, JSON syntax, then a strict pydantic model that
+refuses unknown fields and wrong types), and written in one transaction: a malformed file, or any
+failure while writing, leaves the database exactly as it was.
+
+Importing into an existing profile merges: attempts already there (same question, time, answer and
+verdict) are skipped, so importing the same file twice adds nothing; for a card on both sides the
+one reviewed last wins; settings already set on the profile are kept.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, ValidationError
+from sqlalchemy import and_, select, update
+from sqlalchemy.engine import Connection
+
+from tutor.store import ProfileError, ProgressStore, TutorError, utc_now
+from tutor.store.database import GLOBAL_LOCK
+from tutor.store.progress import card_values, clean_profile_name, name_taken, require_profile
+from tutor.store.records import MAX_ANSWER_CHARS, MAX_PROFILE_NAME, MAX_QUESTION_ID
+from tutor.store.schema import attempts, cards, profiles, settings
+
+FORMAT = "residual-tutor-progress"
+FORMAT_VERSION = 1
+MAX_IMPORT_BYTES = 20 * 1024 * 1024
+MAX_PROBLEMS_SHOWN = 10
+
+_MESSAGES = {
+    "too-large": {
+        "en": "The file is too large to import (limit {limit_mb} MB).",
+        "zh": "文件过大，无法导入（上限 {limit_mb} MB）。",
+    },
+    "not-json": {
+        "en": "The file is not valid JSON: {problems}.",
+        "zh": "文件不是有效的 JSON：{problems}。",
+    },
+    "wrong-format": {
+        "en": "This is not a progress export of this app (or of a version it cannot read).",
+        "zh": "这不是本应用导出的进度文件（或来自无法读取的版本）。",
+    },
+    "invalid": {
+        "en": "The file does not match the progress export format; nothing was imported. "
+        "Problems: {problems}",
+        "zh": "文件不符合进度导出格式，未导入任何内容。问题：{problems}",
+    },
+}
+
+
+class ImportRefused(TutorError):
+    """A JSON export refused before anything was written. `.problems` lists what is wrong."""
+
+    _messages = _MESSAGES
+
+    def __init__(self, code: str, problems: Iterable[str] = (), **fmt: object) -> None:
+        self.problems = list(problems)
+        shown = "; ".join(self.problems[:MAX_PROBLEMS_SHOWN])
+        super().__init__(code, shown, problems=shown, **fmt)
+
+
+# ---- the format ---------------------------------------------------------------------------
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False, frozen=True)
+
+
+QuestionId = Annotated[str, Field(min_length=1, max_length=MAX_QUESTION_ID)]
+
+
+class AttemptOut(_Strict):
+    question_id: QuestionId
+    seed: int | None
+    answer: Annotated[str, Field(max_length=MAX_ANSWER_CHARS)]
+    verdict: Literal["correct", "partial", "wrong", "error"]
+    score: Annotated[float, Field(ge=0.0, le=1.0)]
+    hints_used: Annotated[int, Field(ge=0, le=1000)]
+    seconds: Annotated[float, Field(ge=0.0)]
+    confidence: Literal[1, 2, 3] | None
+    rubric_ticks: Annotated[list[Annotated[str, Field(max_length=200)]], Field(max_length=100)]
+    rating: Literal[1, 2, 3, 4] | None
+    mode: Literal["practice", "review", "interview"]
+    created_at: AwareDatetime
+
+
+class CardOut(_Strict):
+    question_id: QuestionId
+    state: Literal[1, 2, 3]  # fsrs.State: Learning, Review, Relearning
+    step: Annotated[int, Field(ge=0)] | None
+    stability: Annotated[float, Field(gt=0.0)] | None
+    difficulty: Annotated[float, Field(ge=1.0, le=10.0)] | None
+    due: AwareDatetime
+    last_review: AwareDatetime | None
+    reps: Annotated[int, Field(ge=0)]
+    lapses: Annotated[int, Field(ge=0)]
+    last_rating: Literal[1, 2, 3, 4] | None
+    last_confidence: Literal[1, 2, 3] | None
+
+
+class ProfileOut(_Strict):
+    name: Annotated[str, Field(min_length=1, max_length=MAX_PROFILE_NAME)]
+    created_at: AwareDatetime
+
+
+class ProgressExport(_Strict):
+    format: Literal["residual-tutor-progress"]
+    format_version: Literal[1]
+    exported_at: AwareDatetime
+    profile: ProfileOut
+    settings: dict[Annotated[str, Field(min_length=1, max_length=64)], JsonValue]
+    attempts: Annotated[list[AttemptOut], Field(max_length=500_000)]
+    cards: Annotated[list[CardOut], Field(max_length=100_000)]
+
+
+# ---- export -------------------------------------------------------------------------------
+def export_data(store: ProgressStore, profile_id: int, *, now: datetime | None = None) -> ProgressExport:
+    profile = store.get_profile(profile_id)
+    return ProgressExport(
+        format=FORMAT,
+        format_version=FORMAT_VERSION,
+        exported_at=now or utc_now(),
+        profile=ProfileOut(name=profile.name, created_at=profile.created_at),
+        settings=store.get_settings(profile_id),
+        attempts=[
+            AttemptOut(**{f: getattr(a, f) for f in AttemptOut.model_fields if f != "rubric_ticks"},
+                       rubric_ticks=list(a.rubric_ticks))
+            for a in store.list_attempts(profile_id)
+        ],
+        cards=[
+            CardOut(question_id=c.question_id, **card_values(c)) for c in store.list_cards(profile_id)
+        ],
+    )
+
+
+def export_json(store: ProgressStore, profile_id: int, *, now: datetime | None = None) -> str:
+    return export_data(store, profile_id, now=now).model_dump_json(indent=1)
+
+
+CSV_COLUMNS = [
+    "created_at", "question_id", "verdict", "score", "confidence", "hints_used", "seconds",
+    "seed", "mode", "rating", "rubric_ticks", "answer",
+]
+
+
+def _cell(text: str) -> str:
+    # A spreadsheet would run a cell starting with = + - @ as a formula: mark such text as text.
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def export_csv(store: ProgressStore, profile_id: int) -> str:
+    """Every attempt, oldest first, one row each (for a spreadsheet; JSON is the one to import)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for a in store.list_attempts(profile_id):
+        writer.writerow([
+            a.created_at.isoformat(), _cell(a.question_id), a.verdict, a.score,
+            "" if a.confidence is None else a.confidence, a.hints_used, a.seconds,
+            "" if a.seed is None else a.seed, a.mode, "" if a.rating is None else a.rating,
+            ";".join(a.rubric_ticks), _cell(a.answer),
+        ])
+    return out.getvalue()
+
+
+# ---- import -------------------------------------------------------------------------------
+def parse_export(data: bytes | str) -> ProgressExport:
+    """Validate a whole JSON export; raises ImportRefused with every problem found."""
+    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    if len(raw) > MAX_IMPORT_BYTES:
+        raise ImportRefused("too-large", limit_mb=MAX_IMPORT_BYTES // (1024 * 1024))
+    try:
+        header = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise ImportRefused("not-json", [str(exc)[:200]]) from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT or (
+        header.get("format_version") != FORMAT_VERSION
+    ):
+        raise ImportRefused("wrong-format")
+    try:
+        parsed = ProgressExport.model_validate_json(raw)
+    except ValidationError as exc:
+        raise ImportRefused("invalid", [_describe(e) for e in exc.errors()]) from None
+    duplicated = _repeated(c.question_id for c in parsed.cards)
+    if duplicated:
+        raise ImportRefused("invalid", [f"cards: question {q} appears twice" for q in duplicated])
+    return parsed
+
+
+def _describe(error: dict[str, Any]) -> str:
+    where = ".".join(str(part) for part in error["loc"]) or "(file)"
+    return f"{where}: {error['msg']}"
+
+
+def _repeated(ids: Iterable[str]) -> list[str]:
+    seen: set[str] = set()
+    return sorted({i for i in ids if i in seen or seen.add(i)})
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    profile_id: int
+    attempts_added: int
+    attempts_skipped: int
+    cards_written: int
+    settings_written: int
+
+
+def import_json(
+    store: ProgressStore,
+    data: bytes | str,
+    *,
+    into_profile_id: int | None = None,
+    new_profile_name: str | None = None,
+) -> ImportReport:
+    """Import an export into an existing profile, or into a new one (named `new_profile_name`,
+    else the exported name). Raises ImportRefused / ProfileError, having written nothing."""
+    export = parse_export(data)
+    name = clean_profile_name(new_profile_name or export.profile.name)
+
+    def work(conn: Connection) -> ImportReport:
+        if into_profile_id is None:
+            if name_taken(conn, name):
+                raise ProfileError("name-taken", name=name)
+            values = {"name": name, "created_at": export.profile.created_at}
+            profile_id = conn.execute(profiles.insert().values(**values)).inserted_primary_key[0]
+        else:
+            profile_id = require_profile(conn, into_profile_id).id
+        return _merge(conn, profile_id, export)
+
+    lock = GLOBAL_LOCK if into_profile_id is None else (GLOBAL_LOCK, into_profile_id)
+    return store.write(work, lock_key=lock)
+
+
+def _merge(conn: Connection, profile_id: int, export: ProgressExport) -> ImportReport:
+    def attempt_key(question_id, created_at, answer, verdict) -> tuple:
+        return (question_id, created_at, answer, verdict)
+
+    existing = {
+        attempt_key(*row)
+        for row in conn.execute(
+            select(attempts.c.question_id, attempts.c.created_at, attempts.c.answer, attempts.c.verdict)
+            .where(attempts.c.profile_id == profile_id)
+        )
+    }
+    new_rows = []
+    for a in export.attempts:
+        key = attempt_key(a.question_id, a.created_at, a.answer, a.verdict)
+        if key in existing:
+            continue
+        existing.add(key)
+        row = a.model_dump()
+        row["rubric_ticks"] = json.dumps(a.rubric_ticks) if a.rubric_ticks else None
+        new_rows.append({**row, "profile_id": profile_id})
+    if new_rows:
+        conn.execute(attempts.insert(), new_rows)
+
+    have = {
+        r.question_id: r.last_review
+        for r in conn.execute(
+            select(cards.c.question_id, cards.c.last_review).where(cards.c.profile_id == profile_id)
+        )
+    }
+    written = 0
+    for card in export.cards:
+        values = card.model_dump(exclude={"question_id"})
+        if card.question_id not in have:
+            conn.execute(cards.insert().values(profile_id=profile_id, question_id=card.question_id, **values))
+        elif _later(card.last_review, have[card.question_id]):
+            where = and_(cards.c.profile_id == profile_id, cards.c.question_id == card.question_id)
+            conn.execute(update(cards).where(where).values(**values))
+        else:
+            continue
+        written += 1
+
+    set_keys = set(
+        conn.execute(select(settings.c.key).where(settings.c.profile_id == profile_id)).scalars()
+    )
+    fresh = [
+        {"profile_id": profile_id, "key": k, "value": json.dumps(v, ensure_ascii=False)}
+        for k, v in export.settings.items()
+        if k not in set_keys
+    ]
+    if fresh:
+        conn.execute(settings.insert(), fresh)
+    return ImportReport(profile_id, len(new_rows), len(export.attempts) - len(new_rows), written, len(fresh))
+
+
+def _later(candidate: datetime | None, current: datetime | None) -> bool:
+    if candidate is None:
+        return False
+    return current is None or candidate > current
