@@ -1,0 +1,53 @@
+"""The grader's Python entry points for the app: `check`, `preview`, `grade_question`."""
+
+from __future__ import annotations
+
+import time
+
+from .engine import BadRequest, declarations
+from .errors import ParseError
+from .feedback import caret_text, reason
+from .latex import to_latex
+from .messages import message
+from .parser import parse
+from .worker import shared_worker
+
+
+def check(request: dict) -> dict:
+    """One request of the JSON-Lines contract, graded in the shared contained worker."""
+    start = time.perf_counter()
+    graded = shared_worker().grade(request)
+    graded["id"] = request.get("id") if isinstance(request, dict) else None
+    graded["elapsed_ms"] = round((time.perf_counter() - start) * 1000, 3)
+    graded.setdefault("malrule", None)
+    return graded
+
+
+def preview(text: str, *, symbols=(), functions=(), matrices=(), lang: str = "en") -> dict:
+    """What the grader reads in `text` (LaTeX built from the tree), for every keystroke.
+
+    Only parsing happens here (bounded by the parser's limits), in-process; nothing is evaluated.
+    """
+    lang = lang if lang in ("en", "zh") else "en"
+    if not isinstance(text, str):
+        return {"interpreted": None, "error": message("empty", lang)}
+    try:
+        decls = declarations({"symbols": list(symbols), "functions": list(functions),
+                              "matrices": list(matrices)})
+    except BadRequest as err:
+        return {"interpreted": None, "error": message("bad_request", lang, reason=str(err))}
+    try:
+        node, _ = parse(text, decls)
+    except ParseError as err:
+        column, picture = caret_text(text, err)
+        error = message("unreadable", lang, column=column, reason=reason(err, lang))
+        return {"interpreted": None, "error": error, "caret": picture}
+    except RecursionError:
+        return {"interpreted": None, "error": message("too_deep", lang, limit="")}
+    return {"interpreted": to_latex(node), "error": None}
+
+
+def grade_question(question, answer, *, lang: str = "en", seed: int | None = None) -> dict:
+    from .questions import grade_question as _grade
+
+    return _grade(question, answer, lang=lang, seed=seed)

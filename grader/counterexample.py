@@ -1,0 +1,120 @@
+"""Find a counterexample a learner can check by hand: small integers, simple functions, 2x2 matrices.
+
+The sampling verdict already says "different"; here both formulas are evaluated again at "nice"
+points (x = 2, 1, 3, -1, 1/2 ..., F(t) = t^2, t^3, sin t, e^t, integer 2x2 matrices) and the first
+point where they clearly differ is reported with both values. If no nice point differs, the random
+sample that did is reported instead.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .decide import compare_values
+from .evaluate import Env, FunctionModel, evaluate, is_matrix
+from .nodes import Apply, MatSym, Node, Sym, symbol_names, walk
+
+NICE_VALUES = (2.0, 1.0, 3.0, -1.0, 0.5, -2.0, 1.5, 4.0)
+NICE_FUNCTIONS = (("t^2", "p2"), ("t^3", "p3"), ("sin(t)", "sin"), ("e^t", "exp"))
+CANDIDATES = 24
+NICE_MATRIX_SIZE = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Counterexample:
+    point: str  # "x = 2, F(t) = t^2"
+    answer: str
+    expected: str
+
+
+def nice_env(names: list[str], functions: list[str], matrices: list[str],
+             column_vectors: bool = False) -> Env:
+    env = Env(k=CANDIDATES, n=NICE_MATRIX_SIZE, seed=7, column_vectors=column_vectors)
+    for i, name in enumerate(names):
+        values = [NICE_VALUES[(j + 3 * i + j // len(NICE_VALUES)) % len(NICE_VALUES)]
+                  for j in range(CANDIDATES)]
+        env.symbols[name] = np.array(values, dtype=complex)
+    for i, name in enumerate(functions):
+        coef = {key: np.zeros(CANDIDATES) for key in ("a", "b", "c", "h", "g", "p2", "p3")}
+        labels = []
+        for j in range(CANDIDATES):
+            label, kind = NICE_FUNCTIONS[(j // 2 + i) % len(NICE_FUNCTIONS)]
+            labels.append(label)
+            if kind == "sin":
+                coef["a"][j], coef["b"][j] = 1.0, 1.0
+            elif kind == "exp":
+                coef["h"][j], coef["g"][j] = 1.0, 1.0
+            else:
+                coef[kind][j] = 1.0
+        env.functions[f"{name}#0"] = FunctionModel(coef, tuple(labels))
+    rng = np.random.default_rng(11)
+    for name in matrices:
+        cols = 1 if env.is_vector(name) else NICE_MATRIX_SIZE
+        env.matrices[name] = rng.integers(-2, 3, (CANDIDATES, NICE_MATRIX_SIZE,
+                                                   cols)).astype(complex)
+    return env
+
+
+def find_counterexample(answer: Node, expected: Node, random_env: Env,
+                        random_sample: int | None) -> Counterexample | None:
+    names = sorted(symbol_names(answer) | symbol_names(expected))
+    functions = sorted({n.name for t in (answer, expected) for n in walk(t)
+                        if isinstance(n, Apply) and len(n.args) == 1})
+    matrices = sorted({n.name for t in (answer, expected) for n in walk(t)
+                       if isinstance(n, MatSym)})
+    multi_arg = any(isinstance(n, Apply) and len(n.args) > 1
+                    for t in (answer, expected) for n in walk(t))
+    if not multi_arg:
+        try:
+            env = nice_env(names, functions, matrices, random_env.column_vectors)
+            a, e = evaluate(answer, env), evaluate(expected, env)
+            verdict = compare_values(a, e, flatten_vectors=not matrices)
+            if verdict.status == "different":
+                return _describe(env, verdict.sample, names, functions, matrices, a, e)
+        except Exception:  # noqa: BLE001 - a nicer example is optional; fall back to the random one
+            pass
+    if random_sample is None:
+        return None
+    a, e = evaluate(answer, random_env), evaluate(expected, random_env)
+    return _describe(random_env, random_sample, names, [], matrices, a, e, exact=False)
+
+
+def _describe(env: Env, j: int, names: list[str], functions: list[str], matrices: list[str],
+              a: np.ndarray, e: np.ndarray, exact: bool = True) -> Counterexample:
+    parts = [f"{n} = {format_value(env.symbols[n][j])}" for n in names if n in env.symbols]
+    for f in functions:
+        model = env.functions.get(f"{f}#0")
+        if model is not None and model.description:
+            parts.append(f"{f}(t) = {model.description[j]}")
+    parts += [f"{m} = {format_value(env.matrices[m][j])}" for m in matrices if m in env.matrices]
+    point = ", ".join(parts) if parts else "—"
+    prefix = "" if exact else "≈ "
+    return Counterexample(point, prefix + format_value(a[j]), prefix + format_value(e[j]))
+
+
+def format_value(value: np.ndarray | complex) -> str:
+    value = np.asarray(value)
+    if value.ndim == 2:
+        if value.shape[1] == 1:
+            return "[" + ", ".join(format_value(v) for v in value[:, 0]) + "]ᵀ"
+        return "[" + ", ".join("[" + ", ".join(format_value(v) for v in row) + "]"
+                               for row in value) + "]"
+    z = complex(value)
+    if not (math.isfinite(z.real) and math.isfinite(z.imag)):
+        return "undefined"
+    if abs(z.imag) <= 1e-9 * max(1.0, abs(z.real)):
+        return _real(z.real)
+    sign = "+" if z.imag >= 0 else "-"
+    return f"{_real(z.real)} {sign} {_real(abs(z.imag))}i"
+
+
+def _real(x: float) -> str:
+    if abs(x - round(x)) < 1e-9 and abs(x) < 1e15:
+        return str(int(round(x)))
+    return f"{x:.6g}"
+
+
+__all__ = ["Counterexample", "find_counterexample", "format_value", "is_matrix", "Sym"]

@@ -1,0 +1,99 @@
+"""Decide whether two formulas are equivalent by evaluating both at random points.
+
+Rule: evaluate both trees at k random points (random n x n matrices for matrix symbols, random
+smooth functions for undefined functions). A point is *valid* when both values are finite and real (points
+outside a formula's real domain, e.g. log of a negative number, are skipped).
+- some valid point differs clearly (|a-b| > 1e-4 max(|a|,|b|) + 1e-8)  -> different
+- at least half the points are valid and all agree (|a-b| <= 1e-7 max(|a|,|b|) + 1e-10) -> equal
+- otherwise (few valid points, or differences near rounding level)      -> undecided
+Shapes are compared first; vectors written as rows or columns count as the same shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .evaluate import Env, shape_of
+from .nodes import MatSym, Node, walk
+
+SCALAR_SAMPLES = 8
+MATRIX_SAMPLES = 4
+MATRIX_SIZE = 3
+SEED = 20240611
+TIGHT_RTOL, TIGHT_ATOL = 1e-7, 1e-10
+CLEAR_RTOL, CLEAR_ATOL = 1e-4, 1e-8
+
+_ENVS: dict[tuple[int, int, bool], Env] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    status: str  # equal | different | undecided | shape
+    sample: int | None = None  # index of a differing sample
+    answer_shape: tuple[int, ...] | None = None
+    expected_shape: tuple[int, ...] | None = None
+    env: Env | None = None  # the sampling environment the verdict was reached in
+
+
+def uses_matrices(*nodes: Node) -> bool:
+    return any(isinstance(n, MatSym) for node in nodes for n in walk(node))
+
+
+def sampling_env(matrix_mode: bool, vectors: bool = False) -> Env:
+    """Shared, deterministic environment: values depend only on the names (thread-safe to share).
+
+    With `vectors`, lowercase matrix symbols (g, x) are n x 1 columns so that `g^T W` and `W g`
+    have different shapes; the caller falls back to all-square when the expected answer does not
+    fit that reading (e.g. a lowercase name used as a square matrix).
+    """
+    k = MATRIX_SAMPLES if matrix_mode else SCALAR_SAMPLES
+    key = (k, MATRIX_SIZE, vectors and matrix_mode)
+    if key not in _ENVS:
+        _ENVS[key] = Env(k=k, n=MATRIX_SIZE, seed=SEED, column_vectors=key[2])
+    return _ENVS[key]
+
+
+def canonical_shape(value: np.ndarray, flatten_vectors: bool = True) -> tuple[int, ...]:
+    """() for a scalar or 1x1, (m,) for a row or column vector (when flattened), else (r, c)."""
+    shape = shape_of(value)
+    if shape == (1, 1):
+        return ()
+    if flatten_vectors and len(shape) == 2 and 1 in shape:
+        return (shape[0] * shape[1],)
+    return shape
+
+
+def compare_values(answer: np.ndarray, expected: np.ndarray,
+                   flatten_vectors: bool = True) -> Verdict:
+    """`flatten_vectors`: a row and a column with the same entries count as the same vector
+    (typed literals); with matrix symbols a row g^T differs from a column g."""
+    a_shape = canonical_shape(answer, flatten_vectors)
+    e_shape = canonical_shape(expected, flatten_vectors)
+    if a_shape != e_shape:
+        return Verdict("shape", answer_shape=a_shape, expected_shape=e_shape)
+    k = answer.shape[0]
+    a = answer.reshape(k, -1)
+    b = expected.reshape(k, -1)
+    if a.shape != b.shape:  # 1x1 matrix vs scalar, or row vs column when flattening
+        a, b = a.reshape(k, -1), b.reshape(k, -1)
+    valid = _real_and_finite(a) & _real_and_finite(b)
+    diff = np.abs(a - b)
+    scale = np.maximum(np.abs(a), np.abs(b))
+    with np.errstate(all="ignore"):
+        clear = (diff > CLEAR_RTOL * scale + CLEAR_ATOL).any(axis=1) & valid
+        tight = (diff <= TIGHT_RTOL * scale + TIGHT_ATOL).all(axis=1) & valid
+    if clear.any():
+        return Verdict("different", sample=int(np.argmax(clear)))
+    if valid.sum() * 2 >= k and tight[valid].all():
+        return Verdict("equal")
+    return Verdict("undecided")
+
+
+def _real_and_finite(values: np.ndarray) -> np.ndarray:
+    """Inputs are real, so a point where a formula turns complex is outside its real domain."""
+    with np.errstate(all="ignore"):
+        real = np.abs(values.imag) <= 1e-9 * (1 + np.abs(values.real))
+    return (np.isfinite(values) & real).all(axis=1)
+

@@ -1,0 +1,132 @@
+"""One request of the JSON-Lines contract in, one result out. Runs inside the worker process.
+
+Validates the request (a malformed request is an error result, never an exception), then
+dispatches on `kind` to the expression, numeric or derivation grader.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from .derivation import grade_derivation
+from .errors import GraderError
+from .evaluate import Env, evaluate
+from .expression import grade_expression
+from .feedback import misconfigured, result
+from .messages import message
+from .names import Declarations
+from .normalize import normalize
+from .numeric import Tolerance, grade_numeric
+from .parser import parse
+from .symbolic import symbolic_equal
+
+KINDS = ("expression", "numeric", "derivation")
+DECLARED_NAME = re.compile(r"^[A-Za-z]+(_[A-Za-z0-9+\-,]{1,20})?$")
+MAX_DECLARED = 50
+
+
+class BadRequest(ValueError):
+    pass
+
+
+def canonical_name(name: object) -> str:
+    """`x_{l+1}` and `σ` are declared the way the lexer reads them: `x_l+1`, `sigma`."""
+    if not isinstance(name, str):
+        raise BadRequest(f"declared names must be strings, got {type(name).__name__}")
+    text = normalize(name).text.replace("{", "").replace("}", "").replace(" ", "")
+    if text.startswith("\\"):
+        text = text[1:]
+    if not DECLARED_NAME.match(text):
+        raise BadRequest(f"not a valid declared name: {name[:40]!r}")
+    return text
+
+
+def declarations(request: dict) -> Declarations:
+    lists = {}
+    for field in ("symbols", "functions", "matrices"):
+        value = request.get(field) or []
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list | tuple) or len(value) > MAX_DECLARED:
+            raise BadRequest(f"{field} must be a list of names")
+        lists[field] = [canonical_name(v) for v in value]
+    return Declarations.of(**lists)
+
+
+def tolerance(request: dict) -> Tolerance:
+    values = {}
+    for field in ("rtol", "atol", "sigfigs"):
+        value = request.get(field)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
+                or value < 0:
+            raise BadRequest(f"{field} must be a non-negative number")
+        values[field] = value
+    if "sigfigs" in values and not (1 <= values["sigfigs"] <= 15 and
+                                    float(values["sigfigs"]).is_integer()):
+        raise BadRequest("sigfigs must be a whole number from 1 to 15")
+    return Tolerance.of(**values)
+
+
+def grade_request(request: object, *, symbolic: bool = True) -> dict:
+    lang = request.get("lang") if isinstance(request, dict) else None
+    lang = lang if lang in ("en", "zh") else "en"
+    try:
+        return _grade(request, lang, symbolic_equal if symbolic else None)
+    except BadRequest as err:
+        text = message("bad_request", lang, reason=str(err))
+        return result(feedback=text, error=text)
+
+
+def _grade(request: object, lang: str, symbolic) -> dict:
+    if not isinstance(request, dict):
+        raise BadRequest("each line must be a JSON object")
+    kind = request.get("kind")
+    if kind not in KINDS:
+        raise BadRequest(f"kind must be one of {', '.join(KINDS)}")
+    decls = declarations(request)
+    expected, answer = request.get("expected"), request.get("answer")
+    if kind == "derivation":
+        if isinstance(answer, str):
+            answer = [line for line in answer.splitlines() if line.strip()]
+        if not isinstance(answer, list) or not all(isinstance(a, str) for a in answer):
+            raise BadRequest("answer must be a list of lines")
+        if expected is not None and not isinstance(expected, str):
+            raise BadRequest("expected must be the target formula or null")
+        start = request.get("start")
+        if start is not None and not isinstance(start, str):
+            raise BadRequest("start must be a formula")
+        return grade_derivation(answer, start=start, target=expected, decls=decls, lang=lang,
+                                symbolic=symbolic)
+    if not isinstance(answer, str):
+        raise BadRequest("answer must be a string")
+    if kind == "expression":
+        if not isinstance(expected, str):
+            raise BadRequest("expected must be a formula string")
+        malrules = request.get("malrules") or []
+        if not isinstance(malrules, list):
+            raise BadRequest("malrules must be a list")
+        return grade_expression(answer, expected, decls, lang=lang, malrules=malrules,
+                                symbolic=symbolic)
+    tol = tolerance(request)
+    if isinstance(expected, str):
+        try:
+            expected = expected_from_text(expected)
+        except GraderError as err:
+            return misconfigured("part_expected", err, lang)
+    try:
+        return grade_numeric(answer, expected, tol, lang)
+    except (ValueError, TypeError) as err:
+        raise BadRequest(f"expected: {err}") from err
+
+
+def expected_from_text(text: str) -> object:
+    """A numeric expected answer may be written as a formula ("0.5^20"): evaluate it."""
+    node, _ = parse(text, Declarations())
+    value = evaluate(node, Env(k=1, n=1, seed=0))[0]
+    real = value.real.tolist()
+    if isinstance(real, float) and not math.isfinite(real):
+        raise BadRequest("expected is not finite")
+    return real

@@ -1,0 +1,228 @@
+"""Numeric evaluation of the tree with numpy, vectorized over k sample points at once.
+
+A value is a complex array: shape (k,) for a scalar, (k, rows, cols) for a matrix. Declared matrix
+symbols are random dense n x n matrices (so A B and B A differ), or n x 1 columns for lowercase
+names such as g when the expected answer reads as such (see decide.py); undefined functions are random
+smooth functions whose derivatives are known in closed form:
+    F(t) = a sin(b t + c) + h exp(g t) + p2 t^2 + p3 t^3.
+Every value of a name is drawn from a generator seeded by that name, so the expected answer and
+the learner's answer always see the same values and the expected values can be cached.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .differentiate import expand_derivatives
+from .errors import EvalError
+from .nodes import (
+    Add,
+    Apply,
+    Const,
+    Div,
+    Factorial,
+    Func,
+    Ident,
+    Matrix,
+    MatSym,
+    Mul,
+    Neg,
+    Node,
+    Num,
+    Pow,
+    Sym,
+    Transpose,
+    is_constant,
+)
+from .parser import constant_value
+
+MAX_MATRIX_POWER = 8
+FUNCTION_TERMS = ("a", "b", "c", "h", "g", "p2", "p3")
+
+
+@dataclass
+class FunctionModel:
+    """Coefficient arrays of shape (k,) for F(t) = a sin(bt+c) + h exp(gt) + p2 t^2 + p3 t^3."""
+
+    coef: dict[str, np.ndarray]
+    description: tuple[str, ...] = ()  # per sample, for counterexamples ("t^2", "sin(t)")
+
+    def value(self, t: np.ndarray, order: int) -> np.ndarray:
+        c = {k: v.reshape(v.shape + (1,) * (t.ndim - 1)) for k, v in self.coef.items()}
+        result = c["a"] * c["b"] ** order * np.sin(c["b"] * t + c["c"] + order * math.pi / 2)
+        result = result + c["h"] * c["g"] ** order * np.exp(c["g"] * t)
+        square = (t * t, 2 * t, 2 + 0 * t)
+        cube = (t ** 3, 3 * t * t, 6 * t, 6 + 0 * t)
+        if order < 3:
+            result = result + c["p2"] * square[order]
+        if order < 4:
+            result = result + c["p3"] * cube[order]
+        return result
+
+
+@dataclass
+class Env:
+    """Values for every name at k sample points; matrices are n x n."""
+
+    k: int
+    n: int
+    seed: int
+    column_vectors: bool = False  # lowercase matrix names (g, x) are n x 1 columns
+    symbols: dict[str, np.ndarray] = field(default_factory=dict)
+    matrices: dict[str, np.ndarray] = field(default_factory=dict)
+    functions: dict[str, FunctionModel] = field(default_factory=dict)
+
+    def rng(self, name: str) -> np.random.Generator:
+        return np.random.default_rng([zlib.crc32(name.encode()), self.seed])
+
+    def symbol(self, name: str) -> np.ndarray:
+        if name not in self.symbols:
+            magnitude = self.rng(name).uniform(0.2, 2.0, self.k)
+            signs = np.where(self.rng(name + "#sign").random(self.k) < 0.25, -1.0, 1.0)
+            self.symbols[name] = (magnitude * signs).astype(complex)
+        return self.symbols[name]
+
+    def matrix(self, name: str) -> np.ndarray:
+        if name not in self.matrices:
+            cols = 1 if self.is_vector(name) else self.n
+            self.matrices[name] = self.rng(name).normal(0, 1, (self.k, self.n, cols)) + 0j
+        return self.matrices[name]
+
+    def is_vector(self, name: str) -> bool:
+        return self.column_vectors and name[:1].islower()
+
+    def function(self, name: str, arg_index: int = 0) -> FunctionModel:
+        key = f"{name}#{arg_index}"
+        if key not in self.functions:
+            r = self.rng(key)
+            self.functions[key] = FunctionModel({
+                "a": r.uniform(0.5, 1.5, self.k), "b": r.uniform(0.5, 1.5, self.k),
+                "c": r.uniform(0, 2 * math.pi, self.k), "h": r.uniform(0.2, 1.0, self.k),
+                "g": r.uniform(-0.7, 0.7, self.k), "p2": r.uniform(-0.5, 0.5, self.k),
+                "p3": r.uniform(-0.5, 0.5, self.k)})
+        return self.functions[key]
+
+
+def evaluate(node: Node, env: Env) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        return _eval(expand_derivatives(node), env)
+
+
+def is_matrix(value: np.ndarray) -> bool:
+    return value.ndim == 3
+
+
+def shape_of(value: np.ndarray) -> tuple[int, ...]:
+    return tuple(value.shape[1:])
+
+
+def _eval(node: Node, env: Env) -> np.ndarray:
+    match node:
+        case Num(v, _):
+            return np.full(env.k, v, dtype=complex)
+        case Const(name):
+            return np.full(env.k, math.e if name == "e" else math.pi, dtype=complex)
+        case Sym(name):
+            return env.symbol(name)
+        case MatSym(name):
+            return env.matrix(name)
+        case Ident():
+            return np.broadcast_to(np.eye(env.n, dtype=complex), (env.k, env.n, env.n))
+        case Neg(a):
+            return -_eval(a, env)
+        case Add(terms):
+            values = [_eval(t, env) for t in terms]
+            shapes = {shape_of(v) for v in values}
+            if len(shapes) > 1:
+                raise EvalError("add_shapes", shapes=" + ".join(_shape_text(v) for v in values))
+            return sum(values[1:], values[0])
+        case Mul(factors):
+            result = _eval(factors[0], env)
+            for f in factors[1:]:
+                result = _multiply(result, _eval(f, env))
+            return result
+        case Div(a, b):
+            num, den = _eval(a, env), _eval(b, env)
+            if is_matrix(den):
+                raise EvalError("matrix_division")
+            return num / (den[:, None, None] if is_matrix(num) else den)
+        case Pow(a, b):
+            return _power(a, b, env)
+        case Func(name, a):
+            return _FUNCS[name](_eval(a, env))
+        case Apply(name, args, order):
+            return _apply(name, args, order, env)
+        case Transpose(a):
+            value = _eval(a, env)
+            return np.swapaxes(value, 1, 2) if is_matrix(value) else value
+        case Factorial(a):
+            return np.full(env.k, float(math.factorial(int(a.value))), dtype=complex)
+        case Matrix(rows):
+            entries = [[_eval(e, env) for e in row] for row in rows]
+            if any(is_matrix(e) for row in entries for e in row):
+                raise EvalError("nested_matrix")
+            return np.stack([np.stack(row, axis=-1) for row in entries], axis=-2)
+    raise EvalError("cannot_evaluate")
+
+
+def _multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if not is_matrix(a) and not is_matrix(b):
+        return a * b
+    if not is_matrix(a):
+        return a[:, None, None] * b
+    if not is_matrix(b):
+        return a * b[:, None, None]
+    if a.shape[2] != b.shape[1]:
+        raise EvalError("mul_shapes", left=_shape_text(a), right=_shape_text(b))
+    return np.matmul(a, b)
+
+
+def _power(base_node: Node, exp_node: Node, env: Env) -> np.ndarray:
+    base = _eval(base_node, env)
+    if not is_matrix(base):
+        exponent = _eval(exp_node, env)
+        if is_matrix(exponent):
+            raise EvalError("matrix_exponent")
+        return np.power(base, exponent)
+    k = constant_value(exp_node) if is_constant(exp_node) else None
+    if k is None or not float(k).is_integer() or abs(k) > MAX_MATRIX_POWER:
+        raise EvalError("matrix_power", limit=MAX_MATRIX_POWER)
+    if base.shape[1] != base.shape[2]:
+        raise EvalError("matrix_power_square", shape=_shape_text(base))
+    if k < 0:
+        base = np.linalg.inv(base)
+    return np.linalg.matrix_power(base, int(abs(k)))
+
+
+def _apply(name: str, args: tuple[Node, ...], order: int, env: Env) -> np.ndarray:
+    values = [_eval(a, env) for a in args]
+    if len(values) == 1:
+        return env.function(name).value(values[0], order)
+    if len({v.shape for v in values}) != 1:
+        raise EvalError("function_argument_shapes", name=name)
+    # F(t1, ..., tm) = sum_i F_i(t_i) + p prod_i t_i: depends on every argument and their mix.
+    total = sum(env.function(name, i).value(v, 0) for i, v in enumerate(values))
+    mix = env.function(name, len(values)).coef["a"]
+    product = values[0]
+    for v in values[1:]:
+        product = product * v
+    return total + mix.reshape(mix.shape + (1,) * (product.ndim - 1)) * product
+
+
+def _shape_text(value: np.ndarray) -> str:
+    return "×".join(map(str, shape_of(value))) if is_matrix(value) else "1×1"
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-x))
+
+
+_FUNCS = {
+    "sqrt": np.sqrt, "exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos, "tan": np.tan,
+    "tanh": np.tanh, "sinh": np.sinh, "cosh": np.cosh, "sech": lambda x: 1 / np.cosh(x),
+    "sigmoid": _sigmoid, "abs": lambda x: np.abs(x).astype(complex),
+}

@@ -1,0 +1,165 @@
+"""Grade a formula: parse, decide by sampling, fall back to a bounded symbolic check, explain.
+
+The parsed expected answer and its sampled values are cached per (text, declarations), so a run
+of answers to the same question evaluates only the learner's tree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .counterexample import find_counterexample
+from .decide import MATRIX_SIZE, Verdict, compare_values, sampling_env, uses_matrices
+from .errors import CannotDecide, EvalError, GraderError, ParseError
+from .evaluate import Env, evaluate
+from .feedback import cannot_grade, misconfigured, result, shape_text, unreadable
+from .latex import to_latex
+from .messages import message
+from .names import Declarations
+from .nodes import Node
+from .parser import parse
+
+# (answer tree, expected tree) -> True / False / None (cannot decide); runs in the worker.
+SymbolicCheck = Callable[[Node, Node], bool | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    node: Node
+    values: dict  # matrix_mode -> sampled values (filled lazily)
+
+
+@lru_cache(maxsize=512)
+def prepare(text: str, decls: Declarations) -> Prepared:
+    node, _ = parse(text, decls)
+    return Prepared(node, {})
+
+
+def sampled(prepared: Prepared, matrix_mode: bool) -> tuple[Env, np.ndarray]:
+    """The expected values and the environment they were sampled in (cached).
+
+    With matrix symbols, lowercase names are first read as column vectors; if the expected
+    answer does not evaluate that way, every matrix symbol is square instead.
+    """
+    if matrix_mode not in prepared.values:
+        env = sampling_env(matrix_mode, vectors=True)
+        try:
+            value = evaluate(prepared.node, env)
+        except EvalError:
+            if not env.column_vectors:
+                raise
+            env = sampling_env(matrix_mode, vectors=False)
+            value = evaluate(prepared.node, env)
+        prepared.values[matrix_mode] = (env, value)
+    return prepared.values[matrix_mode]
+
+
+def sampling_verdict(answer: Node, expected: Prepared | Node) -> Verdict:
+    """Raises EvalError for an answer that cannot be evaluated; CannotDecide becomes undecided."""
+    exp = expected if isinstance(expected, Prepared) else Prepared(expected, {})
+    matrix_mode = uses_matrices(answer, exp.node)
+    try:
+        env, expected_value = sampled(exp, matrix_mode)
+    except CannotDecide:
+        return Verdict("undecided")
+    except EvalError as err:
+        raise ExpectedBroken(err) from err
+    try:
+        answer_value = evaluate(answer, env)
+    except CannotDecide:
+        return Verdict("undecided")
+    verdict = compare_values(answer_value, expected_value, flatten_vectors=not matrix_mode)
+    return Verdict(verdict.status, verdict.sample, verdict.answer_shape, verdict.expected_shape,
+                   env)
+
+
+class ExpectedBroken(Exception):
+    def __init__(self, err: GraderError) -> None:
+        super().__init__(err.key)
+        self.err = err
+
+
+def full_verdict(answer: Node, expected: Prepared | Node,
+                 symbolic: SymbolicCheck | None) -> Verdict:
+    verdict = sampling_verdict(answer, expected)
+    if verdict.status == "undecided" and symbolic is not None:
+        exp_node = expected.node if isinstance(expected, Prepared) else expected
+        outcome = symbolic(answer, exp_node)
+        if outcome is True:
+            return Verdict("equal")
+        if outcome is False:
+            return Verdict("different")
+    return verdict
+
+
+def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: str = "en",
+                     malrules: list[dict] | tuple = (),
+                     symbolic: SymbolicCheck | None = None) -> dict:
+    try:
+        exp = prepare(expected, decls)
+    except GraderError as err:
+        return misconfigured("part_expected", err, lang)
+    try:
+        node, _ = parse(answer, decls)
+    except ParseError as err:
+        return unreadable(answer, err, lang)
+    interpreted = to_latex(node)
+    try:
+        verdict = full_verdict(node, exp, symbolic)
+    except EvalError as err:
+        return cannot_grade(err, lang, interpreted)
+    except ExpectedBroken as broken:
+        return misconfigured("part_expected", broken.err, lang)
+    if verdict.status == "equal":
+        return result(correct=True, score=1.0, feedback=message("correct", lang),
+                      interpreted=interpreted, malrule=None)
+    if verdict.status == "shape":
+        size = MATRIX_SIZE if uses_matrices(node, exp.node) else None
+        text = message("shape_mismatch", lang,
+                       answer=shape_text(verdict.answer_shape, lang, size),
+                       expected=shape_text(verdict.expected_shape, lang, size))
+        return result(feedback=text, interpreted=interpreted, malrule=None)
+    matched = match_malrule(node, malrules, decls, symbolic)
+    if matched is not None:
+        return result(feedback=message("malrule_match", lang, feedback=matched),
+                      interpreted=interpreted, malrule=matched)
+    if verdict.status == "different":
+        return result(feedback=wrong_with_counterexample(node, exp.node, verdict, lang),
+                      interpreted=interpreted, malrule=None)
+    text = message("cannot_decide", lang)
+    return result(feedback=text, error=text, interpreted=interpreted, malrule=None)
+
+
+def match_malrule(node: Node, malrules, decls: Declarations,
+                  symbolic: SymbolicCheck | None) -> str | None:
+    for rule in malrules or ():
+        try:
+            rule_node = prepare(str(rule["answer"]), decls)
+            if sampling_verdict(node, rule_node).status == "equal":
+                return str(rule.get("feedback") or "")
+        except (GraderError, ExpectedBroken, KeyError, TypeError):
+            continue  # a broken mal-rule must not stop the learner's answer from being graded
+    return None
+
+
+def wrong_with_counterexample(answer: Node, expected: Node, verdict: Verdict, lang: str) -> str:
+    example = counterexample_text(answer, expected, verdict, lang, "counterexample")
+    gap = "" if lang == "zh" else " "
+    return message("wrong_formula", lang) + (gap + example if example else "")
+
+
+def counterexample_text(answer: Node, expected: Node, verdict: Verdict, lang: str,
+                        key: str) -> str:
+    env = verdict.env or sampling_env(uses_matrices(answer, expected))
+    try:
+        example = find_counterexample(answer, expected, env, verdict.sample)
+    except (GraderError, FloatingPointError, ValueError):
+        example = None
+    if example is None:
+        return ""
+    return message(key, lang, point=example.point, answer=example.answer,
+                   expected=example.expected)

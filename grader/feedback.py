@@ -1,0 +1,73 @@
+"""Turn verdicts and errors into the result dict and one learner-facing text (zh or en)."""
+
+from __future__ import annotations
+
+from .errors import GraderError, ParseError
+from .messages import message
+from .normalize import normalize
+
+RESULT_FIELDS = ("id", "correct", "score", "feedback", "interpreted", "error",
+                 "first_wrong_step", "elapsed_ms")
+
+
+def result(*, correct: bool = False, score: float = 0.0, feedback: str = "",
+           interpreted: str | None = None, error: str | None = None,
+           first_wrong_step: int | None = None, **extra: object) -> dict:
+    out = {"correct": bool(correct), "score": float(score), "feedback": feedback,
+           "interpreted": interpreted, "error": error, "first_wrong_step": first_wrong_step}
+    out.update(extra)
+    return out
+
+
+def reason(err: GraderError, lang: str) -> str:
+    return message(err.key, lang, **err.params)
+
+
+def caret_text(raw: str, err: ParseError) -> tuple[int, str]:
+    """(1-based column in the raw text, the raw line with a caret under the problem)."""
+    norm = normalize(raw)
+    column = norm.raw_index(err.pos)
+    shown = raw.replace("\n", " ").replace("\t", " ")
+    if len(shown) > 80:  # keep the caret readable on long input: a window around the problem
+        start = max(0, column - 40)
+        shown, column_in_window = shown[start:start + 80], column - start
+    else:
+        column_in_window = column
+    shown = "".join(ch if ch.isprintable() else "?" for ch in shown)
+    prefix = "".join("\u3000" if _is_wide(ch) else " " for ch in shown[:column_in_window])
+    return column + 1, f"  {shown}\n  {prefix}^"
+
+
+def _is_wide(ch: str) -> bool:
+    import unicodedata
+    return unicodedata.east_asian_width(ch) in ("W", "F")
+
+
+def unreadable(raw: str, err: ParseError, lang: str) -> dict:
+    column, picture = caret_text(raw, err)
+    text = message("unreadable", lang, column=column, reason=reason(err, lang))
+    return result(feedback=f"{text}\n{picture}", error=text)
+
+
+def cannot_grade(err: GraderError, lang: str, interpreted: str | None) -> dict:
+    text = message("cannot_grade", lang, reason=reason(err, lang))
+    return result(feedback=text, error=text, interpreted=interpreted)
+
+
+def misconfigured(part_key: str, err: GraderError, lang: str) -> dict:
+    text = message("misconfigured", lang, part=message(part_key, lang), reason=reason(err, lang))
+    return result(feedback=text, error=text)
+
+
+def shape_text(shape: tuple[int, ...] | None, lang: str, symbolic_size: int | None) -> str:
+    if not shape:
+        return message("shape_scalar", lang)
+    if len(shape) == 1:
+        return message("shape_vector", lang, n=shape[0])
+    if symbolic_size is not None and shape == (symbolic_size, symbolic_size):
+        return message("shape_square", lang)
+    if symbolic_size is not None and shape == (symbolic_size, 1):
+        return message("shape_column", lang)
+    if symbolic_size is not None and shape == (1, symbolic_size):
+        return message("shape_row", lang)
+    return message("shape_matrix", lang, rows=shape[0], cols=shape[1])

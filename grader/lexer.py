@@ -1,0 +1,132 @@
+"""Split normalized text into tokens; LaTeX commands are folded into the same small token set.
+
+Only an allowlist of LaTeX commands is known; anything else (`\\input`, `\\def`, ...) is a parse
+error, so there are no macros and nothing is ever read from disk.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import ParseError
+
+GREEK = (
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi rho sigma tau "
+    "upsilon phi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega"
+).split()
+LATEX_NAMES = {g: g for g in GREEK}
+LATEX_NAMES.update({"varepsilon": "epsilon", "varphi": "phi", "vartheta": "theta", "pi": "pi",
+                    "partial": "partial", "infty": "inf", "nabla": "nabla"})
+for _fn in ("exp", "log", "ln", "sin", "cos", "tan", "tanh", "sinh", "cosh", "sech"):
+    LATEX_NAMES[_fn] = _fn
+LATEX_OPS = {"cdot": "*", "times": "*", "ast": "*", "div": "/", "mid": "|", "vert": "|",
+             "lvert": "|", "rvert": "|", "prime": "'"}
+LATEX_SKIP = {"left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "quad", "qquad",
+              "displaystyle", "limits"}
+LATEX_NAME_WRAPPERS = {"mathbf", "boldsymbol", "bm", "mathrm", "mathit", "operatorname",
+                       "vec", "mathsf", "text"}
+LATEX_CMDS = {"frac": "frac", "dfrac": "frac", "tfrac": "frac", "sqrt": "sqrt",
+              "top": "top", "intercal": "top", "T": "top"}
+MATRIX_ENVS = {"bmatrix", "pmatrix", "matrix", "Bmatrix"}
+
+NUMBER_RE = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+NAME_RE = re.compile(r"[A-Za-z]+")
+SUBSCRIPT_RE = re.compile(r"[A-Za-z0-9]+")
+BRACED_SUBSCRIPT_RE = re.compile(r"\{([A-Za-z0-9+\-, ]{1,20})\}")
+COMMAND_RE = re.compile(r"\\([A-Za-z]+|.)")
+WRAPPED_NAME_RE = re.compile(r"\{\s*([A-Za-z]+)\s*\}")
+ENV_RE = re.compile(r"\{([A-Za-z]+\*?)\}")
+OPERATORS = "+-*/^()[]{},;|'!&="
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: str  # num | name | op | cmd | begin | end | rowsep | eof
+    text: str
+    pos: int
+    end: int
+    space_before: bool = False
+
+
+def tokenize(text: str) -> list[Token]:
+    tokens: list[Token] = []
+    i, n = 0, len(text)
+    space = False
+    while i < n:
+        ch = text[i]
+        if ch == " ":
+            space, i = True, i + 1
+            continue
+        start = i
+        if ch.isdigit() or (ch == "." and i + 1 < n and text[i + 1].isdigit()):
+            m = NUMBER_RE.match(text, i)
+            tokens.append(Token("num", m.group(0), start, m.end(), space))
+            i = m.end()
+        elif ch.isascii() and ch.isalpha():
+            name, i = _read_name(text, i)
+            tokens.append(Token("name", name, start, i, space))
+        elif ch == "\\":
+            token, i = _read_command(text, i, space)
+            if token is not None:
+                tokens.append(token)
+        elif text.startswith("**", i):
+            tokens.append(Token("op", "^", start, i + 2, space))
+            i += 2
+        elif ch in OPERATORS:
+            tokens.append(Token("op", ch, start, i + 1, space))
+            i += 1
+        else:
+            raise ParseError("unexpected_char", start, char=repr(ch))
+        space = False
+    tokens.append(Token("eof", "", n, n, space))
+    return tokens
+
+
+def _read_name(text: str, i: int) -> tuple[str, int]:
+    """A run of letters, plus a subscript `_0`, `_l`, `_{l+1}` that becomes part of the name."""
+    m = NAME_RE.match(text, i)
+    suffix, end = _read_subscript(text, m.end())
+    return m.group(0) + suffix, end
+
+
+def _read_subscript(text: str, i: int) -> tuple[str, int]:
+    if i >= len(text) or text[i] != "_":
+        return "", i
+    braced = BRACED_SUBSCRIPT_RE.match(text, i + 1)
+    if braced:
+        return "_" + braced.group(1).replace(" ", ""), braced.end()
+    plain = SUBSCRIPT_RE.match(text, i + 1)
+    if plain:
+        return "_" + plain.group(0), plain.end()
+    raise ParseError("bad_subscript", i)
+
+
+def _read_command(text: str, i: int, space: bool) -> tuple[Token | None, int]:
+    m = COMMAND_RE.match(text, i)
+    if m is None:
+        raise ParseError("unexpected_char", i, char=repr("\\"))
+    word, end = m.group(1), m.end()
+    if word == "\\":
+        return Token("rowsep", "\\\\", i, end, space), end
+    if word in ",;:! " or word in LATEX_SKIP:
+        return None, end
+    if word in LATEX_OPS:
+        return Token("op", LATEX_OPS[word], i, end, space), end
+    if word in LATEX_NAMES:
+        return Token("name", LATEX_NAMES[word], i, end, space), end
+    if word in LATEX_CMDS:
+        return Token("cmd", LATEX_CMDS[word], i, end, space), end
+    if word in LATEX_NAME_WRAPPERS:
+        wrapped = WRAPPED_NAME_RE.match(text, end)
+        if wrapped is None:
+            raise ParseError("bad_command_argument", end, command="\\" + word)
+        suffix, stop = _read_subscript(text, wrapped.end())
+        name = wrapped.group(1) + suffix
+        return Token("name", name, i, stop, space), stop
+    if word in ("begin", "end"):
+        env = ENV_RE.match(text, end)
+        if env is None or env.group(1) not in MATRIX_ENVS:
+            raise ParseError("unknown_environment", end, command="\\" + word)
+        return Token(word, env.group(1), i, env.end(), space), env.end()
+    raise ParseError("unknown_command", i, command="\\" + word)

@@ -1,0 +1,146 @@
+"""Grade a number, vector or matrix against the question's tolerance.
+
+Tolerance rules (NaN and infinities never match):
+- relative: |a - e| <= rtol |e|          - absolute: |a - e| <= atol
+- both given: |a - e| <= max(atol, rtol |e|)   - none given: relative 1e-6
+- sigfigs N: a and e, each rounded to N significant figures, are equal; and when an entry is
+  typed as a decimal literal (2.05, 9.54e-7, 9.54×10^-7) it must show at least N significant
+  figures (a learner's 2.1 for "3 significant figures" is wrong even if 2.10 would be right).
+  Trailing zeros of a whole number (100) count as significant; computed entries (1/3) are
+  only rounded.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .decide import canonical_shape
+from .errors import EvalError, GraderError, ParseError
+from .evaluate import Env, evaluate
+from .feedback import cannot_grade, result, shape_text, unreadable
+from .latex import to_latex
+from .messages import message
+from .names import Declarations
+from .nodes import Matrix, Mul, Neg, Node, Num, Pow, is_constant, symbol_names
+from .parser import parse
+
+DEFAULT_RTOL = 1e-6
+_ENV = Env(k=1, n=1, seed=0)
+
+
+@dataclass(frozen=True, slots=True)
+class Tolerance:
+    rtol: float | None = None
+    atol: float | None = None
+    sigfigs: int | None = None
+
+    @classmethod
+    def of(cls, rtol=None, atol=None, sigfigs=None) -> Tolerance:
+        return cls(None if rtol is None else float(rtol), None if atol is None else float(atol),
+                   None if sigfigs is None else int(sigfigs))
+
+    def describe(self, lang: str) -> str:
+        if self.sigfigs is not None:
+            return message("tol_sigfigs", lang, value=self.sigfigs)
+        parts = []
+        if self.rtol is not None or self.atol is None:
+            parts.append(message("tol_relative", lang, value=f"{self.rtol or DEFAULT_RTOL:g}"))
+        if self.atol is not None:
+            parts.append(message("tol_absolute", lang, value=f"{self.atol:g}"))
+        return ", ".join(parts)
+
+    def matches(self, a: np.ndarray, e: np.ndarray) -> np.ndarray:
+        finite = np.isfinite(a) & np.isfinite(e)
+        if self.sigfigs is not None:
+            ok = np.array([round_sig(x, self.sigfigs) == round_sig(y, self.sigfigs)
+                           for x, y in zip(a, e, strict=True)], dtype=bool)
+            return ok & finite
+        rtol = self.rtol if self.rtol is not None else (0.0 if self.atol is not None
+                                                        else DEFAULT_RTOL)
+        atol = self.atol or 0.0
+        with np.errstate(all="ignore"):
+            return finite & (np.abs(a - e) <= np.maximum(atol, rtol * np.abs(e)))
+
+
+def round_sig(x: float, n: int) -> float:
+    if not math.isfinite(x):
+        return math.nan
+    return float(f"{x:.{max(n, 1) - 1}e}")
+
+
+def typed_sigfigs(node: Node) -> int | None:
+    """Significant figures shown by a typed literal (9.54, 9.54e-7, 9.54×10^-7), else None."""
+    match node:
+        case Neg(a):
+            return typed_sigfigs(a)
+        case Num(_, text):
+            return literal_sigfigs(text)
+        case Mul((Num(_, text), Pow(Num(10.0, _), _))):
+            return literal_sigfigs(text)
+    return None
+
+
+def literal_sigfigs(text: str) -> int:
+    mantissa = text.lower().split("e")[0]
+    if "." in mantissa:
+        digits = mantissa.replace(".", "").lstrip("0")
+        return max(len(digits), 1)
+    return max(len(mantissa.lstrip("0")), 1)
+
+
+def expected_array(expected: object) -> np.ndarray:
+    array = np.asarray(expected, dtype=float)
+    if array.ndim > 2 or array.size == 0:
+        raise ValueError("expected must be a number, a list or a list of lists")
+    return array
+
+
+def array_shape(array: np.ndarray) -> tuple[int, ...]:
+    if array.ndim == 2 and 1 in array.shape:
+        return (array.size,)
+    return tuple(array.shape)
+
+
+def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> dict:
+    e = expected_array(expected)
+    try:
+        node, _ = parse(answer, Declarations())
+    except ParseError as err:
+        return unreadable(answer, err, lang)
+    interpreted = to_latex(node)
+    if not is_constant(node):
+        names = ", ".join(sorted(symbol_names(node))) or "?"
+        return cannot_grade(GraderError("needs_number", names=names), lang, interpreted)
+    try:
+        value = evaluate(node, _ENV)[0]
+    except EvalError as err:
+        return cannot_grade(err, lang, interpreted)
+    if np.any(np.abs(value.imag) > 1e-12 * np.maximum(1.0, np.abs(value.real))):
+        return cannot_grade(GraderError("not_real"), lang, interpreted)
+    a_shape = canonical_shape(value[None])
+    if a_shape != array_shape(e):
+        text = message("shape_mismatch", lang, answer=shape_text(a_shape, lang, None),
+                       expected=shape_text(array_shape(e), lang, None))
+        return result(feedback=text, interpreted=interpreted)
+    a_flat, e_flat = np.real(value).reshape(-1), e.reshape(-1)
+    if tol.sigfigs is not None:
+        entries = [x for row in node.rows for x in row] if isinstance(node, Matrix) else [node]
+        shown = [typed_sigfigs(x) for x in entries]
+        short = [s for s in shown if s is not None and s < tol.sigfigs]
+        if short:
+            text = message("too_few_digits", lang, n=tol.sigfigs, given=min(short))
+            return result(feedback=text, interpreted=interpreted)
+    ok = tol.matches(a_flat, e_flat)
+    if ok.all():
+        return result(correct=True, score=1.0, feedback=message("correct", lang),
+                      interpreted=interpreted)
+    if ok.size == 1:
+        text = message("number_wrong", lang, tolerance=tol.describe(lang))
+    else:
+        wrong = ", ".join(str(i + 1) for i in np.flatnonzero(~ok))
+        text = message("entries_wrong", lang, tolerance=tol.describe(lang), entries=wrong)
+    return result(score=float(ok.mean()) if ok.size > 1 else 0.0, feedback=text,
+                  interpreted=interpreted)
