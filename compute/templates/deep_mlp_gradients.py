@@ -9,7 +9,8 @@
     answers     ||g_l||_2 for l = 0 .. depth, each stack
 
 `solve` takes either explicit `weights` and `x0`, or `depth`, `width`, `gain` and `seed`, in which
-case weights and x0 are drawn by `draw_weights` with numpy.random.default_rng(seed).
+case weights and x0 are drawn by `draw_weights` with numpy.random.default_rng(seed) (weights given
+with a seed must be that seed's draw, so a solved problem's params can be solved again).
 """
 
 from __future__ import annotations
@@ -88,11 +89,31 @@ def check(params):
         r.fail("depth", f"is {given_depth} but weights holds {depth} matrices")
     if given_width is not None and width is not None and given_width != width:
         r.fail("width", f"is {given_width} but the weight matrices are {width}x{width}")
-    if r.has("seed"):
-        r.fail("seed", "draws the weights, so give either seed or weights and x0, not both")
+    seed = r.integer("seed", lo=0, hi=2**63 - 1, required=False)
+    if seed is not None and None not in (weights, x0):
+        _check_matches_seed(r, weights, x0, gain, seed)
     r.finish()
     out = {"depth": depth, "width": width, "weights": weights, "x0": x0}
-    return out if gain is None else {**out, "gain": gain}
+    if gain is not None:
+        out["gain"] = gain
+    if seed is not None:
+        out["seed"] = seed
+    return out
+
+
+def _check_matches_seed(r, weights, x0, gain, seed):
+    """Weights given together with a seed must be that seed's draw (answer() redraws them)."""
+    import numpy as np
+
+    if gain is None:
+        r.fail("gain", "is needed to draw the weights of a seed")
+        return
+    drawn_weights, drawn_x0 = draw_weights(len(weights), len(x0), gain, seed)
+    if not np.array_equal(drawn_weights, weights):
+        r.fail("weights", f"are not the draw of seed {seed} and gain {gain:g}; drop the seed "
+                          "to use these weights")
+    if not np.array_equal(drawn_x0, x0):
+        r.fail("x0", f"is not the draw of seed {seed}; drop the seed to use this x0")
 
 
 def _read_weights(r):

@@ -25,7 +25,11 @@ BAD = [
      {"depth", "width", "gain", "seed"}),
     ("deep_mlp_gradients", {"depth": 40, "width": 64}, {"gain", "seed"}),
     ("deep_mlp_gradients", {"weights": [[[1, 0], [0, 1]], [[1, 2, 3]]], "x0": [1, 2, 3],
-                            "seed": 1}, {"weights[1]", "seed"}),
+                            "seed": -1}, {"weights[1]", "seed"}),
+    ("deep_mlp_gradients", {"weights": [[[1, 0], [0, 1]]], "x0": [1, 2], "seed": 1},
+     {"gain"}),
+    ("deep_mlp_gradients", {"weights": [[[1, 0], [0, 1]]], "x0": [1, 2], "seed": 1, "gain": 1},
+     {"weights", "x0"}),
     ("deep_mlp_gradients", {"weights": [[[1, 0], [0, 1]]], "x0": [1, 2, 3], "depth": 2},
      {"x0", "depth"}),
     ("transformer_block_shapes", {"B": 0, "T": 8, "d": 10, "ffn_mult": 4, "heads": 3},
@@ -78,3 +82,14 @@ def test_explicit_weights_are_accepted():
     # at h = 0, tanh' = 1: plain g_0 = W^T g_1 = 0.5 * [0.5, 0.5]
     assert answers["grad_norm_plain"] == pytest.approx([0.5 * 0.5**0.5, 0.5**0.5])
     assert answers["grad_norm_residual"] == pytest.approx([1.5 * 0.5**0.5, 0.5**0.5])
+
+
+def test_a_solved_deep_mlp_can_be_solved_again():
+    first = compute.solve("deep_mlp_gradients", {"depth": 3, "width": 4, "gain": 0.8, "seed": 9})
+    again = compute.solve("deep_mlp_gradients", first["params"])
+    assert again == first
+    tampered = {**first["params"], "x0": [0.0, 0.0, 0.0, 1.0]}
+    with pytest.raises(compute.ParamsError, match="x0: is not the draw of seed 9"):
+        compute.solve("deep_mlp_gradients", tampered)
+    del tampered["seed"]  # without the seed these are just explicit weights
+    assert compute.solve("deep_mlp_gradients", tampered)["answers"] != first["answers"]
