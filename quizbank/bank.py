@@ -2,11 +2,9 @@
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-
-from yaml.nodes import Node
+from typing import Any
 
 from .enums import Difficulty, QuestionType, Topic
-from .locate import line_at
 from .question_types import Question
 
 
@@ -14,15 +12,16 @@ from .question_types import Question
 class SourceLocation:
     path: str
     line: int | None
-    # The question's YAML node, kept so that lines inside it are found only when asked for.
-    node: Node | None = field(default=None, compare=False, repr=False)
+    # Its file's line index and its place there, so lines inside it are found only when asked.
+    lines: Any = field(default=None, compare=False, repr=False)
+    prefix: tuple = field(default=(), compare=False, repr=False)
 
     def __str__(self) -> str:
         return self.path if self.line is None else f"{self.path}:{self.line}"
 
     def line_of(self, *parts: str | int) -> int | None:
         """The line of a value inside the question, e.g. `line_of("tests", 2)`."""
-        found = None if self.node is None else line_at(self.node, list(parts))
+        found = None if self.lines is None else self.lines.line_at([*self.prefix, *parts])
         return found if found is not None else self.line
 
 

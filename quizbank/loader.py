@@ -38,7 +38,7 @@ def load_bank(path: Path | str | None = None) -> Bank:
         problems += read_problems
         if document is not None:
             file_questions, file_problems = parse_document(
-                document.data, document.path, document.root
+                document.data, document.path, document.lines
             )
             parsed += file_questions
             problems += file_problems

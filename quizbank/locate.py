@@ -1,14 +1,13 @@
 """Turn pydantic error locations into `path:line: id: field: message` problems.
 
-Lines come from the composed YAML node tree, and are looked up only when there is an error, so a
-clean bank pays nothing for them.
+Lines come from the reader's `LineIndex` and are looked up only when there is an error.
 """
 
 import difflib
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
-from yaml.nodes import MappingNode, Node, SequenceNode
 
 from .problems import Problem
 
@@ -31,26 +30,6 @@ def data_parts(data: Any, loc: tuple, names_missing_field: bool) -> list[Part]:
             continue
         parts.append(part)
     return parts
-
-
-def node_at(root: Node | None, parts: list[Part]) -> Node | None:
-    """The deepest node along `parts` (stops at a missing key: its parent holds the line)."""
-    node = root
-    for part in parts:
-        child = None
-        if isinstance(node, MappingNode):
-            child = next((v for k, v in node.value if k.value == part), None)
-        elif isinstance(node, SequenceNode) and isinstance(part, int) and part < len(node.value):
-            child = node.value[part]
-        if child is None:
-            break
-        node = child
-    return node
-
-
-def line_at(root: Node | None, parts: list[Part]) -> int | None:
-    node = node_at(root, parts)
-    return None if node is None else node.start_mark.line + 1
 
 
 def field_name(parts: list[Part]) -> str:
@@ -85,12 +64,12 @@ def _message(error: dict, allowed_fields: list[str]) -> str:
 def question_problems(
     error: ValidationError,
     item: Any,
-    root: Node | None,
+    line_at: Callable[[list[Part]], int | None],
     path: str,
     question_id: str,
     allowed_fields: list[str],
 ) -> list[Problem]:
-    """Problems for one question (`item` is its raw dict, `root` its node)."""
+    """Problems for one question (`item` is its raw dict; `line_at(parts)` finds lines in it)."""
     problems = []
     for detail in error.errors(include_url=False):
         loc = tuple(detail["loc"])
@@ -100,14 +79,10 @@ def question_problems(
         problems.append(
             Problem(
                 path,
-                _line(root, parts),
+                line_at(parts),
                 question_id,
                 field_name(parts),
                 _message(detail, allowed_fields),
             )
         )
     return problems
-
-
-def _line(root: Node | None, parts: list[Part]) -> int | None:
-    return None if root is None else line_at(root, parts)

@@ -1,20 +1,20 @@
 """Plain data (as read from YAML) -> validated questions, plus the checks across questions.
 
-`parse_bank(dict)` needs no files; the loader feeds it documents read by `yaml_reader`, passing the
-node tree so problems can name lines.
+`parse_bank(dict)` needs no files; the loader feeds it documents read by `yaml_reader`, passing
+their `LineIndex` so problems can name lines.
 """
 
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
-from yaml.nodes import Node
 
 from .bank import Bank, SourceLocation
-from .locate import line_at, node_at, question_problems
+from .locate import question_problems
 from .problems import BankError, Problem
 from .question_types import QUESTION_CLASSES, GeneratedQuestion, InterviewQuestion, Question
 from .templates import known_templates
+from .yaml_reader import LineIndex
 
 QUESTION_ADAPTER: TypeAdapter[Question] = TypeAdapter(Question)
 _BASE_FIELDS = sorted({name for cls in QUESTION_CLASSES.values() for name in cls.model_fields})
@@ -25,10 +25,14 @@ class ParsedQuestion:
     question: Question | None  # None when it did not validate
     raw_id: str  # its id as written (or "questions[i]" when it has none)
     path: str
-    node: Node | None
+    index: int  # position in its file's `questions` list
+    lines: LineIndex | None  # None for data that came from a dict, not a file
 
     def line(self, *parts) -> int | None:
-        return None if self.node is None else line_at(self.node, list(parts))
+        return None if self.lines is None else self.lines.line_at(["questions", self.index, *parts])
+
+    def location(self) -> SourceLocation:
+        return SourceLocation(self.path, self.line(), self.lines, ("questions", self.index))
 
 
 def _raw_id(item: Any, index: int) -> str:
@@ -42,42 +46,41 @@ def _allowed_fields(item: Any) -> list[str]:
     return list(cls.model_fields) if cls else _BASE_FIELDS
 
 
-def parse_document(data: Any, path: str, root: Node | None = None):
+def parse_document(data: Any, path: str, lines: LineIndex | None = None):
     """-> (parsed questions, problems) for one bank file's data."""
+
+    def line_at(*parts) -> int | None:
+        return None if lines is None else lines.line_at(list(parts))
+
     if not isinstance(data, dict) or "questions" not in data:
         found = (
             type(data).__name__ if not isinstance(data, dict) else f"keys {sorted(map(str, data))}"
         )
-        line = None if root is None else root.start_mark.line + 1
-        return [], [
-            Problem(
-                path,
-                line,
-                "-",
-                "questions",
-                f"a bank file is a mapping with one key `questions`; found {found}",
-            )
-        ]
+        message = f"a bank file is a mapping with one key `questions`; found {found}"
+        return [], [Problem(path, line_at(), "-", "questions", message)]
     problems = [
-        Problem(path, line_at(root, [key]) if root else None, "-", str(key), "unknown field")
+        Problem(path, line_at(key), "-", str(key), "unknown field")
         for key in data
         if key != "questions"
     ]
     items = data["questions"]
-    items_node = node_at(root, ["questions"]) if root else None
     if not isinstance(items, list):
-        line = None if items_node is None else items_node.start_mark.line + 1
-        return [], problems + [Problem(path, line, "-", "questions", "must be a list of questions")]
+        message = "must be a list of questions"
+        return [], problems + [Problem(path, line_at("questions"), "-", "questions", message)]
     parsed = []
     for index, item in enumerate(items):
-        node = node_at(items_node, [index]) if items_node is not None else None
         raw_id = _raw_id(item, index)
         try:
             question = QUESTION_ADAPTER.validate_python(item)
         except ValidationError as error:
             question = None
-            problems += question_problems(error, item, node, path, raw_id, _allowed_fields(item))
-        parsed.append(ParsedQuestion(question, raw_id, path, node))
+
+            def item_line(parts, index=index):
+                return line_at("questions", index, *parts)
+
+            allowed = _allowed_fields(item)
+            problems += question_problems(error, item, item_line, path, raw_id, allowed)
+        parsed.append(ParsedQuestion(question, raw_id, path, index, lines))
     return parsed, problems
 
 
@@ -151,7 +154,7 @@ def build_bank(parsed: list[ParsedQuestion], problems: list[Problem]) -> Bank:
         raise BankError(problems)
     return Bank(
         questions={p.question.id: p.question for p in parsed},
-        locations={p.question.id: SourceLocation(p.path, p.line(), p.node) for p in parsed},
+        locations={p.question.id: p.location() for p in parsed},
     )
 
 

@@ -58,7 +58,7 @@ CASES = [
         edit(BASE, "value: 1.0e-3}\n", "value: 1.0e-3  # <-"),
         "-",
         "-",
-        "did not find expected ',' or '}' (in the flow mapping that starts at line 12)",
+        "YAML syntax error: did not find expected ',' or '}'",
     ),
     (
         "unknown-field",

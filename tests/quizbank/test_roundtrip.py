@@ -17,7 +17,7 @@ def through_yaml(question) -> object:
     text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
     document, problems = parse_yaml_text(text, "roundtrip.yaml")
     assert problems == []
-    parsed, problems = parse_document(document.data, document.path, document.root)
+    parsed, problems = parse_document(document.data, document.path, document.lines)
     assert problems == []
     return parsed[0].question
 
@@ -79,7 +79,7 @@ def test_arbitrary_text_never_raises(text):
     """Whatever the file holds, reading and parsing it gives a result or problems, never a crash."""
     document, problems = parse_yaml_text(text, "any.yaml")
     if document is not None:
-        parse_document(document.data, document.path, document.root)
+        parse_document(document.data, document.path, document.lines)
     else:
         assert problems and all(p.line is not None and p.line >= 1 for p in problems)
 
@@ -118,4 +118,4 @@ yaml_ish = st.lists(
 def test_yaml_like_fragments_never_raise(text):
     document, problems = parse_yaml_text(text, "frag.yaml")
     if document is not None:
-        parse_document(document.data, document.path, document.root)
+        parse_document(document.data, document.path, document.lines)
