@@ -6,6 +6,7 @@ import streamlit as st
 from app_pages.state import lang, profile_id, tr
 from app_pages.widgets import dashboard_charts as charts
 from app_pages.widgets import progress, resources
+from app_pages.widgets.transfer_view import transfer_section
 from tutor.dashboard import dashboard_data
 from tutor.store import TutorError, utc_now
 
@@ -47,3 +48,5 @@ else:
         st.altair_chart(charts.mastery_chart(data.mastery), use_container_width=True)
         st.subheader(tr("dashboard.reviews_due"))
         st.altair_chart(charts.due_chart(data.due), use_container_width=True)
+
+transfer_section(db, profile_id(), lang())

@@ -8,6 +8,7 @@ import streamlit as st
 from app_pages.state import lang, profile_id, tr
 from app_pages.widgets import answer_inputs as inputs
 from app_pages.widgets import flow_state, progress, resources
+from app_pages.widgets.answer_inputs import labelled
 from app_pages.widgets.interview_view import rubric_form
 from app_pages.widgets.interview_widgets import interview_timer, stage_outcome, summary_view
 from quizbank.enums import Topic
@@ -26,7 +27,7 @@ if session is None:
         count = st.slider(tr("interview.count"), 1, 6, 3, key="interview.count")
         minutes = st.slider(tr("interview.minutes"), 1, 10, 4, key="interview.minutes")
         topics = st.multiselect(tr("practice.topics"), [t.value for t in Topic],
-                                format_func=lambda v: tr(f"practice.topic.{v}"),
+                                format_func=labelled("practice.topic.", [t.value for t in Topic]),
                                 placeholder=tr("practice.any"), key="interview.topics")
         started = st.form_submit_button(tr("interview.start"), type="primary",
                                         icon=":material/play_arrow:")

@@ -4,6 +4,7 @@ import streamlit as st
 
 from app_pages.state import lang, tr
 from app_pages.widgets import flow_state, progress, resources
+from app_pages.widgets.answer_inputs import labelled
 from app_pages.widgets.question_view import question_view
 from quizbank.enums import Difficulty, QuestionType, Topic
 from tutor.practice import Filters, grade, matching_ids, submit_answer
@@ -19,14 +20,14 @@ with st.expander(tr("practice.filters"), icon=":material/tune:"):
     cols = st.columns(3)
     filters = Filters.of(
         cols[0].multiselect(tr("practice.topics"), [t.value for t in Topic], key="practice.f.topics",
-                            format_func=lambda v: tr(f"practice.topic.{v}"),
+                            format_func=labelled("practice.topic.", Topic),
                             placeholder=tr("practice.any")),
         cols[1].multiselect(tr("practice.types"), [t.value for t in QuestionType],
-                            key="practice.f.types", format_func=lambda v: tr(f"practice.type.{v}"),
+                            key="practice.f.types", format_func=labelled("practice.type.", QuestionType),
                             placeholder=tr("practice.any")),
         cols[2].multiselect(tr("practice.difficulties"), [d.value for d in Difficulty],
                             key="practice.f.levels",
-                            format_func=lambda v: tr(f"practice.difficulty.{v}"),
+                            format_func=labelled("practice.difficulty.", Difficulty),
                             placeholder=tr("practice.any")),
     )
 ids = matching_ids(bank, filters)

@@ -1,10 +1,10 @@
 """The derivation checker's flow, without Streamlit: declared names from comma-separated text,
-then each line checked against the one before it, so every line gets its own status and a
-broken line its own counterexample.
+one `grader.check` derivation request (the warm, contained worker checks each line against the
+line before it), and its per-line steps as a report the page can show.
 
-Every pair (line k-1, line k) goes through `grader.check` as an expression request (the warm,
-contained worker); a line that cannot be read is "unreadable", one the grader cannot decide is
-"undecided". The first line is the starting point: it is only read, not compared.
+Line statuses follow the grader: verified, does not follow (with a counterexample in the
+feedback), cannot decide, unreadable (with the position). Without a given start, the first line
+is the starting point: read, with nothing to follow from.
 """
 
 from __future__ import annotations
@@ -75,7 +75,8 @@ class LineResult:
 @dataclass(frozen=True)
 class DerivationReport:
     lines: tuple[LineResult, ...]
-    target_reached: bool | None  # None when no target was given or the last line is not verified
+    target_reached: bool | None  # None when no target was given
+    error: str | None = None  # the request itself could not be checked (e.g. an unreadable target)
 
     @property
     def first_broken(self) -> LineResult | None:
@@ -86,47 +87,39 @@ class DerivationReport:
         return all(r.status in (LineStatus.START, LineStatus.VERIFIED) for r in self.lines)
 
 
-def _is_undecided(result: dict) -> bool:
-    # The grader says "cannot decide" honestly instead of guessing; it flags it explicitly.
-    return bool(result.get("undecided")) or result.get("decision") == "undecided"
+GRADER_STATUS = {
+    "verified": LineStatus.VERIFIED,
+    "does_not_follow": LineStatus.BROKEN,
+    "cannot_decide": LineStatus.UNDECIDED,
+    "unreadable": LineStatus.UNREADABLE,
+}
 
 
-def _status(result: dict) -> LineStatus:
-    if _is_undecided(result):
-        return LineStatus.UNDECIDED
-    if result.get("error"):
-        return LineStatus.UNREADABLE
-    return LineStatus.VERIFIED if result.get("correct") else LineStatus.BROKEN
+def report_from_result(result: dict, lines: Sequence[str], *, has_start: bool,
+                       has_target: bool) -> DerivationReport:
+    """The grader's derivation result (`steps`, `reaches_target`) as a per-line report."""
+    rows = []
+    for step in result.get("steps") or []:
+        number = int(step["line"])
+        status = GRADER_STATUS.get(step.get("status"), LineStatus.UNDECIDED)
+        if number == 1 and not has_start and status is LineStatus.VERIFIED:
+            status = LineStatus.START
+        text = lines[number - 1] if 0 < number <= len(lines) else ""
+        rows.append(LineResult(number, text, status, step.get("interpreted"),
+                               step.get("feedback") or ""))
+    reached = bool(result.get("reaches_target")) if has_target and rows else None
+    error = result.get("error") if not rows else None
+    return DerivationReport(tuple(rows), reached, error)
 
 
 def check_derivation(
     lines: Sequence[str], decl: Declarations, *, lang: str, check: Callable[[dict], dict],
-    preview: Callable[..., dict], target: str | None = None,
+    target: str | None = None, start: str | None = None,
 ) -> DerivationReport:
-    """Each line against the one before; then the last line against the target, if any."""
+    """Check `lines` (blank ones dropped) from `start` (or from the first line) to `target`."""
     lines = [line.strip() for line in lines if line.strip()][:MAX_LINES]
-    fields = decl.request_fields()
-    results: list[LineResult] = []
-    for k, text in enumerate(lines):
-        if k == 0:
-            seen = preview(text, lang=lang, **fields)
-            status = LineStatus.UNREADABLE if seen.get("error") else LineStatus.START
-            results.append(LineResult(1, text, status, seen.get("interpreted"), seen.get("error") or ""))
-            continue
-        result = check({"id": str(k + 1), "kind": "expression", "expected": lines[k - 1],
-                        "answer": text, "lang": lang, **fields})
-        status = _status(result)
-        if status is LineStatus.UNREADABLE and results[-1].status is LineStatus.UNREADABLE:
-            # the line before cannot be read: this line cannot be compared, not wrong
-            status = LineStatus.UNDECIDED
-        results.append(LineResult(k + 1, text, status, result.get("interpreted"),
-                                  result.get("feedback") or result.get("error") or ""))
-    reached = None
-    if target and target.strip() and lines and not any(
-        r.status in (LineStatus.UNREADABLE,) for r in results[-1:]
-    ):
-        final = check({"id": "target", "kind": "expression", "expected": target,
-                       "answer": lines[-1], "lang": lang, **fields})
-        if not final.get("error") and not _is_undecided(final):
-            reached = bool(final.get("correct"))
-    return DerivationReport(tuple(results), reached)
+    target = target.strip() if target and target.strip() else None
+    result = check({"id": "derivation", "kind": "derivation", "expected": target, "start": start,
+                    "answer": lines, "lang": lang, **decl.request_fields()})
+    return report_from_result(result, lines, has_start=start is not None,
+                              has_target=target is not None)

@@ -17,6 +17,12 @@ from app_pages.state import tr
 TEXT_TYPES = ("numeric", "expression")
 
 
+def labelled(prefix: str, values):
+    """A format_func with each value's label translated now (a lambda calling `tr` later would
+    read the language outside the script run, e.g. in AppTest)."""
+    return {v: tr(f"{prefix}{v}") for v in values}.__getitem__
+
+
 def _type(question) -> str:
     return str(getattr(question.type, "value", question.type))
 
@@ -121,7 +127,7 @@ def confidence_input(key: str) -> str:
         tr("practice.confidence"),
         ("low", "medium", "high"),
         index=1,
-        format_func=lambda c: tr(f"practice.confidence_{c}"),
+        format_func=labelled("practice.confidence_", ("low", "medium", "high")),
         horizontal=True,
         key=key,
     )

@@ -15,7 +15,8 @@ BLUE, GREEN, ORANGE, GREY = "#2F6FEB", "#16A34A", "#EA580C", "#9CA3AF"
 
 def activity_chart(daily: pd.DataFrame) -> alt.Chart:
     """Attempts per day (bars) and accuracy (line, right axis)."""
-    base = alt.Chart(daily).encode(x=alt.X("day:T", title=tr("dashboard.day"), timeUnit="yearmonthdate"))
+    base = alt.Chart(daily).encode(x=alt.X("day:T", title=tr("dashboard.day"), timeUnit="yearmonthdate",
+                                     axis=alt.Axis(format="%m-%d")))
     bars = base.mark_bar(color=BLUE, opacity=0.55).encode(
         y=alt.Y("attempts:Q", title=tr("dashboard.attempts")),
         tooltip=[alt.Tooltip("day:T", title=tr("dashboard.day")),
@@ -54,7 +55,8 @@ def due_chart(due: pd.DataFrame) -> alt.Chart:
         alt.Chart(due)
         .mark_bar(color=ORANGE)
         .encode(
-            x=alt.X("day:T", title=tr("dashboard.day"), timeUnit="yearmonthdate"),
+            x=alt.X("day:T", title=tr("dashboard.day"), timeUnit="yearmonthdate",
+                                     axis=alt.Axis(format="%m-%d")),
             y=alt.Y("due:Q", title=tr("dashboard.due"), axis=alt.Axis(tickMinStep=1)),
             tooltip=[alt.Tooltip("day:T", title=tr("dashboard.day")),
                      alt.Tooltip("due:Q", title=tr("dashboard.due"))],

@@ -8,7 +8,13 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages.state import tr
-from tutor.derivation_check import Declarations, DerivationReport, LineStatus, check_derivation
+from tutor.derivation_check import (
+    Declarations,
+    DerivationReport,
+    LineStatus,
+    check_derivation,
+    report_from_result,
+)
 
 # Markdown colour directives and icons for each status: fixed strings, never learner text.
 BADGES = {
@@ -23,16 +29,18 @@ BADGES = {
 def check(lines, decl: Declarations, lang: str, target: str | None = None) -> DerivationReport:
     import grader
 
-    return check_derivation(lines, decl, lang=lang, check=grader.check, preview=grader.preview,
-                            target=target)
+    return check_derivation(lines, decl, lang=lang, check=grader.check, target=target)
 
 
-def report_view(report: DerivationReport, *, offset: int = 0) -> None:
-    """One row per line; `offset` renumbers (Practice hides the given start line)."""
+def report_view(report: DerivationReport) -> None:
+    """One row per line, the first broken one framed with its counterexample."""
     broken = report.first_broken
     with st.container(key="derivation_report"):
+        if report.error:
+            st.warning(tr("practice.unreadable"), icon=":material/help:")
+            st.text(report.error)
         for line in report.lines:
-            number = line.number - offset
+            number = line.number
             colour, icon = BADGES[line.status]
             label = tr(f"derivation.status.{line.status.value}")
             box = st.container(border=line is broken)
@@ -45,8 +53,6 @@ def report_view(report: DerivationReport, *, offset: int = 0) -> None:
                     st.code(line.text, language=None)
             if line.feedback and line.status in (LineStatus.BROKEN, LineStatus.UNREADABLE,
                                                  LineStatus.UNDECIDED):
-                if line is broken:
-                    box.caption(tr("practice.counterexample"))
                 box.text(line.feedback)
         if report.target_reached is True:
             st.success(tr("derivation.target_reached"), icon=":material/flag_circle:")
@@ -54,8 +60,6 @@ def report_view(report: DerivationReport, *, offset: int = 0) -> None:
             st.warning(tr("derivation.target_missed"), icon=":material/flag_circle:")
 
 
-def line_statuses(question, lines, lang: str) -> None:
-    """Practice: the learner's lines checked from the question's start, start row hidden."""
-    decl = Declarations(tuple(question.symbols), tuple(question.functions), tuple(question.matrices))
-    report = check([question.start, *lines], decl, lang, target=question.target)
-    report_view(DerivationReport(report.lines[1:], report.target_reached), offset=1)
+def line_statuses(result: dict, lines, *, has_target: bool = True) -> None:
+    """Practice: the grader's per-line steps of a graded derivation question (from its start)."""
+    report_view(report_from_result(result, list(lines), has_start=True, has_target=has_target))

@@ -67,7 +67,7 @@ def question_view(
         if kind == "derivation":
             from app_pages.widgets.derivation_view import line_statuses
 
-            line_statuses(question, session.last.answer, lang)
+            line_statuses(session.last.result, session.last.answer)
         feedback.solution(question, lang)
 
 
