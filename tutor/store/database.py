@@ -58,7 +58,7 @@ class Database:
         *,
         env: Mapping[str, str] = os.environ,
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
-        retries: int = 4,
+        retries: int = 3,
     ):
         """Open (creating on first run) and migrate to the head schema; raises StoreUnavailable."""
         resolved = resolve_database_url(url, env)
@@ -71,10 +71,12 @@ class Database:
             raise StoreUnavailable("bad-url", str(exc)) from None
         store = cls(engine, resolved, retries=retries)
         try:
-            # Look before changing anything (WAL rewrites the header of a foreign file too).
-            store.read(store._refuse_foreign)
+            # Look before changing anything (WAL rewrites the header of a foreign file too), and
+            # take the write lock only when there is something to migrate.
+            version = store.read(store._refuse_foreign)
             store._guard(lambda: enable_wal(engine))
-            store.write(store._migrate, lock_key=GLOBAL_LOCK)
+            if version != migrations.HEAD_VERSION:
+                store.write(store._migrate, lock_key=GLOBAL_LOCK)
         except BaseException:
             engine.dispose()
             raise
@@ -92,13 +94,15 @@ class Database:
     def schema_version(self) -> int:
         return self.read(migrations.current_version)
 
-    def _refuse_foreign(self, conn: Connection) -> None:
-        """Never add our tables to a database some other program made."""
-        if migrations.current_version(conn) == 0:
+    def _refuse_foreign(self, conn: Connection) -> int:
+        """The schema version; refuses a database some other program made (we add nothing)."""
+        version = migrations.current_version(conn)
+        if version == 0:
             existing = set(inspect(conn).get_table_names())
             foreign = existing if sqlite_file(self.url) is not None else existing & _OUR_TABLES
             if foreign - {"schema_version"}:
                 raise StoreUnavailable("foreign-database", path=self._where())
+        return version
 
     def _migrate(self, conn: Connection) -> None:
         self._refuse_foreign(conn)

@@ -19,7 +19,7 @@ from sqlalchemy import and_, case, delete, func, select, update
 from sqlalchemy.engine import Connection, Row
 
 from tutor.rating import Mode, rate
-from tutor.review import CardState, new_card, queue_sort_key, schedule
+from tutor.review import CardState, new_card, schedule
 from tutor.store.database import GLOBAL_LOCK, Database
 from tutor.store.errors import ProfileError
 from tutor.store.records import MAX_PROFILE_NAME, AttemptRecord, NewAttempt, Profile
@@ -214,7 +214,9 @@ class ProgressStore(Database):
                             profile_id=profile_id, question_id=attempt.question_id, **moved
                         )
                     )
-            return attempt_from_row(_Row(id=new_id, **values))
+            return AttemptRecord(
+                id=new_id, **{**values, "rubric_ticks": tuple(attempt.rubric_ticks)}
+            )
 
         return self.write(work, lock_key=profile_id)
 
@@ -245,9 +247,10 @@ class ProgressStore(Database):
     def review_queue(
         self, profile_id: int, now: datetime, *, limit: int | None = None
     ) -> list[CardState]:
-        """Cards due at `now`: high-confidence errors first, then most overdue (see tutor.review).
+        """Cards due at `now`: high-confidence errors first, then most overdue.
 
-        Uses the (profile_id, due) index: only due cards are read and sorted.
+        The ORDER BY mirrors `tutor.review.queue_sort_key` (a property test checks they agree);
+        the (profile_id, due) index means only due cards are read and sorted.
         """
         confident_error = and_(cards.c.last_rating == 1, cards.c.last_confidence >= 3)
         query = (
@@ -257,13 +260,3 @@ class ProgressStore(Database):
             .limit(limit)
         )
         return [card_from_row(r) for r in self.read(lambda c: c.execute(query).all())]
-
-
-class _Row(dict):
-    """A dict readable like a result row (so a fresh insert builds its record the same way)."""
-
-    __getattr__ = dict.__getitem__
-
-
-# The SQL ORDER BY in review_queue mirrors this key; keep the two in step.
-QUEUE_ORDER = queue_sort_key
