@@ -48,6 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     worker = Worker(timeout=args.timeout)
     try:
+        worker.start()  # warm before the first line, so its elapsed_ms is honest
         check_stream(sys.stdin, sys.stdout, worker)
     finally:
         worker.close()

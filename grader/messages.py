@@ -16,6 +16,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                         "zh": "不支持 LaTeX 命令 {command}"},
     "unexpected_end": {"en": "the formula ends too early; expected {expected}",
                        "zh": "公式提前结束，此处应有 {expected}"},
+    "incomplete": {"en": "the formula ends too early: a term is missing here",
+                   "zh": "公式不完整：此处缺少一项"},
     "expected": {"en": "expected {expected} but found {found}",
                  "zh": "此处应为 {expected}，但读到 {found}"},
     "unexpected_token": {"en": "did not expect {found} here", "zh": "此处不应出现 {found}"},

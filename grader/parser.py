@@ -103,10 +103,27 @@ class Parser:
             self.take()
         if self.at("eof"):
             raise ParseError("empty", self.tok.pos)
-        items = self.parse_list(stop=("eof",))
+        if self.space_separated_numbers():
+            self.space_mode[0] = True  # "2.1 2.8" is a vector, as in [2.1 2.8]
+            items = [self.parse_sum()]
+            while not self.at("eof"):
+                items.append(self.parse_sum())
+        else:
+            items = self.parse_list(stop=("eof",))
         if not self.at("eof"):
             raise ParseError("unexpected_token", self.tok.pos, found=self.tok.text)
         return items[0] if len(items) == 1 else self.make(Matrix((tuple(items),)))
+
+    def space_separated_numbers(self) -> bool:
+        """True when the top level has no commas and two numbers are separated by a space."""
+        toks = self.tokens
+        if any(t.kind == "op" and t.text in ",[]()" for t in toks):
+            return False
+        for a, b, c in zip(toks, toks[1:], toks[2:] + toks[-1:], strict=False):
+            if a.kind == "num" and b.space_before and (
+                    b.kind == "num" or (b.text == "-" and c.kind == "num" and not c.space_before)):
+                return True
+        return False
 
     def parse_list(self, stop: tuple[str, ...]) -> list[Node]:
         items = [self.parse_sum()]

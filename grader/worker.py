@@ -1,16 +1,19 @@
 """A warm, contained worker process that does all grading (and so all sympy work).
 
-The child limits its own address space (RLIMIT_AS) and is killed by the supervisor when a request
-takes longer than the hard timeout; the next request gets a fresh child, forked from a preloaded
-forkserver so the replacement is warm within milliseconds. A lock around the pipe makes one
-Worker safe to share between the app's threads.
+The child is a fresh interpreter (`python -m grader.worker_main`, never a fork of the app), talks
+JSON lines over its stdin/stdout, limits its own address space (RLIMIT_AS), and is killed by the
+supervisor when a request takes longer than the hard timeout. A replacement is started at once,
+so it is warm by the time the next answer arrives. A lock around the pipe makes one Worker safe
+to share between the app's threads.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import json
 import os
-import resource
+import select
+import subprocess
+import sys
 import threading
 import time
 
@@ -18,52 +21,7 @@ from .feedback import result
 from .messages import message
 
 HARD_TIMEOUT_S = 1.5  # every answer comes back within 2 s, kill and reply included
-MEMORY_HEADROOM_BYTES = 768 * 1024 * 1024
-_PRELOAD = ["numpy", "sympy", "grader.engine", "grader.build"]
-
-
-def _limit_memory() -> None:
-    try:
-        with open("/proc/self/status") as status:
-            line = next(x for x in status if x.startswith("VmSize:"))
-        current = int(line.split()[1]) * 1024
-    except (OSError, StopIteration, ValueError):
-        current = 1024 * 1024 * 1024
-    limit = current + MEMORY_HEADROOM_BYTES
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-
-def _serve(conn, test_hooks: bool) -> None:
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    _limit_memory()
-    from .engine import grade_request
-
-    while True:
-        try:
-            job, payload = conn.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            if job == "grade":
-                reply = grade_request(payload)
-            elif job == "sleep" and test_hooks:  # test hook: simulate a request that hangs
-                time.sleep(float(payload))
-                reply = result()
-            elif job == "crash" and test_hooks:  # test hook: simulate the child dying
-                os._exit(3)
-            else:
-                reply = result(error="unknown job")
-        except MemoryError:
-            reply = result(error=message("cannot_evaluate", "en"))
-        except Exception as err:  # noqa: BLE001 - report, never die on one bad request
-            reply = result(error=f"internal error: {type(err).__name__}")
-        conn.send(reply)
-
-
-def _context():
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(_PRELOAD)
-    return ctx
+STARTUP_TIMEOUT_S = 30.0  # a cold interpreter importing numpy on a busy machine
 
 
 class Worker:
@@ -73,46 +31,100 @@ class Worker:
         self.timeout = timeout
         self.test_hooks = test_hooks
         self._lock = threading.Lock()
-        self._process = None
-        self._conn = None
+        self._process: subprocess.Popen | None = None
+        self._buffer = b""
+        self._ready = False
         self.restarts = 0
 
-    def _start(self) -> None:
-        ctx = _context()
-        parent, child = ctx.Pipe()
-        process = ctx.Process(target=_serve, args=(child, self.test_hooks), daemon=True)
-        process.start()
-        child.close()
-        self._process, self._conn = process, parent
+    # -- process management ---------------------------------------------------------------------
+    def _spawn(self) -> None:
+        env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
+                   MKL_NUM_THREADS="1")
+        if self.test_hooks:
+            env["GRADER_WORKER_TEST_HOOKS"] = "1"
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "grader.worker_main"], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, close_fds=True,
+            cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        self._buffer, self._ready = b"", False
 
-    def _stop(self) -> None:
+    def _kill(self) -> None:
         if self._process is not None:
-            self._process.kill()
-            self._process.join(timeout=1)
-            self._conn.close()
+            try:
+                self._process.kill()
+                self._process.wait(timeout=2)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+            for stream in (self._process.stdin, self._process.stdout):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
             self.restarts += 1
-        self._process = self._conn = None
+        self._process = None
 
+    def _replace(self) -> None:
+        """Kill the child and start the next one now, so it warms up while nobody waits."""
+        self._kill()
+        self._spawn()
+
+    def _ensure_running(self) -> None:
+        if self._process is None or self._process.poll() is not None:
+            if self._process is not None:
+                self._kill()
+            self._spawn()
+        if not self._ready:
+            line = self._read_line(STARTUP_TIMEOUT_S)
+            if line is None or json.loads(line).get("ready") is not True:
+                self._kill()
+                raise RuntimeError("grader worker did not start")
+            self._ready = True
+
+    def _read_line(self, timeout: float) -> bytes | None:
+        deadline = time.monotonic() + timeout
+        fd = self._process.stdout.fileno()
+        while b"\n" not in self._buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            readable, _, _ = select.select([fd], [], [], remaining)
+            if not readable:
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return None  # the child died
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line
+
+    # -- requests -------------------------------------------------------------------------------
     @property
     def pid(self) -> int | None:
         return self._process.pid if self._process is not None else None
 
+    def start(self) -> None:
+        with self._lock:
+            self._ensure_running()
+
     def call(self, job: str, payload: object, lang: str = "en") -> dict:
         with self._lock:
-            if self._process is None or not self._process.is_alive():
-                if self._process is not None:
-                    self._stop()
-                self._start()
+            self._ensure_running()
             try:
-                self._conn.send((job, payload))
-                if self._conn.poll(self.timeout):
-                    return self._conn.recv()
-            except (EOFError, OSError, BrokenPipeError):
-                self._stop()
-                text = message("cannot_evaluate", lang)
+                data = json.dumps({"job": job, "payload": payload}, ensure_ascii=False)
+            except (TypeError, ValueError) as err:
+                text = message("bad_request", lang, reason=f"not JSON-serializable ({err})")
                 return result(feedback=text, error=text)
-            self._stop()  # hung: kill it; the next call starts a fresh, warm child
-            text = message("timeout", lang)
+            try:
+                self._process.stdin.write(data.encode() + b"\n")
+                self._process.stdin.flush()
+                line = self._read_line(self.timeout)
+            except (BrokenPipeError, OSError):
+                line = None
+            if line is not None:
+                return json.loads(line)
+            died = self._process.poll() is not None
+            self._replace()  # hung or crashed: kill it; a fresh child warms up meanwhile
+            text = message("cannot_evaluate" if died else "timeout", lang)
             return result(feedback=text, error=text)
 
     def grade(self, request: dict) -> dict:
@@ -121,11 +133,7 @@ class Worker:
 
     def close(self) -> None:
         with self._lock:
-            if self._process is not None:
-                self._conn.close()
-                self._process.kill()
-                self._process.join(timeout=1)
-            self._process = self._conn = None
+            self._kill()
 
 
 _shared: Worker | None = None

@@ -1,0 +1,69 @@
+"""Entry point of the contained worker process (`python -m grader.worker_main`).
+
+Protocol: one JSON object per line on stdin ({"job": "grade", "payload": request}), one JSON
+result per line on stdout; the first line written is {"ready": true}. Nothing else may write to
+the channel: stdout is redirected to stderr before any grading code runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sys
+import time
+
+MEMORY_HEADROOM_BYTES = 768 * 1024 * 1024
+
+
+def limit_memory() -> None:
+    """Cap the address space at what is mapped now plus a fixed headroom."""
+    try:
+        with open("/proc/self/status") as status:
+            line = next(x for x in status if x.startswith("VmSize:"))
+        current = int(line.split()[1]) * 1024
+    except (OSError, StopIteration, ValueError):
+        current = 1024 * 1024 * 1024
+    limit = current + MEMORY_HEADROOM_BYTES
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def main() -> None:
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    import sympy  # noqa: F401 - warm: the symbolic fallback must not pay for the import
+
+    from .engine import grade_request
+    from .feedback import result
+
+    grade_request({"kind": "expression", "expected": "x+1", "answer": "1+x"})  # warm caches
+    limit_memory()
+    hooks = os.environ.get("GRADER_WORKER_TEST_HOOKS") == "1"
+    channel.write('{"ready": true}\n')
+    channel.flush()
+    for line in sys.stdin:
+        try:
+            message = json.loads(line)
+            job, payload = message.get("job"), message.get("payload")
+            if job == "grade":
+                reply = grade_request(payload)
+            elif hooks and job == "sleep":  # test hook: a request that hangs
+                time.sleep(float(payload))
+                reply = result()
+            elif hooks and job == "crash":  # test hook: the child dies mid-request
+                os._exit(3)
+            elif hooks and job == "allocate":  # test hook: try to take `payload` MB at once
+                block = bytearray(int(payload) * 1024 * 1024)
+                reply = result(feedback=str(len(block)))
+            else:
+                reply = result(error="unknown job")
+        except MemoryError:
+            reply = result(error="out of memory")
+        except Exception as err:  # noqa: BLE001 - report, never die on one bad request
+            reply = result(error=f"internal error: {type(err).__name__}")
+        channel.write(json.dumps(reply, ensure_ascii=False) + "\n")
+        channel.flush()
+
+
+if __name__ == "__main__":
+    main()
