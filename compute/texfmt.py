@@ -25,10 +25,10 @@ def num(value: float, digits: int = DIGITS) -> str:
         if "." in text:
             text = text.rstrip("0").rstrip(".")
         return "0" if text in ("-0", "") else text
-    mantissa = value / 10**magnitude
-    if round(abs(mantissa), digits - 1) >= 10:  # 9.9996e-5 rounds up to 10 x 10^-5
-        mantissa, magnitude = mantissa / 10, magnitude + 1
-    return rf"{num(mantissa, digits)} \times 10^{{{magnitude}}}"
+    mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return rf"{mantissa} \times 10^{{{int(exponent)}}}"
 
 
 def count(n: int) -> str:

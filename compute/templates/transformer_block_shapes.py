@@ -81,8 +81,12 @@ def explain(params, answers):
          "attn": count(answers["attn_params"]), "ffn": count(answers["ffn_params"]),
          "ln": count(answers["layernorm_params"]), "block": count(answers["block_params"]),
          "dh": str(d // heads)}
-    setting = (r"$X \in \mathbb R^{@B \times @T \times @d}$, @h heads, FFN $@d \to @md \to @d$ "
-               r"($m = @m$)")
+    setting = {
+        "en": r"$X \in \mathbb R^{@B \times @T \times @d}$, @h heads, FFN $@d \to @md \to @d$ "
+              r"($m = @m$)",
+        "zh": r"$X \in \mathbb R^{@B \times @T \times @d}$，@h 个头，FFN 为 "
+              r"$@d \to @md \to @d$（$m = @m$）",
+    }
     asks = {"en": "Give the attention output shape, the FFN hidden shape and the parameter counts "
                   "of attention ($W_Q, W_K, W_V, W_O$ with biases), FFN (with biases), the two "
                   "LayerNorms and the whole block.",
@@ -90,9 +94,9 @@ def explain(params, answers):
                   "FFN（含偏置）、两个 LayerNorm 和整个模块的参数量。"}
     prompt = {
         "en": fill("A Transformer block (attention and FFN, each with a residual connection "
-                   "and a LayerNorm): " + setting + ". " + asks["en"], **v),
+                   "and a LayerNorm): " + setting["en"] + ". " + asks["en"], **v),
         "zh": fill("一个 Transformer 模块（注意力与 FFN 各带残差连接和 LayerNorm）："
-                   + setting.replace("heads", "个头") + "。" + asks["zh"], **v),
+                   + setting["zh"] + "。" + asks["zh"], **v),
     }
     steps = (
         r"$$\mathrm{MHA}(X) \in \mathbb R^{@B \times @T \times @d}\ (@h \times @dh),\qquad "
