@@ -48,7 +48,9 @@ def show_preview(text: str, question, lang: str) -> None:
         st.caption(tr("practice.interpreted_as"))
         st.latex(preview["interpreted"])
     elif preview.get("error"):
-        st.warning(tr("practice.cannot_read", error=preview["error"]), icon=":material/help:")
+        # the message and the caret line quote the learner's text: plain text only
+        st.caption(tr("practice.cannot_read_title"))
+        st.code("\n".join(x for x in (preview["error"], preview.get("caret")) if x), language=None)
 
 
 def text_input(question, lang: str, key: str) -> str:

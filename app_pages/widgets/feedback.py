@@ -15,13 +15,18 @@ from tutor.practice import Outcome, QuestionSession
 VERDICT_TEST_ID = "verdict"  # the e2e tests and the submit benchmark wait for this marker
 
 
-def verdict(outcome: Outcome, lang: str) -> None:
+# Types whose feedback is built only from grader messages and bank text (option and step
+# texts): safe for Markdown. Other feedback may quote what the learner typed: plain text only.
+MARKDOWN_FEEDBACK = ("choice", "ordering")
+
+
+def verdict(outcome: Outcome, lang: str, kind: str = "") -> None:
     """Correct / not quite / unreadable, with everything the grader explained."""
     result = outcome.result
     with st.container(key=VERDICT_TEST_ID):
         if result.get("error"):
             st.warning(tr("practice.unreadable"), icon=":material/help:")
-            st.text(str(result["error"]))
+            st.code(str(result.get("feedback") or result["error"]), language=None)
             return
         if outcome.correct:
             st.success(tr("practice.correct"), icon=":material/check_circle:")
@@ -32,20 +37,14 @@ def verdict(outcome: Outcome, lang: str) -> None:
         if result.get("interpreted"):
             st.caption(tr("practice.interpreted_as"))
             st.latex(result["interpreted"])
-        if result.get("malrule"):
+        if outcome.correct:
+            return
+        if result.get("malrule"):  # bank text, authored with $LaTeX$
             st.info(f"**{tr('practice.malrule')}** — {result['malrule']}", icon=":material/lightbulb:")
-        elif result.get("feedback") and not outcome.correct:
+        elif kind in MARKDOWN_FEEDBACK and result.get("feedback"):
+            st.markdown(str(result["feedback"]))
+        elif result.get("feedback"):
             st.text(str(result["feedback"]))
-        _option_feedback(result.get("details"), lang)
-
-
-def _option_feedback(details, lang: str) -> None:
-    """Choice questions: why each wrongly picked option is wrong (bank text)."""
-    if not isinstance(details, dict):
-        return
-    for item in details.get("options", []) or []:
-        if item.get("feedback") and not item.get("correct", True):
-            st.markdown(f"- **{item.get('id', '')}**: {item['feedback']}")
 
 
 def hints(question, session: QuestionSession, lang: str, key: str) -> None:

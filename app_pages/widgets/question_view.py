@@ -63,7 +63,7 @@ def question_view(
         else:
             submit(answer, confidence)
     if session.last is not None:
-        feedback.verdict(session.last, lang)
+        feedback.verdict(session.last, lang, kind)
         if kind == "derivation":
             from app_pages.widgets.derivation_view import line_statuses
 

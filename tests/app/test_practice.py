@@ -1,0 +1,120 @@
+"""AppTest of the Practice page on the shipped bank: answer right and wrong, hints, next."""
+
+import pytest
+
+from tests.app.learner_fixtures import button, database_url, open_page, texts  # noqa: F401
+from tutor.store import ProgressStore
+
+CHOICE = "basics-residual-block-form"  # a is right; b is a plain block
+EXPRESSION = "basics-residual-from-target"  # H(x) - x; the mal-rule x - H(x)
+NUMERIC = "basics-residual-3d-example"  # [0.5, -0.2, 0.1]
+
+
+def attempts(database_url):  # noqa: F811
+    db = ProgressStore.open(database_url)
+    try:
+        (profile,) = db.list_profiles()
+        return db.list_attempts(profile.id)
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize(
+    ("option", "verdict", "feedback"),
+    [("a", "Correct", None), ("b", "Not quite", "That is a plain block")],
+)
+def test_choice_right_and_wrong(open_page, database_url, option, verdict, feedback):  # noqa: F811
+    at = open_page("practice", q=CHOICE)
+    at.radio[0].set_value(option)
+    at = button(at, "Submit answer").click().run()
+    assert (at.success or at.error)[0].value == verdict
+    if feedback:
+        assert any(feedback in m for m in texts(at.markdown))
+    assert any(e.label == "Worked solution" for e in at.expander)  # after an attempt
+    (attempt,) = attempts(database_url)
+    assert (attempt.question_id, attempt.answer, attempt.confidence) == (CHOICE, f'["{option}"]', 2)
+    assert attempt.verdict == ("correct" if option == "a" else "wrong")
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict", "explains"),
+    [
+        ("H(x) - x", "Correct", None),
+        ("-x + H(x)", "Correct", None),
+        ("x - H(x)", "Not quite", "The sign is flipped"),  # the mal-rule's feedback
+        ("H(x) + x", "Not quite", "For example, with x ="),  # a counterexample
+    ],
+)
+def test_expression_preview_then_verdict(open_page, database_url, answer, verdict, explains):  # noqa: F811
+    at = open_page("practice", q=EXPRESSION)
+    at.text_input[0].input(answer).run()
+    assert at.latex[0].value  # "interpreted as", before submitting
+    assert not at.success and not at.error
+    at.radio(key=next(r.key for r in at.radio if r.key.endswith(".confidence"))).set_value("high")
+    at = button(at, "Submit answer").click().run()
+    assert (at.success or at.error)[0].value == verdict
+    if explains:
+        shown = texts(at.markdown) + texts(at.text) + [i.value for i in at.info]
+        assert any(explains in s for s in shown), shown
+    (attempt,) = attempts(database_url)
+    assert attempt.answer == answer and attempt.confidence == 3
+
+
+def test_unreadable_formula_shows_where_and_is_not_graded_as_wrong(open_page):  # noqa: F811
+    at = open_page("practice", lang="zh", q=EXPRESSION)
+    at.text_input[0].input("H(x) - x)").run()
+    assert not at.latex and "^" in at.code[0].value  # the caret under the stray parenthesis
+    at = button(at, "提交答案").click().run()
+    assert at.warning[0].value == "无法读取你的答案"
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [("[0.5, -0.2, 0.1]", "Correct"), ("0.5, -0.2, 0.1", "Correct"), ("[0.5, 0.2, 0.1]", "Not quite")],
+)
+def test_numeric_right_and_wrong(open_page, answer, verdict):  # noqa: F811
+    at = open_page("practice", q=NUMERIC)
+    at.text_input[0].input(answer).run()
+    at = button(at, "Submit answer").click().run()
+    assert (at.success or at.error)[0].value == verdict
+
+
+def test_empty_answer_asks_for_one_and_records_nothing(open_page, database_url):  # noqa: F811
+    at = open_page("practice", q=EXPRESSION)
+    at = button(at, "Submit answer").click().run()
+    assert at.warning[0].value == "Write an answer before submitting."
+    assert attempts(database_url) == []
+
+
+def test_hints_one_at_a_time_and_counted_in_the_attempt(open_page, database_url):  # noqa: F811
+    from app_pages.widgets.resources import bank
+
+    hints = bank().questions[EXPRESSION].hints
+    assert len(hints) >= 1
+    at = open_page("practice", q=EXPRESSION)
+    at = button(at, f"Show a hint (1/{len(hints)})").click().run()
+    assert hints[0].en in [i.value.split(" — ", 1)[1] for i in at.info]
+    at.text_input[0].input("H(x) - x").run()
+    at = button(at, "Submit answer").click().run()
+    (attempt,) = attempts(database_url)
+    assert attempt.hints_used == 1
+
+
+def test_next_question_opens_another_and_clears_the_verdict(open_page):  # noqa: F811
+    at = open_page("practice", q=CHOICE)
+    at.radio[0].set_value("a")
+    at = button(at, "Submit answer").click().run()
+    assert at.success
+    at = button(at, "Next question").click().run()
+    assert not at.success and not at.error
+    assert at.session_state["practice.run"].current.question_id != CHOICE
+
+
+def test_filters_narrow_the_questions(open_page):  # noqa: F811
+    at = open_page("practice")
+    at.multiselect(key="practice.f.types").set_value(["ordering"]).run()
+    run = at.session_state["practice.run"]
+    from app_pages.widgets.resources import bank
+
+    assert bank().questions[run.current.question_id].type == "ordering"
+    assert any(c.value.endswith("questions match") for c in at.caption)
