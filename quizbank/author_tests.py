@@ -2,7 +2,7 @@
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .bank import Bank
@@ -29,10 +29,10 @@ def import_grade_question() -> GradeQuestion:
 class TestOutcome:
     question_id: str
     number: int  # 1-based, as authors count the items under `tests:`
-    where: str  # path:line of the test
     expected: Verdict
     got: str  # a Verdict value, or "error" when grading itself failed
     feedback: str
+    where: Callable[[], str] = field(compare=False, repr=False)  # path:line, found on demand
 
     @property
     def passed(self) -> bool:
@@ -41,7 +41,7 @@ class TestOutcome:
     def __str__(self) -> str:
         detail = f" ({self.feedback})" if self.feedback else ""
         return (
-            f"{self.where}: {self.question_id}: test #{self.number}: "
+            f"{self.where()}: {self.question_id}: test #{self.number}: "
             f"expected {self.expected.value} got {self.got}{detail}"
         )
 
@@ -83,7 +83,9 @@ def run_question_tests(
             )
         except Exception as error:  # noqa: BLE001 - a crash is a failed test, reported like one
             got, feedback = "error", f"{type(error).__name__}: {error}"
-        outcomes.append(TestOutcome(question.id, k, where(k), test.verdict, got, feedback))
+        outcomes.append(
+            TestOutcome(question.id, k, test.verdict, got, feedback, lambda k=k: where(k))
+        )
     return outcomes
 
 

@@ -12,6 +12,17 @@ from .strict import StrictModel, lax_enum
 _SHAPE_HELP = "a number, a list of numbers (vector) or a list of equal-length lists (matrix)"
 
 
+def _looks_numeric(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+_YAML_EXPONENT_HINT = " (YAML reads 1e-3 as text: write 1.0e-3)"
+
+
 def _finite_number(value: Any, where: str) -> float:
     # bool is an int in Python, but `true` is never a number an author meant.
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -31,8 +42,9 @@ def validate_numeric_answer(value: Any) -> float | list[float] | list[list[float
     """One precise error instead of pydantic's three union-branch errors."""
     if not isinstance(value, list):
         if isinstance(value, str):
+            hint = _YAML_EXPONENT_HINT if _looks_numeric(value) else " (remove the quotes)"
             raise PydanticCustomError(
-                "numeric_answer", "must be " + _SHAPE_HELP + ", not text (remove the quotes)"
+                "numeric_answer", "must be " + _SHAPE_HELP + ", not text" + hint
             )
         return _finite_number(value, "the answer")
     if not value:

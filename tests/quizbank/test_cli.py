@@ -32,6 +32,14 @@ def test_schema_command_prints_the_schema(capsys, schema):
     jsonschema.Draft202012Validator.check_schema(printed)
 
 
+def test_shipped_schema_file_is_up_to_date(capsys):
+    """Editors read quizbank/bank.schema.json; regenerate: quizbank schema > quizbank/bank.schema.json"""
+    main(["schema"])
+    assert (REPO / "quizbank" / "bank.schema.json").read_text(
+        encoding="utf-8"
+    ) == capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     "path", [VALID_BANK / "all_types.yaml", *SHIPPED_FILES], ids=lambda p: p.name
 )

@@ -1,6 +1,7 @@
 """Model -> dict -> YAML -> strict reader -> model gives back an equal question, for every type."""
 
 import math
+import re
 
 import pytest
 import yaml
@@ -119,3 +120,40 @@ def test_yaml_like_fragments_never_raise(text):
     document, problems = parse_yaml_text(text, "frag.yaml")
     if document is not None:
         parse_document(document.data, document.path, document.lines)
+
+
+# Leaves are unique tokens, so the line that holds a leaf is easy to check in the dumped text.
+def _nest(leaves):
+    return st.recursive(
+        leaves,
+        lambda children: (
+            st.lists(children, min_size=1, max_size=3)
+            | st.dictionaries(
+                st.from_regex(r"k[a-z]{1,4}", fullmatch=True), children, min_size=1, max_size=3
+            )
+        ),
+        max_leaves=12,
+    )
+
+
+def _leaf_paths(value, path=()):
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield from _leaf_paths(child, (*path, key))
+    elif isinstance(value, list):
+        for i, child in enumerate(value):
+            yield from _leaf_paths(child, (*path, i))
+    else:
+        yield path, value
+
+
+@settings(max_examples=80, deadline=None)
+@given(_nest(st.integers(0, 10**6).map(lambda n: f"v{n}")), st.booleans())
+def test_line_index_finds_the_line_of_every_value(data, flow):
+    text = yaml.safe_dump({"root": data}, default_flow_style=flow, width=60)
+    document, problems = parse_yaml_text(text)
+    assert problems == [] and document.data == {"root": data}
+    lines = text.splitlines()
+    for path, leaf in _leaf_paths(data):
+        line = document.lines.line_at(["root", *path])
+        assert re.search(rf"\b{leaf}\b", lines[line - 1]), (path, line, text)
