@@ -172,25 +172,34 @@ def explain(params, answers):
          "last": num(1 / math.sqrt(width)), "p0": num(plain[0], 3), "r0": num(residual[0], 3),
          "ratio": num(plain[0] / residual[0], 3) if residual[0] else "-",
          "gain": num(params["gain"]) if "gain" in params else "-",
-         "seed": str(params.get("seed", "-")), "table": _table(plain, residual)}
+         "seed": str(params.get("seed", "-")), "table_en": _table(plain, residual, "en"),
+         "table_zh": _table(plain, residual, "zh")}
     if width * width <= SHOW_WEIGHTS_UP_TO and depth <= 8:
         net = {"en": "with weights and input", "zh": "权重与输入为"}
         numbers = ", ".join(f"W_{i} = {mat(W, 3)}" for i, W in enumerate(params["weights"]))
         net_numbers = f"\n\n$$ {numbers},\\quad h_0 = @x0$$"
-    else:
+    elif "seed" in params:
         net = {"en": "with weights drawn by `numpy.random.default_rng(@seed)` (std "
                      "$@gain/\\sqrt{@width}$, then $h_0$ from the same generator)",
                "zh": "权重由 `numpy.random.default_rng(@seed)` 抽取（标准差 "
                      "$@gain/\\sqrt{@width}$，随后从同一生成器抽取 $h_0$）"}
         net_numbers = ""
-    model = (r"plain $h_{l+1} = \tanh(W_l h_l)$, residual $h_{l+1} = h_l + \tanh(W_l h_l)$, "
-             r"$\mathrm{loss} = \mathrm{mean}(h_{@depth})$")
+    else:
+        net = {"en": "with the given weights and input (too many numbers to show here)",
+               "zh": "权重与输入已给定（数字太多，此处不列出）"}
+        net_numbers = ""
+    model = {
+        "en": r"plain $h_{l+1} = \tanh(W_l h_l)$, residual $h_{l+1} = h_l + \tanh(W_l h_l)$, "
+              r"$\mathrm{loss} = \mathrm{mean}(h_{@depth})$",
+        "zh": r"普通堆叠 $h_{l+1} = \tanh(W_l h_l)$，残差堆叠 $h_{l+1} = h_l + \tanh(W_l h_l)$，"
+              r"$\mathrm{loss} = \mathrm{mean}(h_{@depth})$",
+    }
     prompt = {
         "en": fill(f"A tanh MLP of depth @depth and width @width, no biases, {net['en']}:"
-                   f"{net_numbers}\n\n{model}. Give $\\|\\partial\\,\\mathrm{{loss}}/\\partial h_l\\|_2$"
+                   f"{net_numbers}\n\n{model['en']}. Give $\\|\\partial\\,\\mathrm{{loss}}/\\partial h_l\\|_2$"
                    " for $l = 0, \\dots, @depth$ in both stacks.", **v),
         "zh": fill(f"深度 @depth、宽度 @width、无偏置的 tanh MLP，{net['zh']}："
-                   f"{net_numbers}\n\n{model}。分别求两种堆叠中 "
+                   f"{net_numbers}\n\n{model['zh']}。分别求两种堆叠中 "
                    "$\\|\\partial\\,\\mathrm{{loss}}/\\partial h_l\\|_2$（$l = 0, \\dots, @depth$）。",
                    **v),
     }
@@ -200,17 +209,18 @@ def explain(params, answers):
                 r"\text{residual: } g_l = g_{l+1} + W_l^T(s_l \odot g_{l+1})$$")
     solution = {
         "en": fill("Backpropagate from the mean; the residual stack adds the identity path "
-                   "$g_{l+1}$ at every layer.\n\n" + backprop + "\n\n@table\n\nAt layer 0 the "
+                   "$g_{l+1}$ at every layer.\n\n" + backprop + "\n\n@table_en\n\nAt layer 0 the "
                    "plain gradient is @p0, the residual one @r0 (ratio @ratio).", **v),
         "zh": fill("从平均值开始反向传播；残差堆叠在每一层都多出恒等路径 $g_{l+1}$。\n\n"
-                   + backprop + "\n\n@table\n\n第 0 层：普通堆叠的梯度范数为 @p0，残差堆叠为 "
+                   + backprop + "\n\n@table_zh\n\n第 0 层：普通堆叠的梯度范数为 @p0，残差堆叠为 "
                    "@r0（比值 @ratio）。", **v),
     }
     return prompt, solution
 
 
-def _table(plain, residual) -> str:
-    rows = ["| $l$ | plain | residual |", "| --- | --- | --- |"]
+def _table(plain, residual, lang) -> str:
+    header = {"en": "| $l$ | plain | residual |", "zh": "| $l$ | 普通 | 残差 |"}[lang]
+    rows = [header, "| --- | --- | --- |"]
     rows += [f"| {layer} | ${num(p, 3)}$ | ${num(q, 3)}$ |"
              for layer, (p, q) in enumerate(zip(plain, residual, strict=True))]
     return "\n".join(rows)
