@@ -159,3 +159,28 @@ def test_loading_the_bank_imports_neither_torch_nor_the_grader():
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
+
+
+def test_test_command_with_the_real_grader(tmp_path, capsys):
+    grader = pytest.importorskip("grader")
+    if not hasattr(grader, "grade_question"):
+        pytest.skip("grader.grade_question not built yet")
+    assert main(["test", str(VALID_BANK)]) == 0
+    assert capsys.readouterr().out == "10 passed, 0 failed\n"
+
+    text = (VALID_BANK / "all_types.yaml").read_text(encoding="utf-8")
+    wrong_expectation = '{answer: "(I + W) g", verdict: correct}'
+    broken = tmp_path / "bank.yaml"
+    broken.write_text(
+        text.replace('{answer: "(I + W) g", verdict: wrong}', wrong_expectation), encoding="utf-8"
+    )
+    line = next(
+        i for i, t in enumerate(broken.read_text().splitlines(), 1) if wrong_expectation in t
+    )
+    assert main(["test", str(broken)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(
+        f"{broken}:{line}: fx-expression: test #2: expected correct got wrong ("
+    )
+    assert "transpose" in out[0]  # the mal-rule's feedback
+    assert out[1:] == ["9 passed, 1 failed"]
