@@ -200,7 +200,7 @@ def explain(params, answers):
                    " for $l = 0, \\dots, @depth$ in both stacks.", **v),
         "zh": fill(f"深度 @depth、宽度 @width、无偏置的 tanh MLP，{net['zh']}："
                    f"{net_numbers}\n\n{model['zh']}。分别求两种堆叠中 "
-                   "$\\|\\partial\\,\\mathrm{{loss}}/\\partial h_l\\|_2$（$l = 0, \\dots, @depth$）。",
+                   "$\\|\\partial\\,\\mathrm{loss}/\\partial h_l\\|_2$（$l = 0, \\dots, @depth$）。",
                    **v),
     }
     backprop = (r"$$g_{@depth} = \tfrac{1}{@width}\mathbf 1,\ \|g_{@depth}\| = @last,\qquad "

@@ -48,7 +48,10 @@ def test_problem_is_json_ready_and_complete(template, difficulty):
     assert list(problem["answers"]) == spec["answers"]
     for text in (problem["prompt"], problem["solution"]):
         assert set(text) == {"zh", "en"} and all(text.values())
-        assert "@" not in text["en"] + text["zh"]  # every placeholder was filled
+        both = text["en"] + text["zh"]
+        assert "@" not in both  # every placeholder was filled
+        assert "{{" not in both  # no f-string braces left over
+        assert both.count("$") % 2 == 0  # math delimiters are paired
 
 
 @pytest.mark.parametrize(("template", "difficulty"), ALL)
