@@ -24,3 +24,73 @@ def test_declarations_report_every_problem_at_once():
     decl, problems = declarations_from_text("x, 1a", "F, x", "W")
     assert decl.symbols == ("x",) and decl.functions == ("F", "x") and decl.matrices == ("W",)
     assert problems == ["symbols: 1a", "x: symbols & functions"]
+
+
+# ---- the page -----------------------------------------------------------------------------
+from tests.app.learner_fixtures import button, database_url, open_page, texts  # noqa: E402, F401
+
+
+def fill(at, *, symbols="", functions="", matrices="", target="", lines=(), check="Check each line"):
+    at.text_input(key="derivation.symbols").input(symbols)
+    at.text_input(key="derivation.functions").input(functions)
+    at.text_input(key="derivation.matrices").input(matrices)
+    at.text_input(key="derivation.target").input(target)
+    at.text_area(key="derivation.lines").input("\n".join(lines))
+    return button(at, check).click().run()
+
+
+def statuses(at) -> list[str]:
+    return [m.value for m in at.markdown if "Line " in m.value]
+
+
+def test_broken_line_is_marked_with_a_counterexample(open_page):  # noqa: F811
+    at = open_page("derivation")
+    at = fill(at, symbols="x", functions="F", target="1 + F'(x)",
+              lines=["diff(x + F(x), x)", "diff(x, x) + diff(F(x), x)", "1 + F(x)", "1 + F'(x)"])
+    assert at.error[0].value == "Line 3 does not follow from the line before it."
+    rows = statuses(at)
+    assert ["start" in rows[0], "verified" in rows[1], "does not follow" in rows[2]] == [True] * 3
+    assert any("For example" in t for t in texts(at.text))  # the counterexample
+    assert len(at.latex) == 4  # every line shown as the grader read it
+
+
+def test_a_correct_derivation_is_all_verified_and_reaches_the_target(open_page):  # noqa: F811
+    at = open_page("derivation", lang="zh")
+    at = fill(at, matrices="W, g", target="(I + W)^T g",
+              lines=["(I + W)^T g", "(I^T + W^T) g", "g + W^T g"], check="逐行检查")
+    assert at.success[0].value == "全部 3 行均已验证：每一步都由上一步推出。"
+    assert at.success[1].value == "最后一行等于目标。"
+
+
+def test_matrix_order_matters(open_page):  # noqa: F811
+    at = open_page("derivation")
+    at = fill(at, matrices="A, B", lines=["(A B)^T", "A^T B^T"])
+    assert "does not follow" in statuses(at)[1]
+
+
+def test_unreadable_line_is_shown_as_typed_in_code(open_page):  # noqa: F811
+    at = open_page("derivation")
+    at = fill(at, symbols="x", lines=["x + 1", "<script>x"])
+    assert "cannot read" in statuses(at)[1]
+    assert any("<script>x" in c.value for c in at.code)
+
+
+def test_bad_declarations_are_listed_before_checking(open_page):  # noqa: F811
+    at = open_page("derivation")
+    at = fill(at, symbols="x, 2y", functions="x", lines=["x"])
+    assert at.error[0].value.startswith("Some declared names")
+    assert at.code[0].value == "symbols: 2y\nx: symbols & functions"
+
+
+def test_preset_fills_names_and_first_line(open_page):  # noqa: F811
+    from app_pages.widgets.resources import bank
+
+    preset = bank().by_type("derivation")[0]
+    at = open_page("derivation")
+    at.selectbox(key="derivation.preset").set_value(preset.id).run()
+    assert at.text_area(key="derivation.lines").value.strip() == preset.start
+    assert at.text_input(key="derivation.target").value == preset.target
+    at = button(at, "Check each line").click().run()
+    at.text_area(key="derivation.lines").input("\n".join([preset.start, *preset.steps]))
+    at = button(at, "Check each line").click().run()
+    assert at.success[0].value.startswith("All ")
