@@ -118,3 +118,52 @@ def test_filters_narrow_the_questions(open_page):  # noqa: F811
 
     assert bank().questions[run.current.question_id].type == "ordering"
     assert any(c.value.endswith("questions match") for c in at.caption)
+
+
+def test_ordering_right_and_wrong(open_page):  # noqa: F811
+    from app_pages.widgets.resources import bank
+
+    question = bank().by_type("ordering")[0]
+    right = [s.id for s in question.steps]
+    at = open_page("practice", q=question.id)
+    at.multiselect[-1].set_value(right)
+    at = button(at, "Submit answer").click().run()
+    assert at.success[0].value == "Correct"
+    at = open_page("practice", q=question.id)
+    at.multiselect[-1].set_value(right[::-1])
+    at = button(at, "Submit answer").click().run()
+    assert at.error[0].value == "Not quite"
+
+
+def test_derivation_question_marks_each_line(open_page):  # noqa: F811
+    from app_pages.widgets.resources import bank
+
+    question = bank().by_type("derivation")[0]
+    at = open_page("practice", q=question.id)
+    assert len(at.latex) == 2  # the start and the target, as the grader reads them
+    at.text_area[0].input("\n".join([question.steps[0], "0"]))
+    at = button(at, "Submit answer").click().run()
+    assert at.error[0].value == "Not quite"
+    rows = [m.value for m in at.markdown if "Line " in m.value]
+    assert "verified" in rows[0] and "does not follow" in rows[1]
+
+
+def test_interview_question_reveal_tick_and_follow_up(open_page, database_url, monkeypatch):  # noqa: F811
+    from app_pages.widgets import resources
+    from tests.app.learner_bank import fixture_bank
+
+    small = fixture_bank()
+    monkeypatch.setattr(resources, "bank", lambda: small)
+    monkeypatch.setattr(resources, "question", lambda qid: small.questions.get(qid))
+    at = open_page("practice", q="fx-interview")
+    at.text_area[0].input("It keeps an identity path, but gradients never vanish.")
+    at = button(at, "Submit and show the model answer").click().run()
+    ticked = {c.label.split(" · ")[0]: c.value for c in at.checkbox}
+    assert ticked == {"identity term": True, "ensemble view": False,
+                      "gradients can never vanish": True}
+    at = button(at, "Confirm my key points").click().run()
+    assert at.error[0].value == "Not quite"  # a misconception was ticked
+    (attempt,) = attempts(database_url)
+    assert attempt.verdict == "partial" and set(attempt.rubric_ticks) == {"identity", "never-vanish"}
+    at = button(at, "Question fx-expression").click().run()
+    assert at.session_state["practice.run"].current.question_id == "fx-expression"
