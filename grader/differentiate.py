@@ -33,12 +33,20 @@ from .nodes import (
 
 ZERO, ONE, TWO = Num(0.0, "0"), Num(1.0, "1"), Num(2.0, "2")
 MAX_DERIVED_NODES = 5000
+MAX_RULE_APPLICATIONS = 20000  # bounds the work of nested derivatives before anything is built
+
+
+class _Budget:
+    """Counts rule applications during one expansion; exceeding it means "cannot decide"."""
+
+    remaining = 0
 
 
 def expand_derivatives(node: Node) -> Node:
     """Replace every Diff node by its derivative (innermost first)."""
     if not any(isinstance(n, Diff) for n in walk(node)):
         return node
+    _Budget.remaining = MAX_RULE_APPLICATIONS
     result = _expand(node)
     if count_nodes(result) > MAX_DERIVED_NODES:
         raise CannotDecide("derivative_too_large")
@@ -91,6 +99,9 @@ def neg(a: Node) -> Node:
 
 
 def derivative(node: Node, var: str) -> Node:
+    _Budget.remaining -= 1
+    if _Budget.remaining < 0:
+        raise CannotDecide("derivative_too_large")
     match node:
         case Num() | Const() | Ident() | Factorial():
             return ZERO

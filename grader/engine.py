@@ -78,6 +78,12 @@ def grade_request(request: object, *, symbolic: bool = True) -> dict:
     except BadRequest as err:
         text = message("bad_request", lang, reason=str(err))
         return result(feedback=text, error=text)
+    except RecursionError:
+        text = message("cannot_grade", lang, reason=message("too_deep", lang, limit=""))
+        return result(feedback=text, error=text)
+    except Exception as err:  # noqa: BLE001 - one bad request must never take the grader down
+        text = message("cannot_evaluate", lang)
+        return result(feedback=text, error=f"{text} ({type(err).__name__})")
 
 
 def _grade(request: object, lang: str, symbolic) -> dict:

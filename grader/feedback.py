@@ -25,8 +25,8 @@ def reason(err: GraderError, lang: str) -> str:
 
 def caret_text(raw: str, err: ParseError) -> tuple[int, str]:
     """(1-based column in the raw text, the raw line with a caret under the problem)."""
-    norm = normalize(raw)
-    column = norm.raw_index(err.pos)
+    # Only text within the length limit was normalized; longer text failed before reading.
+    column = normalize(raw).raw_index(err.pos) if len(raw) <= 2000 else 0
     shown = raw.replace("\n", " ").replace("\t", " ")
     if len(shown) > 80:  # keep the caret readable on long input: a window around the problem
         start = max(0, column - 40)

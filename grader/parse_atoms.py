@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .errors import ParseError
+from .errors import LimitError, ParseError
 from .lexer import Token
 from .names import CONSTANTS, NOT_FINITE
 from .nodes import (
@@ -20,6 +20,7 @@ from .nodes import (
     Pow,
     Sym,
     Transpose,
+    walk,
 )
 from .parser import MAX_DIFF_ORDER, Parser, number_node
 
@@ -34,8 +35,7 @@ def parse_atom(p: Parser) -> Node:
         return parse_name(p)
     if t.kind == "diffop":
         p.take()
-        var = t.text
-        return p.make(Diff(p.parse_power(), var, 1))
+        return make_diff(p, p.parse_power(), t.text, 1, t)
     if t.kind == "cmd":
         return parse_command(p)
     if t.kind == "begin":
@@ -55,7 +55,7 @@ def parse_atom(p: Parser) -> Node:
             p.expect("|", t)
             return p.make(Func("abs", inner))
     if t.kind == "eof":
-        raise ParseError("unexpected_end", t.pos, expected="")
+        raise ParseError("incomplete", t.pos)
     raise ParseError("unexpected_token", t.pos, found=t.text)
 
 
@@ -130,7 +130,15 @@ def parse_diff_call(p: Parser, t: Token) -> Node:
                 and 1 <= args[2].value <= MAX_DIFF_ORDER):
             raise ParseError("derivative_order", t.pos, limit=MAX_DIFF_ORDER)
         order = int(args[2].value)
-    return p.make(Diff(args[0], args[1].name, order))
+    return make_diff(p, args[0], args[1].name, order, t)
+
+
+def make_diff(p: Parser, expr: Node, var: str, order: int, t: Token) -> Node:
+    """Nested derivatives multiply the work: their total order is limited like one order."""
+    total = order + sum(n.order for n in walk(expr) if isinstance(n, Diff | Apply))
+    if total > MAX_DIFF_ORDER:
+        raise LimitError("derivative_order", t.pos, limit=MAX_DIFF_ORDER)
+    return p.make(Diff(expr, var, order))
 
 
 def parse_group(p: Parser) -> Node:

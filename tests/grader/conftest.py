@@ -1,0 +1,13 @@
+import pytest
+
+from grader.engine import grade_request
+
+
+@pytest.fixture
+def grade():
+    """Grade one request in-process (the same code the worker runs)."""
+
+    def _grade(**request):
+        return grade_request(request)
+
+    return _grade

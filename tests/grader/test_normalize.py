@@ -1,0 +1,40 @@
+import pytest
+
+from grader.normalize import normalize
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("（x＋１）", "(x+1)"),
+        ("［0.4，2.05］", "[0.4,2.05]"),
+        ("２．５", "2.5"),
+        ("3×4", "3*4"),
+        ("a·b", "a*b"),
+        ("6÷2", "6/2"),
+        ("x−1", "x-1"),
+        ("x²", "x^(2)"),
+        ("W⁻¹", "W^(-1)"),
+        ("Wᵀ", "W^(T)"),
+        ("√x", "sqrtx"),
+        ("2α", "2alpha"),
+        ("σ(z)", "sigma(z)"),
+        ("F′(x)", "F'(x)"),
+        ("F″(x)", "F''(x)"),
+        ("x\u3000+ 1", "x + 1"),
+        ("x\u200b+1", "x+1"),
+        ("【1；2】", "[1;2]"),
+    ],
+)
+def test_ime_and_unicode_input_becomes_ascii(raw, expected):
+    assert normalize(raw).text == expected
+
+
+def test_every_output_character_maps_back_to_the_raw_text():
+    raw = "（α＋x²）"
+    norm = normalize(raw)
+    assert len(norm.origin) == len(norm.text)
+    # "alpha" comes from raw index 1; "^(2)" from the superscript at raw index 4.
+    assert norm.origin[norm.text.index("alpha")] == 1
+    assert norm.origin[norm.text.index("^")] == 4
+    assert norm.raw_index(len(norm.text)) == len(raw)

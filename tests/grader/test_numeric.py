@@ -1,0 +1,79 @@
+"""Numbers, vectors and matrices against the tolerance rules (see grader/numeric.py)."""
+
+import pytest
+
+HALF_POW_20 = 0.5**20  # 9.5367431640625e-07, the source text's 9.54×10^-7
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "tol", "correct"),
+    [
+        ("9.54e-7", HALF_POW_20, {"sigfigs": 3}, True),
+        ("9.54×10^-7", HALF_POW_20, {"sigfigs": 3}, True),
+        ("9.54*10^(-7)", HALF_POW_20, {"sigfigs": 3}, True),
+        ("9.54 × 10⁻⁷", HALF_POW_20, {"sigfigs": 3}, True),
+        ("0.5^20", HALF_POW_20, {"sigfigs": 3}, True),
+        ("9.5e-7", HALF_POW_20, {"sigfigs": 3}, False),  # too few digits
+        ("9.55e-7", HALF_POW_20, {"sigfigs": 3}, False),
+        ("9.537e-7", HALF_POW_20, {"sigfigs": 3}, True),  # more digits, rounds to the same
+        ("2.50", 2.5, {"sigfigs": 3}, True),
+        ("2.5", 2.5, {"sigfigs": 3}, False),
+        ("1.01", 1.01, {}, True),
+        ("1+0.01", 1.01, {}, True),
+        ("1.0101", 1.01, {"rtol": 1e-3}, True),
+        ("1.02", 1.01, {"rtol": 1e-3}, False),
+        ("1.02", 1.01, {"atol": 0.05}, True),
+        ("1.1", 1.01, {"atol": 0.05}, False),
+        ("0.001", 0.0, {"atol": 0.01}, True),
+        ("0.001", 0.0, {"rtol": 0.01}, False),
+        ("[0.4, 2.05]", [0.4, 2.05], {"rtol": 1e-3}, True),
+        ("(0.4, 2.05)", [0.4, 2.05], {"rtol": 1e-3}, True),
+        ("0.4, 2.05", [0.4, 2.05], {"rtol": 1e-3}, True),
+        ("[0.4 2.05]", [0.4, 2.05], {"rtol": 1e-3}, True),
+        ("［0.4，2.05］", [0.4, 2.05], {"rtol": 1e-3}, True),
+        ("[0.4; 2.05]", [0.4, 2.05], {"rtol": 1e-3}, True),
+        (r"\begin{bmatrix}0.4\\2.05\end{bmatrix}", [0.4, 2.05], {"rtol": 1e-3}, True),
+        ("[1.1*0.5 - 0.1*1.5, 0.2*0.5 + 1.3*1.5]", [0.4, 2.05], {"rtol": 1e-9}, True),
+        ("[0.4, 2.06]", [0.4, 2.05], {"rtol": 1e-3}, False),
+        ("[[1.1,-0.1],[0.2,1.3]]", [[1.1, -0.1], [0.2, 1.3]], {}, True),
+        ("[1.1 -0.1; 0.2 1.3]", [[1.1, -0.1], [0.2, 1.3]], {}, True),
+        ("5/4", 1.25, {}, True),
+        ("2^40", 1099511627776, {}, True),
+        ("0/0", 1.0, {"rtol": 1.0}, False),  # NaN never matches
+        ("1/0", 1.0, {"rtol": 1.0}, False),
+    ],
+)
+def test_tolerance_rules(grade, answer, expected, tol, correct):
+    r = grade(kind="numeric", expected=expected, answer=answer, **tol)
+    assert r["correct"] is correct, r["feedback"]
+
+
+@pytest.mark.parametrize("answer", ["nan", "inf", "NaN", "∞", "-inf", "1e309", "10^400"])
+def test_non_finite_answers_are_refused_with_a_message(grade, answer):
+    r = grade(kind="numeric", expected=1.0, answer=answer, rtol=1.0)
+    assert not r["correct"] and r["error"]
+
+
+def test_wrong_shape_gives_both_shapes(grade):
+    r = grade(kind="numeric", expected=[[1, 2], [3, 4]], answer="[1, 2, 3, 4]")
+    assert "vector of length 4" in r["feedback"] and "2×2 matrix" in r["feedback"]
+
+
+def test_vector_names_the_wrong_entries_and_gives_partial_score(grade):
+    r = grade(kind="numeric", expected=[1, 2, 3, 4], answer="[1, 2, 3, 5]")
+    assert "entries 4" in r["feedback"]
+    assert r["score"] == 0.75
+
+
+def test_symbols_in_a_numeric_answer_are_named(grade):
+    r = grade(kind="numeric", expected=1.0, answer="x + 1")
+    assert "x" in r["error"]
+
+
+def test_expected_may_be_a_formula(grade):
+    assert grade(kind="numeric", expected="0.5^20", answer="9.5367e-7", rtol=1e-4)["correct"]
+
+
+def test_too_few_digits_message_in_chinese(grade):
+    r = grade(kind="numeric", expected=HALF_POW_20, answer="9.5e-7", sigfigs=3, lang="zh")
+    assert "3 位有效数字" in r["feedback"]
