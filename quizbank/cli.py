@@ -21,7 +21,7 @@ def _load_or_report(path: str | None):
         for problem in error.problems:
             print(problem)
         count = len(error.problems)
-        print(f"{count} problem{'s' if count != 1 else ''} found", file=sys.stderr)
+        print(f"{count} problem{'s' if count != 1 else ''} found")
         return None
 
 

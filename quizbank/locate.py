@@ -48,6 +48,8 @@ def _message(error: dict, allowed_fields: list[str]) -> str:
     if kind == "union_tag_invalid":
         ctx = error["ctx"]
         return f"unknown question type '{ctx['tag']}' (expected one of: {ctx['expected_tags']})"
+    if kind in ("model_attributes_type", "dict_type") and not error["loc"]:
+        return "a question is a mapping of fields (id: …, type: …), not a single value"
     if kind == "union_tag_not_found":
         return "required field is missing (the question type)"
     message = error["msg"]

@@ -26,10 +26,11 @@ _YAML_EXPONENT_HINT = " (YAML reads 1e-3 as text: write 1.0e-3)"
 def _finite_number(value: Any, where: str) -> float:
     # bool is an int in Python, but `true` is never a number an author meant.
     if isinstance(value, bool) or not isinstance(value, int | float):
+        hint = _YAML_EXPONENT_HINT if isinstance(value, str) and _looks_numeric(value) else ""
         raise PydanticCustomError(
             "numeric_answer",
-            "{where} must be a number, got {got!r}",
-            {"where": where, "got": value},
+            "{where} must be a number, got {got}{hint}",
+            {"where": where, "got": repr(value), "hint": hint},
         )
     if not math.isfinite(value):
         raise PydanticCustomError(
@@ -81,9 +82,14 @@ NumericAnswer = Annotated[
 def _number_only(value: Any) -> Any:
     # One clear message instead of one per branch of `int | float`.
     if isinstance(value, bool) or not isinstance(value, int | float):
+        hint = _YAML_EXPONENT_HINT if isinstance(value, str) and _looks_numeric(value) else ""
         raise PydanticCustomError(
-            "tolerance_value", "must be a number, got {got!r}", {"got": value}
+            "tolerance_value",
+            "must be a number, got {got}{hint}",
+            {"got": repr(value), "hint": hint},
         )
+    if not math.isfinite(value):
+        raise PydanticCustomError("tolerance_value", "must be finite, got {got}", {"got": value})
     return value
 
 

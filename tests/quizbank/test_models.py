@@ -1,5 +1,7 @@
 """The models' rules, each shown failing with its field and message, on plain dicts."""
 
+import math
+
 import pytest
 
 from quizbank import (
@@ -70,8 +72,13 @@ BROKEN = [
         "tolerance",
         {"kind": "relative", "value": "1e-3"},
         "tolerance.value",
-        "must be a number",
+        "must be a number, got '1e-3' (YAML reads 1e-3 as text: write 1.0e-3)",
     ),
+    ("numeric", "tolerance", {"kind": "relative", "value": math.inf}, "tolerance.value", "finite"),
+    ("numeric", "tolerance", {"kind": "relative", "value": math.nan}, "tolerance.value", "finite"),
+    ("numeric", "tolerance", {"kind": "sigfigs", "value": True}, "tolerance.value", "got True"),
+    ("numeric", "answer", "1e-3", "answer", "not text (YAML reads 1e-3 as text: write 1.0e-3)"),
+    ("numeric", "answer", ["1.5"], "answer", "entry 1 must be a number, got '1.5' (YAML reads"),
     (
         "numeric",
         "tolerance",
@@ -120,13 +127,17 @@ BROKEN = [
     ("choice", "source.section", 3.2, "source.section", "valid string"),
     ("choice", "tags", ["a", "a"], "tags", "tags must be unique"),
     ("choice", "hints", {"en": "one hint"}, "hints", "valid list"),
+    ("choice", "", None, "-", "a question is a mapping of fields"),
 ]
 
 
 @pytest.mark.parametrize(("kind", "path", "value", "field", "message"), BROKEN)
 def test_each_rule_names_field_and_reason(sample, kind, path, value, field, message):
     question = sample(kind)
-    set_path(question, path, value)
+    if path:
+        set_path(question, path, value)
+    else:
+        question = "just a string"
     problems = problems_of([question])
     found = [(p.field, p.message) for p in problems]
     assert any(f == field and message in m for f, m in found), found
