@@ -116,7 +116,10 @@ def show_reading(typed: dict) -> None:
             if preview.get("interpreted"):
                 st.latex(preview["interpreted"])
             else:
-                st.error(tr("exercises.reading_error", message=preview.get("error") or ""))
+                # The grader's message may quote the learner's text: never render it as Markdown.
+                st.error(tr("exercises.reading_error"), icon=":material/error:")
+                details = "\n".join(filter(None, (preview.get("error"), preview.get("caret"))))
+                st.code(details, language=None, wrap_lines=True)
 
 
 def show_result(result: ex.ExerciseResult) -> None:
@@ -137,9 +140,9 @@ def show_result(result: ex.ExerciseResult) -> None:
                 if answer.interpreted:
                     st.caption(tr("exercises.interpreted"))
                     st.latex(answer.interpreted)
-                for message in (answer.error, answer.feedback):
-                    if message:
-                        st.text(message)
+                if not answer.correct and (answer.feedback or answer.error):
+                    # Grader feedback may quote the learner's text under a caret: keep it verbatim.
+                    st.code(answer.feedback or answer.error, language=None, wrap_lines=True)
             st.caption(f"{tr('exercises.key')}: `{ex.format_value(result.exercise.expected[answer.name])}`")
 
 

@@ -133,10 +133,15 @@ def build_exercise(template: str, seed: int, difficulty: str = DEFAULT_DIFFICULT
     )
 
 
+# The bank's tolerance kinds -> the grader request's tolerance fields.
+TOLERANCE_FIELDS = {"relative": "rtol", "absolute": "atol", "sigfigs": "sigfigs"}
+
+
 def numeric_request(expected: Any, answer: str, tolerance: Mapping[str, Any], lang: str) -> dict:
-    """The grader's numeric check request for one answer."""
+    """The grader's numeric check request for one answer (tolerance as rtol / atol / sigfigs)."""
+    field_name = TOLERANCE_FIELDS[str(tolerance.get("kind", "relative"))]
     return {"kind": "numeric", "answer": answer, "expected": expected,
-            "tolerance": dict(tolerance), "lang": lang}
+            field_name: tolerance["value"], "lang": lang}
 
 
 def grade_exercise(exercise: Exercise, typed: Mapping[str, str], *, lang: str = "en",
