@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint bench browser clean
+.PHONY: run test test-postgres lint bench browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,10 @@ lint: $(STAMP)
 
 test: $(STAMP) browser lint
 	$(PY) -m pytest
+
+# The progress-store tests against a local PostgreSQL (installed and started by the script).
+test-postgres: $(STAMP)
+	TUTOR_TEST_DATABASE_URL="$$(bash scripts/start_postgres.sh | tail -n 1)" $(PY) -m pytest -m postgres tests/tutor
 
 bench: $(STAMP)
 	for b in bench/bench_*.py; do $(PY) $$b || exit 1; done
