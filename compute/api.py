@@ -11,6 +11,7 @@ A template module provides
 from __future__ import annotations
 
 import hashlib
+import math
 
 from compute import registry
 from compute.errors import ParamsError
@@ -61,6 +62,9 @@ def solve(template: str, params: dict) -> dict:
 
 def _build(module, template, seed, difficulty, params) -> dict:
     answers = module.answer(params)
+    if not _all_finite(answers):  # JSON has no inf/nan, and such a key grades nothing
+        raise ParamsError(template, [("params", "the answers overflow float64; use smaller "
+                                                "numbers")])
     prompt, solution = module.explain(params, answers)
     return {
         "template": template,
@@ -71,3 +75,11 @@ def _build(module, template, seed, difficulty, params) -> dict:
         "prompt": prompt,
         "solution": solution,
     }
+
+
+def _all_finite(value) -> bool:
+    if isinstance(value, dict):
+        return all(_all_finite(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_all_finite(v) for v in value)
+    return not isinstance(value, float) or math.isfinite(value)

@@ -13,6 +13,7 @@ from numbers import Real
 from compute.errors import ParamsError
 
 MAX_DIM = 64  # vectors and matrices shown in a prompt stay small enough to read
+MAX_ABS = 1e6  # entries of vectors and matrices: hand-sized problems, far from overflow
 
 
 def _is_number(value) -> bool:
@@ -37,11 +38,14 @@ class ParamReader:
         return name in self.params
 
     def raw(self, name: str, required: bool):
+        """The value as given, or None (with a problem recorded unless optional and absent)."""
         self._seen.add(name)
         if name not in self.params:
             if required:
                 self.fail(name, "is missing")
             return None
+        if self.params[name] is None:
+            self.fail(name, "must not be null")
         return self.params[name]
 
     def number(self, name, *, lo=None, hi=None, lo_open=False, hi_open=False, required=True):
@@ -93,8 +97,8 @@ class ParamReader:
         if not isinstance(value, list) or not all(_is_number(v) for v in value):
             self.fail(name, "must be a list of numbers")
             return None
-        if not all(math.isfinite(v) for v in value):
-            self.fail(name, "must hold finite numbers only")
+        if not all(math.isfinite(v) and abs(v) <= MAX_ABS for v in value):
+            self.fail(name, f"must hold finite numbers of size at most {MAX_ABS:g}")
             return None
         if length is not None and len(value) != length:
             self.fail(name, f"must have {length} entries, got {len(value)}")
@@ -120,8 +124,8 @@ class ParamReader:
         if len(widths) != 1 or 0 in widths:
             self.fail(name, "rows must be non-empty and all of the same length")
             return None
-        if not all(math.isfinite(v) for row in value for v in row):
-            self.fail(name, "must hold finite numbers only")
+        if not all(math.isfinite(v) and abs(v) <= MAX_ABS for row in value for v in row):
+            self.fail(name, f"must hold finite numbers of size at most {MAX_ABS:g}")
             return None
         shape = (len(value), len(value[0]))
         want = (shape[0] if rows is None else rows, shape[1] if cols is None else cols)

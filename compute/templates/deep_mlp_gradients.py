@@ -117,20 +117,18 @@ def _check_matches_seed(r, weights, x0, gain, seed):
 
 
 def _read_weights(r):
-    raw = r.params.get("weights")
+    """A list of square matrices of one width; each bad matrix is reported as weights[i]."""
+    raw = r.raw("weights", required=True)
+    if raw is None:
+        return None
     if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_DEPTH:
-        r.raw("weights", required=True)
-        if isinstance(raw, list):
-            r.fail("weights", f"must hold between 1 and {MAX_DEPTH} matrices, got {len(raw)}")
-        elif raw is not None:
-            r.fail("weights", "must be a list of square matrices")
+        r.fail("weights", f"must be a list of 1 to {MAX_DEPTH} square matrices")
         return None
     sub = ParamReader(NAME, {f"weights[{i}]": W for i, W in enumerate(raw)})
     first = sub.matrix("weights[0]", square=True, max_dim=MAX_WIDTH)
     width = len(first) if first else None
     matrices = [first] + [sub.matrix(f"weights[{i}]", rows=width, cols=width, square=True,
                                      max_dim=MAX_WIDTH) for i in range(1, len(raw))]
-    r.raw("weights", required=True)
     r.problems.extend(sub.problems)
     return None if sub.problems else matrices
 

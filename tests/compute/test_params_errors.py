@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import compute
 
@@ -39,6 +41,13 @@ BAD = [
     ("dropout_residual", {"p": 0, "x": [1, 2], "h": [1, 1], "mask": [1, 0]}, {"mask"}),
     ("variance_of_sum", {"var_x": -1, "var_f": 1}, {"var_x", "cov"}),
     ("variance_of_sum", {"var_x": 1, "var_f": 1, "cov": 2}, {"cov"}),
+    ("linear_residual_block", {"x": [1e7, 1], "W": [[1, 0], [0, -1e9]], "t": [1, 1]},
+     {"x", "W"}),
+    ("variance_of_sum", {"var_x": None, "var_f": 1, "cov": 0}, {"var_x"}),
+    ("dropout_residual", {"p": 0.5, "x": [1, 2], "h": [1, 1], "mask": None}, {"mask"}),
+    ("deep_mlp_gradients", {"weights": None, "x0": [1.0]}, {"weights"}),
+    ("deep_mlp_gradients", {"weights": [], "x0": [1.0]}, {"weights"}),
+    ("deep_mlp_gradients", {"depth": None, "width": 4, "gain": 1, "seed": 0}, {"depth"}),
 ]
 
 
@@ -93,3 +102,31 @@ def test_a_solved_deep_mlp_can_be_solved_again():
         compute.solve("deep_mlp_gradients", tampered)
     del tampered["seed"]  # without the seed these are just explicit weights
     assert compute.solve("deep_mlp_gradients", tampered)["answers"] != first["answers"]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.floats(-3, 3) | st.text(max_size=3)
+    | st.sampled_from([float("nan"), float("inf"), 0.5, 2]),
+    lambda inner: st.lists(inner, max_size=4),
+    max_leaves=12)
+TEMPLATE_SPECS = {t["name"]: t["params"] for t in compute.list_templates()}
+
+
+@settings(max_examples=25, deadline=None)
+@given(template=st.sampled_from(sorted(TEMPLATE_SPECS)), data=st.data())
+def test_junk_params_raise_only_params_error(template, data):
+    fields = TEMPLATE_SPECS[template] + ["seed", "junk"]
+    keys = data.draw(st.lists(st.sampled_from(fields), unique=True))
+    params = {key: data.draw(json_values) for key in keys}
+    try:
+        result = compute.solve(template, params)
+    except compute.ParamsError as error:
+        assert error.problems
+    else:
+        assert result["template"] == template
+
+
+def test_answers_that_overflow_are_refused():
+    weights = [[[1e6, 1e6], [1e6, 1e6]]] * 60  # saturated tanh is avoided: h0 = 0
+    with pytest.raises(compute.ParamsError, match="overflow"):
+        compute.solve("deep_mlp_gradients", {"weights": weights, "x0": [0.0, 0.0]})
