@@ -84,7 +84,8 @@ def question_problems(
                 line_at(parts),
                 question_id,
                 field_name(parts),
-                _message(detail, allowed_fields),
+                # "did you mean" only for a question's own fields, where the list is right
+                _message(detail, allowed_fields if len(parts) == 1 else []),
             )
         )
     return problems

@@ -2,6 +2,7 @@
 
 import math
 import re
+from pathlib import Path
 
 import pytest
 import yaml
@@ -11,6 +12,8 @@ from hypothesis import strategies as st
 from quizbank import BankError, QuestionType, parse_bank
 from quizbank.parse import parse_document
 from quizbank.yaml_reader import parse_yaml_text
+
+from .conftest import VALID_BANK
 
 
 def through_yaml(question) -> object:
@@ -157,3 +160,34 @@ def test_line_index_finds_the_line_of_every_value(data, flow):
     for path, leaf in _leaf_paths(data):
         line = document.lines.line_at(["root", *path])
         assert re.search(rf"\b{leaf}\b", lines[line - 1]), (path, line, text)
+
+
+plain_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | finite | st.text(max_size=20) | st.dates(),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(plain_values, st.booleans())
+def test_reader_builds_what_safe_load_builds(data, flow):
+    """The event-driven reader agrees with PyYAML's safe loader on every plain document."""
+    text = yaml.safe_dump({"doc": data}, default_flow_style=flow, allow_unicode=True)
+    document, problems = parse_yaml_text(text)
+    assert problems == []
+    assert document.data == yaml.safe_load(text)
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((Path(__file__).parents[2] / "quizbank" / "bank").rglob("*.yaml"))
+    + [VALID_BANK / "all_types.yaml"],
+    ids=lambda p: p.name,
+)
+def test_reader_matches_safe_load_on_real_files(path):
+    text = path.read_text(encoding="utf-8")
+    document, problems = parse_yaml_text(text, str(path))
+    assert problems == [] and document.data == yaml.safe_load(text)
