@@ -26,6 +26,7 @@ NAME = "deep_mlp_gradients"
 MAX_DEPTH = 200
 MAX_WIDTH = 512
 MAX_GAIN = 10.0
+MAX_WEIGHTS = 2**21  # depth * width^2: 16 MB of float64 (e.g. 200 layers of width 100)
 SHOW_WEIGHTS_UP_TO = 64  # entries per matrix printed in the prompt; larger nets are described
 
 # difficulty -> (depth range, width range, gain choices, decimals kept in weights and x0)
@@ -68,6 +69,9 @@ def check_setting(params):
            "width": r.integer("width", lo=1, hi=MAX_WIDTH),
            "gain": r.number("gain", lo=0, lo_open=True, hi=MAX_GAIN),
            "seed": r.integer("seed", lo=0, hi=2**63 - 1)}
+    if out["depth"] and out["width"] and out["depth"] * out["width"] ** 2 > MAX_WEIGHTS:
+        r.fail("width", f"depth x width^2 = {out['depth'] * out['width'] ** 2} weights exceeds "
+                        f"{MAX_WEIGHTS}; use a smaller net")
     r.finish()
     return out
 

@@ -26,6 +26,7 @@ BAD = [
     ("deep_mlp_gradients", {"depth": 0, "width": 513, "gain": 0, "seed": -1},
      {"depth", "width", "gain", "seed"}),
     ("deep_mlp_gradients", {"depth": 40, "width": 64}, {"gain", "seed"}),
+    ("deep_mlp_gradients", {"depth": 200, "width": 512, "gain": 1, "seed": 0}, {"width"}),
     ("deep_mlp_gradients", {"weights": [[[1, 0], [0, 1]], [[1, 2, 3]]], "x0": [1, 2, 3],
                             "seed": -1}, {"weights[1]", "seed"}),
     ("deep_mlp_gradients", {"weights": [[[1, 0], [0, 1]]], "x0": [1, 2], "seed": 1},
