@@ -184,3 +184,14 @@ def test_test_command_with_the_real_grader(tmp_path, capsys):
     )
     assert "transpose" in out[0]  # the mal-rule's feedback
     assert out[1:] == ["9 passed, 1 failed"]
+
+
+def test_every_shipped_author_test_passes(capsys):
+    """The shipped bank's author tests, through the real grader: the bank's own unit tests."""
+    grader = pytest.importorskip("grader")
+    if not hasattr(grader, "grade_question"):
+        pytest.skip("grader.grade_question not built yet")
+    code = main(["test"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert out.splitlines()[-1].endswith(" passed, 0 failed")
