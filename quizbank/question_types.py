@@ -209,7 +209,7 @@ class OrderingQuestion(QuestionBase):
 class GeneratedQuestion(QuestionBase):
     type: Literal["generated"]
     template: TemplateName
-    asks: Annotated[list[TemplateName], Field(min_length=1)]
+    asks: Annotated[list[Identifier], Field(min_length=1)]
     tolerance: Tolerance
     tests: list[GeneratedAnswerTest] = []
 
