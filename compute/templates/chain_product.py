@@ -67,7 +67,7 @@ def explain(params, answers):
         "en": fill(r"A stack of @L layers has branch derivatives $a_l = @a$. Give "
                    r"$\partial x_n/\partial x_0$ for the plain stack ($\prod_l a_l$) and for the "
                    r"residual stack ($\prod_l (1 + a_l)$).", **v),
-        "zh": fill(r"@L 层网络各层分支的局部导数为 $a_l = @a$。分别求普通网络 "
+        "zh": fill(r"@L 层网络各层分支的局部导数为 $a_l = @a$。分别求普通网络"
                    r"（$\prod_l a_l$）与残差网络（$\prod_l (1 + a_l)$）的 "
                    r"$\partial x_n/\partial x_0$。", **v),
     }

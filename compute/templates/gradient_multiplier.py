@@ -63,32 +63,34 @@ def answer(params):
 
 def explain(params, answers):
     n, a = params["n"], params["a"]
-    v = {"n": str(n), "a": num(a), "b": num(1 + a), "absa": num(abs(a)), "absb": num(abs(1 + a)),
-         "plain": num(answers["plain"], 3), "res": num(answers["residual"], 3),
-         "ratio": _ratio(answers)}
-    setting = r"$n = @n$, $a = @a$"
+    v = {"n": str(n), "a": num(a), "pa": f"({num(a)})" if a < 0 else num(a), "b": num(1 + a), "absa": num(abs(a)), "absb": num(abs(1 + a)),
+         "plain": num(answers["plain"], 3), "res": num(answers["residual"], 3)}
+    setting = {"en": r"$n = @n$, $a = @a$", "zh": r"$n = @n$，$a = @a$"}
     prompt = {
-        "en": fill("Every layer's branch has the same local derivative $a$. With " + setting +
+        "en": fill("Every layer's branch has the same local derivative $a$. With " + setting["en"] +
                    r", give the gradient multiplier of a plain stack, $G_{\mathrm{plain}} = |a|^n$,"
                    r" and of a residual stack, $G_{\mathrm{residual}} = |1 + a|^n$.", **v),
-        "zh": fill("每层变换分支的局部导数都等于 $a$。已知 " + setting +
+        "zh": fill("每层变换分支的局部导数都等于 $a$。已知 " + setting["zh"] +
                    r"，求普通网络的梯度倍率 $G_{\mathrm{plain}} = |a|^n$ 与残差网络的梯度倍率 "
                    r"$G_{\mathrm{residual}} = |1 + a|^n$。", **v),
     }
     steps = (r"$$G_{\mathrm{plain}} = |@a|^{@n} = @absa^{@n} \approx @plain$$" "\n\n"
-             r"$$G_{\mathrm{residual}} = |1 + (@a)|^{@n} = @absb^{@n} \approx @res$$")
+             r"$$G_{\mathrm{residual}} = |1 + @pa|^{@n} = @absb^{@n} \approx @res$$")
     solution = {
         "en": fill("A plain layer multiplies the gradient by $a$; a residual layer by $1 + a$ "
                    "(the 1 is the identity path). Over $n$ layers the factors multiply:\n\n"
-                   + steps + "\n\n@ratio", **v),
+                   + steps + "\n\n" + _ratio(answers, "en"), **v),
         "zh": fill("普通层把梯度乘以 $a$，残差层乘以 $1 + a$（1 来自恒等路径）。"
-                   "经过 $n$ 层，各层因子相乘：\n\n" + steps + "\n\n@ratio", **v),
+                   "经过 $n$ 层，各层因子相乘：\n\n" + steps + "\n\n" + _ratio(answers, "zh"), **v),
     }
     return prompt, solution
 
 
-def _ratio(answers) -> str:
+def _ratio(answers, lang) -> str:
+    """How many orders of magnitude apart the two multipliers are (empty if one is 0)."""
     if answers["plain"] == 0 or answers["residual"] == 0:
         return ""
     log_ratio = math.log10(answers["residual"]) - math.log10(answers["plain"])
-    return rf"$\log_{{10}}(G_{{\mathrm{{residual}}}} / G_{{\mathrm{{plain}}}}) \approx {num(log_ratio, 3)}$"
+    label = {"en": "Orders of magnitude between them: ", "zh": "两者相差的数量级："}[lang]
+    return (label + rf"$\log_{{10}}(G_{{\mathrm{{residual}}}} / G_{{\mathrm{{plain}}}}) "
+            rf"\approx {num(log_ratio, 3)}$")

@@ -61,10 +61,11 @@ def explain(params, answers):
     v = {"vx": num(params["var_x"]), "vf": num(params["var_f"]), "cov": num(params["cov"]),
          "var": num(answers["var"])}
     setting = r"$\mathrm{Var}(x) = @vx$, $\mathrm{Var}(f) = @vf$, $\mathrm{Cov}(x, f) = @cov$"
+    setting_zh = setting.replace("$, $", "$，$")
     prompt = {
         "en": fill("A residual block outputs $x + f(x)$ with " + setting +
                    ". What is $\\mathrm{Var}(x + f)$?", **v),
-        "zh": fill("残差模块输出 $x + f(x)$，已知 " + setting + "。求 $\\mathrm{Var}(x + f)$。", **v),
+        "zh": fill("残差模块输出 $x + f(x)$，已知 " + setting_zh + "。求 $\\mathrm{Var}(x + f)$。", **v),
     }
     step = r"$$\mathrm{Var}(x + f) = @vx + @vf + 2 \times (@cov) = @var$$"
     solution = {
