@@ -130,7 +130,7 @@ def _grade(request: object, lang: str, symbolic) -> dict:
 
 def expected_from_text(text: str) -> object:
     """A numeric expected answer may be written as a formula ("0.5^20"): evaluate it."""
-    node, _ = parse(text, Declarations())
+    node, _ = parse(text, Declarations(), space_vectors=True)
     value = evaluate(node, Env(k=1, n=1, seed=0))[0]
     real = value.real.tolist()
     if isinstance(real, float) and not math.isfinite(real):

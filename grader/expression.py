@@ -20,7 +20,7 @@ from .feedback import cannot_grade, misconfigured, result, shape_text, unreadabl
 from .latex import to_latex
 from .messages import message
 from .names import Declarations
-from .nodes import Node
+from .nodes import Node, symbol_names
 from .parser import parse
 
 # (answer tree, expected tree) -> True / False / None (cannot decide); runs in the worker.
@@ -108,6 +108,10 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
     except ParseError as err:
         return unreadable(answer, err, lang)
     interpreted = to_latex(node)
+    unknown = sorted(symbol_names(node) - symbol_names(exp.node) - decls.symbols)
+    if unknown:
+        return cannot_grade(GraderError("unknown_symbols", names=", ".join(unknown)), lang,
+                            interpreted)
     try:
         verdict = full_verdict(node, exp, symbolic)
     except EvalError as err:

@@ -70,6 +70,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                             "zh": "只有方阵才能求幂（此矩阵为 {shape}）"},
     "function_argument_shapes": {"en": "the arguments of {name} have different shapes",
                                  "zh": "{name} 的各个参数形状不同"},
+    "unknown_symbols": {"en": "it uses {names}, which this question does not use",
+                        "zh": "其中的 {names} 不是本题中的符号"},
     "cannot_evaluate": {"en": "this formula cannot be evaluated", "zh": "无法计算此公式"},
     # -- deciding -----------------------------------------------------------------------------
     "cannot_decide": {"en": "The grader could not decide whether your answer is equivalent; "

@@ -107,7 +107,7 @@ def array_shape(array: np.ndarray) -> tuple[int, ...]:
 def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> dict:
     e = expected_array(expected)
     try:
-        node, _ = parse(answer, Declarations())
+        node, _ = parse(answer, Declarations(), space_vectors=True)
     except ParseError as err:
         return unreadable(answer, err, lang)
     interpreted = to_latex(node)

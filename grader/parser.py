@@ -47,18 +47,24 @@ IMPLICIT_STARTS = {"num", "name", "diffop", "cmd", "begin"}
 NO_DECLARATIONS = Declarations()
 
 
-def parse(text: str, decls: Declarations = NO_DECLARATIONS) -> tuple[Node, object]:
-    """Parse learner text; returns (tree, normalized text). Raises ParseError / LimitError."""
+def parse(text: str, decls: Declarations = NO_DECLARATIONS,
+          space_vectors: bool = False) -> tuple[Node, object]:
+    """Parse learner text; returns (tree, normalized text). Raises ParseError / LimitError.
+
+    `space_vectors` (numeric answers): "2.1 2.8" at the top level is a vector, not a product.
+    """
     if len(text) > MAX_LENGTH:
         raise LimitError("too_long", 0, limit=MAX_LENGTH)
     norm = normalize(text)
     tokens = prepare_tokens(tokenize(norm.text), decls)
-    return Parser(tokens, decls).parse_all(), norm
+    return Parser(tokens, decls, space_vectors).parse_all(), norm
 
 
 class Parser:
-    def __init__(self, tokens: list[Token], decls: Declarations) -> None:
+    def __init__(self, tokens: list[Token], decls: Declarations,
+                 space_vectors: bool = False) -> None:
         self.tokens, self.decls, self.i = tokens, decls, 0
+        self.space_vectors = space_vectors
         self.depth = self.nodes = 0
         self.abs_depth = 0
         self.space_mode = [False]  # inside `[1 2; 3 4]` a space separates entries
@@ -103,7 +109,7 @@ class Parser:
             self.take()
         if self.at("eof"):
             raise ParseError("empty", self.tok.pos)
-        if self.space_separated_numbers():
+        if self.space_vectors and self.space_separated_numbers():
             self.space_mode[0] = True  # "2.1 2.8" is a vector, as in [2.1 2.8]
             items = [self.parse_sum()]
             while not self.at("eof"):

@@ -44,7 +44,7 @@ JF = {"matrices": ["J_F", "g"]}
         ("|1 + a|^n", "abs(a+1)^n", {}, True),
         ("2αx", "2 x alpha", {}, True),
         ("x_{l+1}", "x_{l + 1}", {}, True),
-        ("x_{l+1}", "x_l + 1", {}, False),
+        ("x_{l+1}", "x_l + 1", {"symbols": ["x_l", "x_{l+1}"]}, False),
         (r"\frac{x}{2}", "x/2", {}, True),
         (r"\frac{1}{2}\|y\|", "x", {}, None),  # \| is not supported: unreadable
     ],
@@ -127,6 +127,13 @@ def test_answer_that_cannot_be_evaluated_says_why(grade):
     r = grade(kind="expression", expected="(I + W)^T g", answer="1 + W", **WG)
     assert r["error"] and "cannot add" in r["error"]
     assert r["interpreted"] == "1 + W"
+
+
+def test_symbols_the_question_does_not_use_are_named(grade):
+    r = grade(kind="expression", expected="x + 1", answer="y + 1")
+    assert r["error"] and "y" in r["error"] and r["interpreted"] == "y + 1"
+    assert grade(kind="expression", expected="x + 1", answer="y + 1", symbols=["x", "y"])[
+        "error"] is None
 
 
 def test_cannot_decide_is_honest(grade):

@@ -31,8 +31,8 @@ def n(v):
     return Num(float(v), str(v))
 
 
-def tree(text, decls=D):
-    return parse(text, decls)[0]
+def tree(text, decls=D, space_vectors=False):
+    return parse(text, decls, space_vectors)[0]
 
 
 @pytest.mark.parametrize(
@@ -123,7 +123,11 @@ M = Matrix(((n(1), n(2)), (n(3), n(4))))
     ],
 )
 def test_vectors_and_matrices(text, expected):
-    assert tree(text, Declarations()) == expected
+    assert tree(text, Declarations(), space_vectors=True) == expected
+
+
+def test_space_separated_numbers_multiply_in_formulas():
+    assert tree("2 3", Declarations()) == Mul((n(2), n(3)))
 
 
 @pytest.mark.parametrize(

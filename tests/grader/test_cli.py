@@ -1,0 +1,42 @@
+"""`python -m grader check`: the JSON Lines contract, end to end through a subprocess."""
+
+import json
+import subprocess
+import sys
+
+FIELDS = {"id", "correct", "score", "feedback", "interpreted", "error", "first_wrong_step",
+          "elapsed_ms"}
+
+
+def run_cli(lines):
+    proc = subprocess.run([sys.executable, "-m", "grader", "check"], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def test_one_line_out_per_line_in_with_exact_fields_in_order():
+    requests = [
+        {"id": "a", "kind": "expression", "expected": "1 + F'(x)", "answer": "1+F′(x)",
+         "functions": ["F"]},
+        {"id": "b", "kind": "numeric", "expected": [0.4, 2.05], "answer": "［0.4，2.05］",
+         "rtol": 1e-3, "unknown_field": 1},
+        {"id": "c", "kind": "derivation", "expected": "1 + F'(x)",
+         "answer": ["diff(x,x) + diff(F(x),x)", "F'(x)"], "start": "d/dx (x + F(x))",
+         "functions": ["F"], "lang": "zh"},
+        {"id": "d", "kind": "expression", "expected": "(I+W)^T g", "answer": "(I+W) g",
+         "matrices": ["W", "g"]},
+    ]
+    lines = [json.dumps(r, ensure_ascii=False) for r in requests]
+    lines.insert(2, "{this is not json")
+    lines.insert(3, '"a string"')
+    out = run_cli(lines)
+    assert len(out) == 6
+    assert all(set(o) == FIELDS for o in out)
+    assert [o["id"] for o in out] == ["a", "b", None, None, "c", "d"]
+    assert out[0]["correct"] and out[1]["correct"]
+    assert out[2]["error"] and out[3]["error"]
+    assert out[4]["first_wrong_step"] == 2 and not out[4]["correct"]
+    assert "第 2 行" in out[4]["feedback"]
+    assert not out[5]["correct"] and "For example" in out[5]["feedback"]
+    assert all(isinstance(o["elapsed_ms"], float) for o in out)

@@ -1,0 +1,122 @@
+"""Hostile input through the real contained worker: no code runs, every answer comes back within
+2 s with a message, a killed worker is replaced, and the next answer grades normally."""
+
+import time
+
+import pytest
+
+from grader.worker import Worker
+
+LIMIT_S = 2.0
+
+
+@pytest.fixture(scope="module")
+def worker():
+    w = Worker(test_hooks=True)
+    w.start()
+    yield w
+    w.close()
+
+
+def hostile_answers(sentinel):
+    touch = f"touch {sentinel}"
+    return [
+        f"__import__('os').system('{touch}')",
+        f'__import__("os").system("{touch}")',
+        f"eval(\"__import__('os').system('{touch}')\")",
+        f"exec('import os; os.system(\"{touch}\")')",
+        f"open('{sentinel}', 'w')",
+        "().__class__.__bases__[0].__subclasses__()",
+        "x.__class__",
+        "F.__globals__",
+        "getattr(x, '__class__')",
+        "lambda: 0",
+        "import os",
+        "${7*7}",
+        "x; import os",
+        "9^9^9^9",
+        "9**9**9**9",
+        "10^10^10",
+        "99999999!",
+        "(" * 5000 + "x" + ")" * 5000,
+        "[" * 5000 + "x" + "]" * 5000,
+        "x+" * 50000 + "x",
+        "1" * 100_000,
+        "x\x00",
+        "\x00" * 100,
+        "x\x00__import__('os')",
+        r"\input{/etc/passwd}",
+        r"\include{/etc/passwd}",
+        r"\def\a{\a}\a",
+        r"\newcommand{\a}{\a}\a",
+        r"\mathbf{__import__}",
+        "nan",
+        "inf",
+        "-inf",
+        "1e309",
+        "NaN + x",
+        "∞",
+    ]
+
+
+def test_template_syntax_is_only_grouping(worker):
+    r = worker.grade({"kind": "expression", "expected": "x", "answer": "{{7*7}}"})
+    assert r["interpreted"] == r"7 \cdot 7" and not r["correct"]
+
+
+def test_no_code_runs_and_every_answer_returns_quickly_with_a_message(worker, tmp_path):
+    sentinel = tmp_path / "pwned"
+    for answer in hostile_answers(sentinel):
+        for kind, expected in (("expression", "x + F(x)"), ("numeric", 1.0)):
+            start = time.monotonic()
+            r = worker.grade({"kind": kind, "expected": expected, "answer": answer,
+                              "functions": ["F"]})
+            elapsed = time.monotonic() - start
+            assert elapsed < LIMIT_S, (answer[:40], elapsed)
+            assert r["correct"] is False
+            assert r["error"], (kind, answer[:60], r["feedback"])
+    assert not sentinel.exists()
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        {"kind": "expression", "expected": "x", "answer": "x", "functions": ["__import__"]},
+        {"kind": "expression", "expected": "x", "answer": "x", "matrices": ["os.system"]},
+        {"kind": "expression", "expected": "x", "answer": "x", "symbols": [{"a": 1}]},
+        {"kind": "expression", "expected": "__import__('os')", "answer": "x"},
+        {"kind": "numeric", "expected": "__import__('os')", "answer": "1"},
+        {"kind": "eval", "expected": "x", "answer": "x"},
+        {"kind": "numeric", "expected": 1, "answer": "1", "rtol": "1e-3"},
+        {"kind": "numeric", "expected": 1, "answer": "1", "sigfigs": 99},
+        {"kind": "derivation", "expected": None, "answer": [{"x": 1}]},
+        ["not", "an", "object"],
+    ],
+)
+def test_hostile_requests_are_refused_with_a_message(worker, request_):
+    r = worker.grade(request_)
+    assert r["error"] and r["correct"] is False
+
+
+def test_worker_is_killed_after_a_hang_and_replaced(worker):
+    before_pid, before_restarts = worker.pid, worker.restarts
+    start = time.monotonic()
+    r = worker.call("sleep", 30)
+    assert time.monotonic() - start < LIMIT_S
+    assert r["error"] and "too long" in r["error"]
+    assert worker.restarts == before_restarts + 1
+    ok = worker.grade({"kind": "expression", "expected": "x^2", "answer": "x*x"})
+    assert ok["correct"] is True
+    assert worker.pid != before_pid
+
+
+def test_worker_that_dies_is_replaced(worker):
+    r = worker.call("crash", None)
+    assert r["error"]
+    assert worker.grade({"kind": "numeric", "expected": 2, "answer": "1+1"})["correct"]
+
+
+def test_memory_limit_stops_a_huge_allocation(worker):
+    r = worker.call("allocate", 4096)  # 4 GB: over the worker's address-space limit
+    assert r["error"] == "out of memory"
+    assert worker.grade({"kind": "numeric", "expected": 2, "answer": "1+1"})["correct"]
