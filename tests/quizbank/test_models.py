@@ -156,6 +156,7 @@ def test_each_rule_names_field_and_reason(sample, kind, path, value, field, mess
         ("choice", "prompt", {"zh": "只有中文"}),
         ("interview", "followups", []),
         ("generated", "tests.0.answer", {"loss": "1.25"}),
+        ("generated", "asks", ["grad_x", "loss", "grad_W"]),  # answer names may have capitals
     ],
 )
 def test_valid_variants_pass(sample, kind, path, value):
