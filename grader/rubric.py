@@ -1,7 +1,7 @@
 """Suggest which rubric points an interview answer touches, by keyword (the learner decides).
 
 A keyword matches case-insensitively after Unicode folding (full-width letters, spaces); English
-keywords must match at word boundaries, Chinese ones anywhere. Keywords of both languages are
+keywords must match whole words (plus a plain ending: s, es, ed, ing), Chinese ones anywhere. Keywords of both languages are
 tried, since learners mix them ("残差 identity mapping").
 """
 
@@ -20,8 +20,9 @@ def keyword_in(keyword: str, folded_text: str) -> bool:
     if not key:
         return False
     if key.isascii():
+        # Whole words, allowing a plain English ending: "vanish" matches "vanishes".
         pattern = (r"(?<![a-z0-9])" if key[0].isalnum() else "") + re.escape(key) + \
-                  (r"(?![a-z0-9])" if key[-1].isalnum() else "")
+                  (r"(?:s|es|ed|d|ing)?(?![a-z0-9])" if key[-1].isalnum() else "")
         return re.search(pattern, folded_text) is not None
     return key in folded_text
 
