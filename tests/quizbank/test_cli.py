@@ -13,6 +13,7 @@ from quizbank import SHIPPED_BANK, load_bank
 from quizbank import author_tests as author_tests_module
 from quizbank.cli import main
 from quizbank.schema import bank_file_schema
+from quizbank.stats import bank_stats
 
 from .conftest import VALID_BANK
 
@@ -195,3 +196,16 @@ def test_every_shipped_author_test_passes(capsys):
     out = capsys.readouterr().out
     assert code == 0, out
     assert out.splitlines()[-1].endswith(" passed, 0 failed")
+
+
+def test_shipped_bank_is_bilingual_everywhere():
+    """Everything drawn from the source texts carries both zh and en (issue 2)."""
+    bank = load_bank()
+    stats = bank_stats(bank)
+    monolingual = [
+        q.id
+        for q in bank
+        if not all(t.is_bilingual for t in q.localized_fields())
+        or not all(p.keywords.is_bilingual for p in getattr(q, "rubric", []))
+    ]
+    assert monolingual == [] and stats.bilingual == stats.total
