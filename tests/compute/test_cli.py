@@ -61,9 +61,9 @@ def test_argparse_errors_exit_2(capsys):
 
 
 def test_module_entry_point():
-    ok = subprocess.run([sys.executable, "-m", "compute", "generate", "variance_of_sum",
-                         "--seed", "2", "--difficulty", "easy"], capture_output=True, text=True)
-    assert ok.returncode == 0 and json.loads(ok.stdout)["template"] == "variance_of_sum"
+    # `list` and errors need no torch, so these runs are quick; generate/solve are tested above
+    ok = subprocess.run([sys.executable, "-m", "compute", "list"], capture_output=True, text=True)
+    assert ok.returncode == 0 and len(json.loads(ok.stdout)["templates"]) == 11
     bad = subprocess.run([sys.executable, "-m", "compute", "solve", "nope", "--params", "{}"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stdout == ""

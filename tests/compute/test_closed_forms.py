@@ -13,7 +13,6 @@ import pytest
 
 import compute
 
-SEEDS = range(30)
 RTOL, ATOL = 1e-9, 1e-12
 
 
@@ -120,10 +119,9 @@ def test_every_template_has_a_reference():
 
 @pytest.mark.parametrize(("template", "difficulty"),
                          list(itertools.product(REFERENCES, compute.DIFFICULTIES)))
-def test_answers_match_closed_form(template, difficulty):
+def test_answers_match_closed_form(problems, template, difficulty):
     rtol, atol = TOLERANCES.get(template, (RTOL, ATOL))
-    for seed in SEEDS:
-        problem = compute.generate(template, seed=seed, difficulty=difficulty)
+    for seed, problem in enumerate(problems(template, difficulty)):
         expected = REFERENCES[template](problem["params"])
         assert problem["answers"].keys() == expected.keys()
         for name, value in expected.items():
@@ -132,10 +130,9 @@ def test_answers_match_closed_form(template, difficulty):
 
 
 @pytest.mark.parametrize("difficulty", compute.DIFFICULTIES)
-def test_layer_norm_jacobian_closed_form(difficulty):
+def test_layer_norm_jacobian_closed_form(problems, difficulty):
     """J_LN(z) = (I - 11^T/d - zhat zhat^T/d) / sigma reproduces both block Jacobians."""
-    for seed in SEEDS:
-        p = compute.generate("prenorm_postnorm_jacobian", seed=seed, difficulty=difficulty)
+    for p in problems("prenorm_postnorm_jacobian", difficulty):
         x, W, eps = (np.array(p["params"][k]) for k in ("x", "W", "eps"))
 
         def J_ln(z, eps=eps):
@@ -151,9 +148,9 @@ def test_layer_norm_jacobian_closed_form(difficulty):
 
 
 @pytest.mark.parametrize("seed", range(10))
-def test_deep_mlp_norms_by_finite_differences(seed):
+def test_deep_mlp_norms_by_finite_differences(problems, seed):
     """||dloss/dh_l|| from finite differences of the forward pass started at layer l."""
-    problem = compute.generate("deep_mlp_gradients", seed=seed, difficulty="hard")
+    problem = problems("deep_mlp_gradients", "hard")[seed]
     p = problem["params"]
     weights = [np.array(W) for W in p["weights"]]
     for residual, key in ((False, "grad_norm_plain"), (True, "grad_norm_residual")):

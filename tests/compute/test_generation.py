@@ -81,9 +81,8 @@ def test_easy_numbers_are_friendly():
 
 
 @pytest.mark.parametrize(("template", "difficulty"), ALL)
-def test_no_degenerate_draws(template, difficulty):
-    for seed in range(30):
-        problem = compute.generate(template, seed=seed, difficulty=difficulty)
+def test_no_degenerate_draws(problems, template, difficulty):
+    for problem in problems(template, difficulty):
         p, a = problem["params"], problem["answers"]
         if template == "linear_residual_block":
             assert any(g != 0 for g in a["grad_y"])
