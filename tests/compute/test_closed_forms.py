@@ -168,3 +168,19 @@ def test_deep_mlp_norms_by_finite_differences(problems, seed):
             grad = finite_difference_jacobian(loss_from, h_l)[0]
             assert np.linalg.norm(grad) == pytest.approx(problem["answers"][key][layer],
                                                          rel=1e-6)
+
+
+def test_layer_norm_solution_shows_the_values_torch_computes():
+    """The worked solution's intermediates reassemble torch's J_pre and J_post."""
+    from compute.templates import prenorm_postnorm_jacobian as template
+
+    for seed in range(5):
+        problem = compute.generate("prenorm_postnorm_jacobian", seed=seed, difficulty="hard")
+        shown = template._intermediates(problem["params"])
+        W, eps = np.array(problem["params"]["W"]), problem["params"]["eps"]
+        np.testing.assert_allclose(np.eye(len(W)) + W @ np.array(shown["Jlnx"]),
+                                   problem["answers"]["J_pre"], rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(np.array(shown["Jlnu"]) @ np.array(shown["IW"]),
+                                   problem["answers"]["J_post"], rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(shown["lnx"],
+                                   layer_norm(np.array(problem["params"]["x"]), eps), rtol=1e-12)
