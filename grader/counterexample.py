@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from .decide import compare_values
 from .evaluate import Env, FunctionModel, evaluate, is_matrix
-from .nodes import Apply, MatSym, Node, Sym, symbol_names, walk
+from .nodes import Node, Sym, facts
 
 NICE_VALUES = (2.0, 1.0, 3.0, -1.0, 0.5, -2.0, 1.5, 4.0)
 NICE_FUNCTIONS = (("t^2", "p2"), ("t^3", "p3"), ("sin(t)", "sin"), ("e^t", "exp"))
@@ -30,8 +31,10 @@ class Counterexample:
     expected: str
 
 
-def nice_env(names: list[str], functions: list[str], matrices: list[str],
+@lru_cache(maxsize=256)
+def nice_env(names: tuple[str, ...], functions: tuple[str, ...], matrices: tuple[str, ...],
              column_vectors: bool = False) -> Env:
+    """Deterministic for its arguments, so one Env per combination of names is shared."""
     env = Env(k=CANDIDATES, n=NICE_MATRIX_SIZE, seed=7, column_vectors=column_vectors)
     for i, name in enumerate(names):
         values = [NICE_VALUES[(j + 3 * i + j // len(NICE_VALUES)) % len(NICE_VALUES)]
@@ -60,16 +63,15 @@ def nice_env(names: list[str], functions: list[str], matrices: list[str],
 
 def find_counterexample(answer: Node, expected: Node, random_env: Env,
                         random_sample: int | None) -> Counterexample | None:
-    names = sorted(symbol_names(answer) | symbol_names(expected))
-    functions = sorted({n.name for t in (answer, expected) for n in walk(t)
-                        if isinstance(n, Apply) and len(n.args) == 1})
-    matrices = sorted({n.name for t in (answer, expected) for n in walk(t)
-                       if isinstance(n, MatSym)})
-    multi_arg = any(isinstance(n, Apply) and len(n.args) > 1
-                    for t in (answer, expected) for n in walk(t))
+    fa, fe = facts(answer), facts(expected)
+    names = sorted(fa.symbols | fe.symbols)
+    functions = sorted(fa.functions | fe.functions)
+    matrices = sorted(fa.matrices | fe.matrices)
+    multi_arg = fa.multi_arg or fe.multi_arg
     if not multi_arg:
         try:
-            env = nice_env(names, functions, matrices, random_env.column_vectors)
+            env = nice_env(tuple(names), tuple(functions), tuple(matrices),
+                           random_env.column_vectors)
             a, e = evaluate(answer, env), evaluate(expected, env)
             verdict = compare_values(a, e, flatten_vectors=not matrices)
             if verdict.status == "different":

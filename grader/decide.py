@@ -1,8 +1,9 @@
 """Decide whether two formulas are equivalent by evaluating both at random points.
 
 Rule: evaluate both trees at k random points (random n x n matrices for matrix symbols, random
-smooth functions for undefined functions). A point is *valid* when both values are finite and real (points
-outside a formula's real domain, e.g. log of a negative number, are skipped).
+smooth functions for undefined functions). A point is *valid* when both values are finite and real. Points
+outside the expected answer's real domain are skipped; a point inside it where the learner's
+answer is not real (2 log x for log x^2 at x = -1) counts as a clear difference.
 - some valid point differs clearly (|a-b| > 1e-4 max(|a|,|b|) + 1e-8)  -> different
 - at least half the points are valid and all agree (|a-b| <= 1e-7 max(|a|,|b|) + 1e-10) -> equal
 - otherwise (few valid points, or differences near rounding level)      -> undecided
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .evaluate import Env, shape_of
-from .nodes import MatSym, Node, walk
+from .nodes import Node, facts
 
 SCALAR_SAMPLES = 8
 MATRIX_SAMPLES = 4
@@ -38,7 +39,7 @@ class Verdict:
 
 
 def uses_matrices(*nodes: Node) -> bool:
-    return any(isinstance(n, MatSym) for node in nodes for n in walk(node))
+    return any(facts(node).matrices for node in nodes)
 
 
 def sampling_env(matrix_mode: bool, vectors: bool = False) -> Env:
@@ -78,12 +79,14 @@ def compare_values(answer: np.ndarray, expected: np.ndarray,
     b = expected.reshape(k, -1)
     if a.shape != b.shape:  # 1x1 matrix vs scalar, or row vs column when flattening
         a, b = a.reshape(k, -1), b.reshape(k, -1)
-    valid = _real_and_finite(a) & _real_and_finite(b)
+    answer_ok, expected_ok = _real_and_finite(a), _real_and_finite(b)
+    valid = answer_ok & expected_ok
     diff = np.abs(a - b)
     scale = np.maximum(np.abs(a), np.abs(b))
     with np.errstate(all="ignore"):
         clear = (diff > CLEAR_RTOL * scale + CLEAR_ATOL).any(axis=1) & valid
         tight = (diff <= TIGHT_RTOL * scale + TIGHT_ATOL).all(axis=1) & valid
+    clear |= expected_ok & ~answer_ok  # undefined where the expected answer is defined
     if clear.any():
         return Verdict("different", sample=int(np.argmax(clear)))
     if valid.sum() * 2 >= k and tight[valid].all():

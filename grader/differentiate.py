@@ -28,7 +28,7 @@ from .nodes import (
     Sym,
     Transpose,
     count_nodes,
-    walk,
+    facts,
 )
 
 ZERO, ONE, TWO = Num(0.0, "0"), Num(1.0, "1"), Num(2.0, "2")
@@ -44,7 +44,7 @@ class _Budget:
 
 def expand_derivatives(node: Node) -> Node:
     """Replace every Diff node by its derivative (innermost first)."""
-    if not any(isinstance(n, Diff) for n in walk(node)):
+    if not facts(node).has_diff:
         return node
     _Budget.remaining = MAX_RULE_APPLICATIONS
     result = _expand(node)

@@ -103,17 +103,18 @@ Node = (Num | Const | Sym | MatSym | Ident | Neg | Add | Mul | Div | Pow | Func 
         | Transpose | Factorial | Matrix)
 
 
+_CHILDREN = {
+    Neg: lambda n: (n.arg,), Func: lambda n: (n.arg,), Transpose: lambda n: (n.arg,),
+    Factorial: lambda n: (n.arg,), Diff: lambda n: (n.expr,), Add: lambda n: n.terms,
+    Mul: lambda n: n.factors, Apply: lambda n: n.args, Div: lambda n: (n.num, n.den),
+    Pow: lambda n: (n.base, n.exp),
+    Matrix: lambda n: tuple(entry for row in n.rows for entry in row),
+}
+
+
 def children(node: Node) -> tuple[Node, ...]:
-    match node:
-        case Neg(a) | Func(_, a) | Transpose(a) | Factorial(a) | Diff(a, _, _):
-            return (a,)
-        case Add(items) | Mul(items) | Apply(_, items, _):
-            return items
-        case Div(a, b) | Pow(a, b):
-            return (a, b)
-        case Matrix(rows):
-            return tuple(entry for row in rows for entry in row)
-    return ()
+    get = _CHILDREN.get(type(node))
+    return get(node) if get is not None else ()
 
 
 def walk(node: Node) -> Iterator[Node]:
@@ -128,12 +129,56 @@ def count_nodes(node: Node) -> int:
     return sum(1 for _ in walk(node))
 
 
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What one walk over a tree finds; computed once per tree and reused."""
+
+    symbols: frozenset[str]  # plain symbols, including differentiation variables
+    matrices: frozenset[str]
+    functions: frozenset[str]  # undefined functions applied to one argument
+    multi_arg: bool  # some undefined function takes several arguments
+    has_diff: bool
+    constant: bool
+
+
+_FACTS: dict[int, tuple[Node, Facts]] = {}
+
+
+def facts(node: Node) -> Facts:
+    hit = _FACTS.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    symbols, matrices, functions = set(), set(), set()
+    multi = has_diff = variable = False
+    for n in walk(node):
+        kind = type(n)
+        if kind is Sym:
+            symbols.add(n.name)
+        elif kind is MatSym:
+            matrices.add(n.name)
+        elif kind is Apply:
+            if len(n.args) == 1:
+                functions.add(n.name)
+            else:
+                multi = True
+        elif kind is Diff:
+            has_diff = True
+            symbols.add(n.var)
+        elif kind is Ident:
+            variable = True
+    result = Facts(frozenset(symbols), frozenset(matrices), frozenset(functions), multi,
+                   has_diff, not (symbols or matrices or functions or multi or has_diff
+                                  or variable))
+    if len(_FACTS) > 4096:  # keeps the node alive while cached, so its id cannot be reused
+        _FACTS.clear()
+    _FACTS[id(node)] = (node, result)
+    return result
+
+
 def symbol_names(node: Node) -> set[str]:
     """Plain symbols used, including differentiation variables."""
-    names = {n.name for n in walk(node) if isinstance(n, Sym)}
-    names.update(n.var for n in walk(node) if isinstance(n, Diff))
-    return names
+    return set(facts(node).symbols)
 
 
 def is_constant(node: Node) -> bool:
-    return not any(isinstance(n, Sym | MatSym | Apply | Diff | Ident) for n in walk(node))
+    return facts(node).constant

@@ -267,8 +267,14 @@ class Parser:
             self.depth -= 1
 
     def _primary(self) -> Node:
-        from .parse_atoms import parse_atom
-        return parse_atom(self)
+        return _atoms().parse_atom(self)
+
+
+def _atoms():
+    """parse_atoms imports this module; import it on first use (then it is a dict lookup)."""
+    from . import parse_atoms
+
+    return parse_atoms
 
 
 def number_node(parser: Parser, token: Token) -> Num:

@@ -34,10 +34,12 @@ JF = {"matrices": ["J_F", "g"]}
         ("(I + J_F)^T g", "g + J_F^T g", JF, True),
         ("(x+1)^2", "x^2 + 2x + 1", {}, True),
         ("x^2+2x", "x^2 + 2x + 1", {}, False),
-        ("2 log(x)", "log(x^2)", {}, True),  # equal wherever both are real (x > 0)
+        ("2 log(x)", "log(x^2)", {}, False),  # undefined at x < 0, where log(x^2) is defined
+        ("log(x^2)", "2 log(x)", {}, True),  # equal on the expected answer's domain x > 0
         ("sqrt(x^2)", "|x|", {}, True),
         ("sqrt(x^2)", "x", {}, False),
         ("exp(2 ln x)", "x^2", {}, True),
+        ("(1+a)^n", "abs(1+a)^n", {}, False),
         ("e^(x+1)", "e e^x", {}, True),
         ("sigmoid(x)", "1/(1+exp(-x))", {}, True),
         ("sech(x)^2", "1 - tanh(x)^2", {}, True),
