@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from compute.errors import ParamsError
 from compute.params import ParamReader
 
 MAX_CURVE_DEPTH = 1000
@@ -33,10 +34,15 @@ def gradient_multiplier_curve(a: float, max_depth: int) -> dict:
 
 
 def deep_mlp_grad_norms(depth: int, width: int, gain: float, seed: int) -> dict:
-    from compute.templates import deep_mlp_gradients
+    import math
 
-    params = deep_mlp_gradients.check_setting(
-        {"depth": depth, "width": width, "gain": gain, "seed": seed})
-    weights, x0 = deep_mlp_gradients.draw_weights(depth, width, gain, seed)
-    plain, residual = deep_mlp_gradients.grad_norms(weights, x0)
-    return {"layer": list(range(params["depth"] + 1)), "plain": plain, "residual": residual}
+    from compute.templates import deep_mlp_gradients as mlp
+
+    setting = mlp.check_setting({"depth": depth, "width": width, "gain": gain, "seed": seed})
+    weights, x0 = mlp.draw_weights(setting["depth"], setting["width"], setting["gain"],
+                                   setting["seed"])
+    plain, residual = mlp.grad_norms(weights, x0)
+    if not all(math.isfinite(v) for v in plain + residual):
+        raise ParamsError("deep_mlp_grad_norms", [("gain", "the gradients overflow float64; "
+                                                           "use a smaller gain or depth")])
+    return {"layer": list(range(setting["depth"] + 1)), "plain": plain, "residual": residual}

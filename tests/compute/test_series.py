@@ -62,6 +62,10 @@ def test_deep_mlp_norms_match_the_template():
     assert norms["residual"] == answers["grad_norm_residual"]
 
 
+def test_deep_mlp_norms_accept_integral_floats():
+    assert series.deep_mlp_grad_norms(3.0, 4.0, 1, 2.0) == series.deep_mlp_grad_norms(3, 4, 1, 2)
+
+
 def test_deep_mlp_norms_reject_bad_settings():
     with pytest.raises(compute.ParamsError) as caught:
         series.deep_mlp_grad_norms(0, 1024, -1.0, 0)
