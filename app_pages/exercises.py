@@ -129,9 +129,12 @@ def show_result(result: ex.ExerciseResult) -> None:
     for answer in result.answers:
         icon = ":material/check_circle:" if answer.correct else ":material/cancel:"
         color = "green" if answer.correct else "red"
+        key = ex.format_value(result.exercise.expected[answer.name])
         with st.container(border=True):
             st.markdown(f":{color}[{icon}] **{answer_label(answer.name)}** · "
                         f":{color}[{tr('common.verdict.' + _verdict_key(answer.verdict))}]")
+            if answer.correct:
+                continue
             if not answer.answer:
                 st.caption(tr("exercises.blank"))
             else:
@@ -140,10 +143,10 @@ def show_result(result: ex.ExerciseResult) -> None:
                 if answer.interpreted:
                     st.caption(tr("exercises.interpreted"))
                     st.latex(answer.interpreted)
-                if not answer.correct and (answer.feedback or answer.error):
+                if answer.feedback or answer.error:
                     # Grader feedback may quote the learner's text under a caret: keep it verbatim.
                     st.code(answer.feedback or answer.error, language=None, wrap_lines=True)
-            st.caption(f"{tr('exercises.key')}: `{ex.format_value(result.exercise.expected[answer.name])}`")
+            st.caption(f"{tr('exercises.key')}: `{key}`")
 
 
 def _verdict_key(verdict: str) -> str:
@@ -151,7 +154,6 @@ def _verdict_key(verdict: str) -> str:
 
 
 names = [t["name"] for t in templates()]
-descriptions = {t["name"]: t["description"] for t in templates()}
 st.title(tr("exercises.title"))
 st.caption(tr("exercises.intro"))
 template, seed, difficulty = choose_problem(names)
@@ -163,14 +165,13 @@ if st.session_state.get(STARTED_KEY, (None,))[0] != form_id:
     st.session_state[STARTED_KEY] = (form_id, time.monotonic())
 
 with st.container(border=True):
-    head, link = st.columns([3, 2], vertical_alignment="center")
+    head, link = st.columns([4, 1], vertical_alignment="center")
     head.subheader(tr("exercises.problem"))
     head.caption(" · ".join((template_title(template), tr(f"common.difficulty.{difficulty}"),
                              tr("exercises.seed", seed=seed))))
     with link.popover(tr("exercises.share"), icon=":material/link:"):
         st.caption(tr("exercises.share_help"))
         st.code(share_link(problem), language=None)
-    st.caption(descriptions.get(template, {}).get(lang(), ""))
     st.markdown(problem.prompt[lang()])
 
 problem_col, answer_col = st.columns([1, 1], gap="large")
@@ -181,9 +182,11 @@ with problem_col:
         show_reading(reading[1])
 with answer_col:
     graded = st.session_state.get(RESULT_KEY)
-    if graded and graded[0] == form_id:
+    attempted = bool(graded and graded[0] == form_id)
+    if attempted:
         show_result(graded[1])
-        with st.expander(tr("exercises.solution"), expanded=True, icon=":material/menu_book:"):
-            st.markdown(problem.solution[lang()])
     else:
         st.info(tr("exercises.solution_hint"), icon=":material/menu_book:")
+if attempted:
+    with st.expander(tr("exercises.solution"), expanded=True, icon=":material/menu_book:"):
+        st.markdown(problem.solution[lang()])

@@ -104,17 +104,17 @@ def norm_placement_demo() -> None:
         "LN1": tr("explore.norm.label_ln"), "LN2": tr("explore.norm.label_ln"),
         "MHA": tr("explore.norm.label_mha"), "FFN": tr("explore.norm.label_ffn"),
     }
-    diagram, formulas = st.columns([2, 3], gap="large")
-    with diagram:
-        st.graphviz_chart(block_dot(variant, labels, tr("explore.norm.identity")), width="stretch")
-    with formulas:
-        *forward, jacobian = BLOCK_LATEX[variant]
+    st.graphviz_chart(block_dot(variant, labels, tr("explore.norm.identity")), width="stretch")
+    *forward, jacobian = BLOCK_LATEX[variant]
+    left, right = st.columns(2, gap="large")
+    with left:
         st.markdown(f"**{tr('explore.norm.formulas')}**")
         for line in forward:
             st.latex(line)
+    with right:
         st.markdown(f"**{tr('explore.norm.jacobian')}**")
         st.latex(jacobian)
-        st.info(tr(f"explore.norm.{variant}_note"))
+    st.info(tr(f"explore.norm.{variant}_note"))
 
 
 @st.fragment

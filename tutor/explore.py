@@ -129,7 +129,7 @@ def _quoted(text: str) -> str:
 
 
 def block_dot(variant: str, labels: Mapping[str, str], identity_label: str) -> str:
-    """Graphviz DOT source of one Transformer block, drawn top to bottom in computation order.
+    """Graphviz DOT source of one Transformer block, drawn left to right in computation order.
 
     `labels` maps node ids (X, LN1, MHA, ...) to display text; add nodes are drawn as "+". The
     identity (skip) paths are dashed edges into the add nodes, labelled `identity_label`.
@@ -137,7 +137,7 @@ def block_dot(variant: str, labels: Mapping[str, str], identity_label: str) -> s
     steps = BLOCK_ORDER[variant]
     lines = [
         "digraph block {",
-        '  rankdir=TB; nodesep=0.5; ranksep=0.32; bgcolor="transparent";',
+        '  rankdir=LR; nodesep=0.35; ranksep=0.3; bgcolor="transparent";',
         '  node [fontname="Noto Sans CJK SC, Noto Sans, sans-serif", fontsize=12, color="#7A8699"];',
         '  edge [color="#4A5568", arrowsize=0.7];',
     ]

@@ -90,7 +90,17 @@ def save_screenshot(page, name: str) -> Path:
     """A full-page PNG in artifacts/screenshots/ (kept by CI as an artefact)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
+    # Streamlit scrolls inside its main container, so "full page" is one viewport: grow the
+    # viewport to the content's height for the shot, then put it back.
+    size = page.viewport_size
+    height = page.evaluate(
+        "() => Math.max(...['stMain', 'stSidebarContent'].map(id =>"
+        " document.querySelector(`[data-testid=${id}]`)?.scrollHeight || 0))"
+    )
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(height, 6000))})
+    page.wait_for_timeout(300)
     page.screenshot(path=str(path), full_page=True)
+    page.set_viewport_size(size)
     return path
 
 

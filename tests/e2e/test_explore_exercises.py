@@ -1,0 +1,150 @@
+"""Browser tests of the shell, Explore and Exercises in the real server and headless Chromium."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+import compute
+from tutor import exercises as ex
+
+H1 = '[data-testid="stMain"] h1'
+
+
+def main(page):
+    return page.locator('[data-testid="stMain"]')
+
+
+def tab(page, name: str):
+    page.get_by_role("tab", name=name).click()
+    return page.locator('[role="tabpanel"]:visible')
+
+
+def slider(panel, label: str):
+    return panel.locator('[data-testid="stSlider"]').filter(has_text=label).get_by_role("slider")
+
+
+def metric_value(panel, label: str):
+    return panel.locator('[data-testid="stMetric"]').filter(has_text=label).locator(
+        '[data-testid="stMetricValue"]')
+
+
+def test_language_switch_changes_strings_and_is_remembered(page, goto, screenshot):
+    goto("explore", "en")
+    expect(page.locator(H1)).to_have_text("Explore")
+    page.locator('[data-testid="stSidebar"]').get_by_role("radio", name="中文").click()
+    expect(page.locator(H1)).to_have_text("交互探索")
+    expect(page.locator('[data-testid="stSidebarNav"]')).to_contain_text("计算题")
+    expect(page).to_have_url(re.compile(r"lang=zh"))
+    page.reload()  # the URL keeps the choice
+    expect(page.locator(H1)).to_have_text("交互探索")
+    page.locator('[data-testid="stSidebarNav"]').get_by_text("计算题").click()
+    expect(page.locator(H1)).to_have_text("计算题")
+    expect(page).to_have_url(re.compile(r"lang=zh"))
+
+
+def test_gradient_multiplier_follows_the_sliders(page, goto, screenshot):
+    goto("explore", "en")
+    panel = tab(page, "Gradient multiplier")
+    expect(metric_value(panel, "Residual, n = 20")).to_have_text(f"{1.5 ** 20:.4g}")
+    thumb = slider(panel, "Local derivative a")
+    thumb.focus()
+    thumb.press("Home")  # a = -2: |a|^20 = 2^20, |1 + a|^20 = 1
+    expect(metric_value(panel, "Plain, n = 20")).to_have_text(f"{2.0 ** 20:.3e}")
+    expect(metric_value(panel, "Residual, n = 20")).to_have_text("1")
+    for _ in range(20):  # up to a = -1 in steps of 0.05
+        thumb.press("ArrowRight")
+    expect(metric_value(panel, "Residual, n = 20")).to_have_text("0")
+    expect(panel.get_by_text("residual multiplier is exactly 0")).to_be_visible()
+    expect(panel.locator('[data-testid="stVegaLiteChart"]')).to_be_visible()
+    screenshot("explore-multiplier-a-minus-1-en")
+
+
+def test_residual_sum_and_norm_switch(page, goto):
+    goto("explore", "en")
+    panel = tab(page, "y = x + F(x)")
+    expect(panel.get_by_text("Residual output y = [2.1, 2.8]")).to_be_visible()
+    thumb = slider(panel, "Update scale")
+    thumb.focus()
+    for _ in range(10):  # alpha 1.0 -> 0.0
+        thumb.press("ArrowLeft")
+    expect(panel.get_by_text("Residual output y = [2, 3]")).to_be_visible()
+    panel = tab(page, "Pre-LN vs Post-LN")
+    panel.get_by_text("Post-LN", exact=True).click()
+    expect(panel.get_by_text("Post-LN normalizes after each addition")).to_be_visible()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_explore_tabs_screenshots(page, goto, screenshot, lang):
+    names = {"en": ["y = x + F(x)", "Gradient multiplier", "Pre-LN vs Post-LN", "Deep MLP gradients"],
+             "zh": ["y = x + F(x)", "梯度倍率", "Pre-LN 与 Post-LN", "深层 MLP 梯度"]}[lang]
+    goto("explore", lang)
+    for index, name in enumerate(names, start=1):
+        panel = tab(page, name)
+        if index == 4:
+            expect(panel.locator('[data-testid="stMetric"]').first).to_be_visible(timeout=60_000)
+        chart = panel.locator('[data-testid="stVegaLiteChart"], [data-testid="stGraphVizChart"]')
+        expect(chart.first).to_be_visible()
+        page.wait_for_timeout(400)  # charts animate in
+        screenshot(f"explore-{index}-{lang}")
+
+
+def fill_answers(page, values: list[str]) -> None:
+    inputs = page.locator('[data-testid="stForm"] input[type="text"]')
+    expect(inputs).to_have_count(len(values))
+    for box, value in zip(inputs.all(), values, strict=True):
+        box.fill(value)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_exercise_answered_right_shows_the_verdict_and_solution(page, goto, screenshot, lang):
+    template, seed = "linear_residual_block", 7
+    key = compute.generate(template, seed=seed, difficulty="easy")["answers"]
+    goto("exercises", lang, template=template, seed=seed, difficulty="easy")
+    expect(main(page)).to_contain_text({"en": "Seed 7", "zh": "种子 7"}[lang])
+    screenshot(f"exercises-problem-{lang}")
+    names = [spec["answers"] for spec in compute.list_templates() if spec["name"] == template][0]
+    fill_answers(page, [ex.format_value(key[name]) for name in names])
+    page.get_by_role("button", name={"en": "Submit", "zh": "提交"}[lang]).click()
+    expect(main(page)).to_contain_text({"en": "All 7 answers correct.", "zh": "7 个答案全部正确。"}[lang])
+    expect(main(page)).to_contain_text({"en": "Worked solution", "zh": "详细解答"}[lang])
+    screenshot(f"exercises-correct-{lang}")
+
+
+def test_exercise_wrong_answer_and_reading(page, goto, screenshot):
+    template, seed = "gradient_multiplier", 12
+    key = compute.generate(template, seed=seed, difficulty="medium")["answers"]
+    goto("exercises", "en", template=template, seed=seed, difficulty="medium")
+    fill_answers(page, [ex.format_value(key["plain"]), "<b>2</b>"])
+    page.get_by_role("button", name="Check how it is read").click()
+    expect(main(page)).to_contain_text("How your answers are read")
+    expect(main(page)).to_contain_text("Cannot read this answer")
+    page.get_by_role("button", name="Submit").click()
+    expect(main(page)).to_contain_text("1 of 2 answers correct.")
+    # The learner's text is shown verbatim, never as HTML.
+    expect(main(page).locator("b", has_text="2")).to_have_count(0)
+    expect(main(page).locator('[data-testid="stCode"]', has_text="<b>2</b>").first).to_be_visible()
+    screenshot("exercises-partial-en")
+
+
+def test_shared_link_opens_the_same_problem(page, goto, browser):
+    goto("exercises", "en", template="residual_scaling", seed=321, difficulty="hard")
+    page.get_by_role("button", name="New variant").click()
+    expect(main(page)).not_to_contain_text("Seed 321")
+    caption = main(page).get_by_text(re.compile(r"Seed \d+")).first
+    seed = re.search(r"Seed (\d+)", caption.inner_text()).group(1)
+    expect(page).to_have_url(re.compile(rf"seed={seed}"))
+    page.get_by_role("button", name="Share this problem").click()
+    link = page.locator('[data-testid="stPopoverBody"] [data-testid="stCode"]').inner_text().strip()
+    assert f"seed={seed}" in link and "template=residual_scaling" in link
+    prompt = main(page).locator('[data-testid="stMarkdownContainer"]').filter(
+        has=page.locator(".katex")).first.inner_text()
+
+    other = browser.new_context(viewport={"width": 1400, "height": 950}).new_page()
+    other.goto(link)
+    expect(other.locator(H1)).to_have_text("Exercises")
+    expect(other.locator('[data-testid="stMain"]')).to_contain_text(f"Seed {seed}")
+    shared_prompt = other.locator('[data-testid="stMain"] [data-testid="stMarkdownContainer"]').filter(
+        has=other.locator(".katex")).first.inner_text()
+    assert shared_prompt == prompt
+    other.context.close()
