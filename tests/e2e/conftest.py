@@ -4,7 +4,7 @@ Reuse from any test in tests/e2e/:
 
     def test_something(page, goto, screenshot):
         goto("practice", "zh")        # opens /practice?lang=zh and waits for the run to finish
-        screenshot("practice-zh")     # artifacts/screenshots/practice-zh.png (full page)
+        screenshot("practice-zh")     # artifacts/screenshots/practice-zh.png (whole content)
 
 `app_url` is the server's base URL, `app_server` the `Server` (its `.log()` helps when a test
 fails), `wait_idle(page)` waits for a rerun after a click.
@@ -113,8 +113,16 @@ def goto(page, app_url):
 
 
 @pytest.fixture
-def screenshot(page):
-    def _screenshot(name: str) -> Path:
+def screenshot(browser):
+    """`screenshot(name)` shoots the most recently opened page (the `page` fixture's, or one a test
+    opened itself in its own context); pass `page=` to choose another."""
+
+    def _screenshot(name: str, page=None) -> Path:
+        if page is None:
+            pages = [p for context in browser.contexts for p in context.pages if not p.is_closed()]
+            if not pages:
+                raise RuntimeError("no open page to screenshot")
+            page = pages[-1]
         return save_screenshot(page, name)
 
     return _screenshot
