@@ -70,7 +70,7 @@ def test_difficulty_sets_the_dimension(template):
             return len(params[VECTOR_PARAM[template]])
 
         assert dim("easy") == 2
-        assert dim("hard") in (3, 4) or (template == "dropout_residual" and dim("hard") == 4)
+        assert dim("hard") in (3, 4)
 
 
 def test_easy_numbers_are_friendly():
