@@ -1,4 +1,9 @@
-"""`python -m grader check`: JSON Lines in, JSON Lines out, one warm contained worker for all lines."""
+"""`python -m grader check`: JSON Lines in, JSON Lines out.
+
+Each answer is parsed (with the containment limits) and sampled with numpy in this process; the
+bounded symbolic check, when sampling cannot decide, runs in the warm contained worker (hard
+kill, memory limit). `--contained-only` sends every answer to the worker.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import json
 import sys
 import time
 
+from .engine import NeedsWorker, grade_request
 from .feedback import RESULT_FIELDS, result
 from .messages import message
 from .worker import HARD_TIMEOUT_S, Worker
@@ -19,7 +25,18 @@ def contract_line(request_id: object, graded: dict, elapsed_ms: float) -> str:
     return json.dumps(out, ensure_ascii=False)
 
 
-def check_stream(lines, out, worker: Worker) -> int:
+def grade_one(request: object, worker: Worker, in_process: bool) -> dict:
+    """Fast path in this process (no sympy, bounded by the parser's limits); anything that
+    needs the symbolic check goes to the contained worker."""
+    if in_process:
+        try:
+            return grade_request(request, symbolic=False)
+        except NeedsWorker:
+            pass
+    return worker.grade(request)
+
+
+def check_stream(lines, out, worker: Worker, in_process: bool = True) -> int:
     count = 0
     for raw in lines:
         if not raw.strip():
@@ -31,7 +48,7 @@ def check_stream(lines, out, worker: Worker) -> int:
             text = message("bad_request", "en", reason=f"not JSON ({type(err).__name__})")
             graded, request = result(feedback=text, error=text), {}
         else:
-            graded = worker.grade(request)
+            graded = grade_one(request, worker, in_process)
         request_id = request.get("id") if isinstance(request, dict) else None
         out.write(contract_line(request_id, graded, (time.perf_counter() - start) * 1000) + "\n")
         out.flush()
@@ -45,11 +62,13 @@ def main(argv: list[str] | None = None) -> int:
     check = sub.add_parser("check", help="read JSON Lines requests on stdin, write results")
     check.add_argument("--timeout", type=float, default=HARD_TIMEOUT_S,
                        help="hard wall-clock limit per answer in seconds")
+    check.add_argument("--contained-only", action="store_true",
+                       help="grade every answer in the worker process (no in-process fast path)")
     args = parser.parse_args(argv)
     worker = Worker(timeout=args.timeout)
     try:
         worker.start()  # warm before the first line, so its elapsed_ms is honest
-        check_stream(sys.stdin, sys.stdout, worker)
+        check_stream(sys.stdin, sys.stdout, worker, in_process=not args.contained_only)
     finally:
         worker.close()
     return 0

@@ -30,6 +30,14 @@ class BadRequest(ValueError):
     pass
 
 
+class NeedsWorker(Exception):  # noqa: N818 - a signal, not an error
+    """Sampling could not decide and the symbolic check must run in the contained worker."""
+
+
+def _defer_to_worker(answer, expected):
+    raise NeedsWorker
+
+
 def canonical_name(name: object) -> str:
     """`x_{l+1}` and `σ` are declared the way the lexer reads them: `x_l+1`, `sigma`."""
     if not isinstance(name, str):
@@ -71,10 +79,15 @@ def tolerance(request: dict) -> Tolerance:
 
 
 def grade_request(request: object, *, symbolic: bool = True) -> dict:
+    """Grade one request. With `symbolic=False` (the in-process fast path: parsing and numpy
+    sampling only, all bounded by the parser's limits) a case that needs sympy raises
+    NeedsWorker instead, for the caller to send to the contained worker."""
     lang = request.get("lang") if isinstance(request, dict) else None
     lang = lang if lang in ("en", "zh") else "en"
     try:
-        return _grade(request, lang, symbolic_equal if symbolic else None)
+        return _grade(request, lang, symbolic_equal if symbolic else _defer_to_worker)
+    except NeedsWorker:
+        raise
     except BadRequest as err:
         text = message("bad_request", lang, reason=str(err))
         return result(feedback=text, error=text)

@@ -7,7 +7,7 @@ error, so there are no macros and nothing is ever read from disk.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import ParseError
 
@@ -40,8 +40,7 @@ ENV_RE = re.compile(r"\{([A-Za-z]+\*?)\}")
 OPERATORS = "+-*/^()[]{},;|'!&="
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):  # a tuple: tokens are made in the hot path, and tuples are cheap
     kind: str  # num | name | op | cmd | begin | end | rowsep | eof
     text: str
     pos: int

@@ -8,6 +8,7 @@ left over is one letter per symbol.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .lexer import GREEK, Token
 from .nodes import BUILTIN_FUNCTIONS
@@ -34,9 +35,15 @@ class Declarations:
         return bool(self.matrices) and "I" not in self.symbols | self.functions | self.matrices
 
     def vocabulary(self) -> frozenset[str]:
-        return (self.symbols | self.functions | self.matrices
-                | frozenset(BUILTIN_FUNCTIONS + SPECIAL_FUNCTIONS + CONSTANTS + NOT_FINITE)
-                | frozenset(GREEK))
+        return _vocabulary(self)
+
+
+_RESERVED = frozenset(BUILTIN_FUNCTIONS + SPECIAL_FUNCTIONS + CONSTANTS + NOT_FINITE + tuple(GREEK))
+
+
+@lru_cache(maxsize=1024)
+def _vocabulary(decls: Declarations) -> frozenset[str]:
+    return decls.symbols | decls.functions | decls.matrices | _RESERVED
 
 
 def prepare_tokens(tokens: list[Token], decls: Declarations) -> list[Token]:

@@ -37,7 +37,7 @@ DROPPED = {"\u200b", "\u200c", "\u200d", "\ufeff", "\u2060"}
 @dataclass(frozen=True, slots=True)
 class Normalized:
     text: str
-    origin: tuple[int, ...]  # origin[i] = index in the raw text of normalized character i
+    origin: tuple[int, ...] | range  # origin[i] = raw index of normalized character i
 
     def raw_index(self, pos: int) -> int:
         """Index in the raw text of normalized position `pos` (end of text maps past the end)."""
@@ -47,6 +47,8 @@ class Normalized:
 
 
 def normalize(raw: str) -> Normalized:
+    if raw.isascii() and raw.isprintable():  # the common case: nothing to map
+        return Normalized(raw, range(len(raw)))
     out: list[str] = []
     origin: list[int] = []
 

@@ -270,11 +270,16 @@ class Parser:
         return _atoms().parse_atom(self)
 
 
-def _atoms():
-    """parse_atoms imports this module; import it on first use (then it is a dict lookup)."""
-    from . import parse_atoms
+_ATOMS = []
 
-    return parse_atoms
+
+def _atoms():
+    """parse_atoms imports this module, so it is imported on first use and kept."""
+    if not _ATOMS:
+        from . import parse_atoms
+
+        _ATOMS.append(parse_atoms)
+    return _ATOMS[0]
 
 
 def number_node(parser: Parser, token: Token) -> Num:

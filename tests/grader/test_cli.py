@@ -40,3 +40,15 @@ def test_one_line_out_per_line_in_with_exact_fields_in_order():
     assert "第 2 行" in out[4]["feedback"]
     assert not out[5]["correct"] and "For example" in out[5]["feedback"]
     assert all(isinstance(o["elapsed_ms"], float) for o in out)
+
+
+def test_cases_that_need_the_symbolic_check_go_to_the_worker():
+    # No sample point is real here, so sampling cannot decide: sympy (in the worker) does.
+    request = {"id": "s", "kind": "expression", "expected": "sqrt(-1 - x^2)",
+               "answer": "sqrt(-(1 + x^2))"}
+    for flags in ([], ["--contained-only"]):
+        proc = subprocess.run([sys.executable, "-m", "grader", "check", *flags],
+                              input=json.dumps(request) + "\n", capture_output=True, text=True,
+                              timeout=60)
+        (out,) = [json.loads(line) for line in proc.stdout.splitlines()]
+        assert out["correct"] is True, out

@@ -1,0 +1,187 @@
+"""Grader speed and accuracy on a corpus of realistic answers, against the obvious baseline.
+
+Ours: every answer of bench/corpus/answers.jsonl through one warm `python -m grader check`
+subprocess (per-answer `elapsed_ms` as reported by the CLI, and the wall time of the batch).
+Baseline, timed in the same run: `sympy.sympify` of both texts + `simplify(a - b) == 0`, on the
+cases it can read. (sympify evaluates text: it runs here only on our own trusted corpus, never
+in the product.) Both verdicts are compared with the corpus's known verdicts.
+
+Run: .venv/bin/python bench/bench_grader.py
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "bench" / "corpus" / "answers.jsonl"
+BASELINE_BUDGET_S = 5
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def run_ours(rows: list[dict], *flags: str) -> tuple[list[dict], float]:
+    proc = subprocess.Popen([sys.executable, "-m", "grader", "check", *flags], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    # One warm-up line: the process and its worker are up before the clock starts.
+    proc.stdin.write(json.dumps({"id": "warm", "kind": "expression", "expected": "x",
+                                 "answer": "x"}) + "\n")
+    proc.stdin.flush()
+    proc.stdout.readline()
+    start = time.perf_counter()
+    proc.stdin.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    proc.stdin.close()
+    results = [json.loads(proc.stdout.readline()) for _ in rows]
+    wall = time.perf_counter() - start
+    proc.wait(timeout=30)
+    return results, wall
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _OutOfTime
+
+
+def baseline_verdict(row: dict) -> bool | None:
+    """True/False from sympify + simplify(a - b) == 0; None when it cannot read the case."""
+    import sympy
+
+    names = {f: sympy.Function(f) for f in row.get("functions", [])}
+    names.update({m: sympy.Symbol(m, commutative=False) for m in row.get("matrices", [])})
+    names.update({s: sympy.Symbol(s) for s in row.get("symbols", [])})
+
+    def read(text):
+        return sympy.sympify(text, locals=names)
+
+    def same(a, b) -> bool:
+        if isinstance(a, list | tuple) or isinstance(b, list | tuple):
+            a, b = sympy.Matrix(a), sympy.Matrix(b)
+            if a.shape != b.shape:
+                return False
+            return all(sympy.simplify(x - y) == 0 for x, y in zip(a, b, strict=True))
+        return sympy.simplify(a - b) == 0
+
+    try:
+        if row["kind"] == "derivation":
+            chain = ([row["start"]] if row.get("start") else []) + list(row["answer"])
+            exprs = [read(t) for t in chain]
+            target = read(row["expected"]) if row.get("expected") else None
+            ok = all(same(b, a) for a, b in zip(exprs, exprs[1:], strict=False))
+            return ok and (target is None or same(exprs[-1], target))
+        answer = read(row["answer"])
+        expected = read(row["expected"]) if isinstance(row["expected"], str) else row["expected"]
+        return bool(same(answer, expected))
+    except _OutOfTime:
+        raise
+    except Exception:  # noqa: BLE001 - any failure to read or compare = "cannot read"
+        return None
+
+
+def run_baseline(rows: list[dict]) -> list[tuple[bool | None, float]]:
+    import warnings
+
+    import sympy  # noqa: F401 - import outside the timed region
+
+    warnings.simplefilter("ignore", SyntaxWarning)  # sympify's eval of "x' + 1" warns
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    out = []
+    try:
+        for row in rows:
+            start = time.perf_counter()
+            signal.alarm(BASELINE_BUDGET_S)
+            try:
+                verdict = baseline_verdict(row)
+            except _OutOfTime:
+                verdict = False  # read, but no answer in time: counts as a wrong verdict
+            finally:
+                signal.alarm(0)
+            out.append((verdict, (time.perf_counter() - start) * 1000))
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    return out
+
+
+def main() -> int:
+    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line]
+    truth = [r["verdict"] == "correct" for r in rows]
+    ours, wall = run_ours(rows)
+    contained, contained_wall = run_ours(rows, "--contained-only")
+    base = run_baseline(rows)
+    contained_ms = [r["elapsed_ms"] for r in contained]
+
+    ours_ms = [r["elapsed_ms"] for r in ours]
+    ours_right = [r["correct"] == t for r, t in zip(ours, truth, strict=True)]
+    readable = [i for i, (v, _) in enumerate(base) if v is not None]
+    base_ms = [base[i][1] for i in readable]
+    base_right = [base[i][0] == truth[i] for i in readable]
+    ours_on_readable = [ours_right[i] for i in readable]
+    ours_sub_ms = [ours_ms[i] for i in readable]
+
+    def pct(flags):
+        return f"{100 * sum(flags) / len(flags):.1f}%" if flags else "-"
+
+    print(f"Grader benchmark: {len(rows)} answers ({CORPUS.relative_to(ROOT)})")
+    print(f"{'':34}{'ours (warm CLI)':>18}{'baseline':>14}{'ours, all in worker':>22}")
+    contained_right = [r["correct"] == t for r, t in zip(contained, truth, strict=True)]
+    table = [
+        ("answers graded", f"{len(rows)}", f"{len(readable)} readable", f"{len(rows)}"),
+        ("per-answer p50 (ms)", f"{statistics.median(ours_ms):.3f}",
+         f"{statistics.median(base_ms):.2f}", f"{statistics.median(contained_ms):.3f}"),
+        ("per-answer p95 (ms)", f"{percentile(ours_ms, .95):.3f}",
+         f"{percentile(base_ms, .95):.2f}", f"{percentile(contained_ms, .95):.3f}"),
+        ("per-answer p99 (ms)", f"{percentile(ours_ms, .99):.3f}",
+         f"{percentile(base_ms, .99):.2f}", f"{percentile(contained_ms, .99):.3f}"),
+        ("p50 on baseline-readable (ms)", f"{statistics.median(ours_sub_ms):.3f}",
+         f"{statistics.median(base_ms):.2f}",
+         f"{statistics.median(contained_ms[i] for i in readable):.3f}"),
+        ("wall, all answers (s)", f"{wall:.3f}", f"{sum(m for _, m in base) / 1000:.2f}",
+         f"{contained_wall:.3f}"),
+        ("accuracy, all answers", pct(ours_right), "-", pct(contained_right)),
+        ("accuracy, baseline-readable", pct(ours_on_readable), pct(base_right),
+         pct([contained_right[i] for i in readable])),
+    ]
+    for label, a, b, c in table:
+        print(f"{label:34}{a:>18}{b:>14}{c:>22}")
+    ratio = statistics.median(base_ms) / statistics.median(ours_sub_ms)
+    print(f"median speed-up on the same cases: {ratio:.1f}x")
+    print(f"\nby kind (baseline-readable cases){'':4}{'ours p50':>10}{'base p50':>10}{'speed-up':>10}"
+          f"{'ours acc':>10}{'base acc':>10}")
+    for kind in ("expression", "numeric", "derivation"):
+        idx = [i for i in readable if rows[i]["kind"] == kind]
+        if not idx:
+            print(f"  {kind:36}{'(baseline reads none)':>30}")
+            continue
+        o = statistics.median(ours_ms[i] for i in idx)
+        b = statistics.median(base[i][1] for i in idx)
+        print(f"  {kind + f' ({len(idx)})':36}{o:>10.3f}{b:>10.2f}{b / o:>9.1f}x"
+              f"{pct([ours_right[i] for i in idx]):>10}"
+              f"{pct([base[i][0] == truth[i] for i in idx]):>10}")
+    goals = {
+        "p50 <= 1 ms": statistics.median(ours_ms) <= 1.0,
+        "p99 <= 20 ms": percentile(ours_ms, .99) <= 20.0,
+        ">= 10x faster than baseline at the median": ratio >= 10,
+        "more accurate than baseline": sum(ours_on_readable) > sum(base_right),
+    }
+    for goal, met in goals.items():
+        print(f"  [{'x' if met else ' '}] {goal}")
+    wrong = [(r["id"], r["answer"]) for r, ok in zip(rows, ours_right, strict=True) if not ok]
+    if wrong:
+        print("ours disagrees with the known verdict on:", wrong)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
