@@ -95,6 +95,7 @@ class _DataBuilder:
         self.stack: list[list] = []  # [container, child lines, pending key (mappings)]
         self.index: LineIndex | None = None
         self.documents = 0
+        self.plain_cache: dict[str, Any] = {}
 
     def refuse(self, line: int, message: str) -> None:
         self.problems.append((line, message))
@@ -112,20 +113,27 @@ class _DataBuilder:
         value = event.value
         if event.style or not event.implicit[0]:  # the C parser says '' for plain, Python None
             return value  # quoted or block text
+        # Keys and enum words repeat all through a bank: resolve each plain word once per file.
+        if value in self.plain_cache:
+            return self.plain_cache[value]
         tag = _RESOLVER.resolve(ScalarNode, value, event.implicit)
         if tag == _STR_TAG:
-            return value
-        if tag == _MERGE_TAG:
+            result = value
+        elif tag == _MERGE_TAG:
             self.refuse(line, "merge keys (<<) are not allowed")
             return value
-        if tag not in _PLAIN_TYPES:
+        elif tag not in _PLAIN_TYPES:
             self.refuse(line, f"'{value}' is not a plain value; quote it")
             return value
-        try:
-            return _CONSTRUCTOR.yaml_constructors[tag](_CONSTRUCTOR, ScalarNode(tag, value))
-        except (ValueError, OverflowError, yaml.YAMLError):
-            self.refuse(line, f"'{value}' cannot be read as a {tag.rsplit(':', 1)[-1]}; quote it")
-            return value
+        else:
+            try:
+                result = _CONSTRUCTOR.yaml_constructors[tag](_CONSTRUCTOR, ScalarNode(tag, value))
+            except (ValueError, OverflowError, yaml.YAMLError):
+                kind = tag.rsplit(":", 1)[-1]
+                self.refuse(line, f"'{value}' cannot be read as a {kind}; quote it")
+                return value
+        self.plain_cache[value] = result  # only immutable values: str, int, float, bool, None, date
+        return result
 
     def attach(self, value: Any, line: int) -> None:
         if not self.stack:
@@ -133,7 +141,7 @@ class _DataBuilder:
             return
         frame = self.stack[-1]
         container, lines = frame[0], frame[1]
-        if isinstance(container, list):
+        if type(container) is list:
             container.append(value)
             lines.append(line)
         elif frame[2] is _NoKey:  # this value is a key
@@ -161,19 +169,21 @@ class _DataBuilder:
 
     def feed(self, event) -> None:
         line = event.start_mark.line + 1
-        if isinstance(event, yaml.ScalarEvent):
-            self.check_plain(event, line)
+        kind = type(event)
+        if kind is yaml.ScalarEvent:  # most events: checked first
+            if event.anchor is not None or event.tag is not None:
+                self.check_plain(event, line)
             self.attach(self.scalar(event, line), line)
-        elif isinstance(event, yaml.MappingStartEvent):
+        elif kind is yaml.MappingStartEvent:
             self.open({}, event, line)
-        elif isinstance(event, yaml.SequenceStartEvent):
+        elif kind is yaml.SequenceStartEvent:
             self.open([], event, line)
-        elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
+        elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
             self.stack.pop()
-        elif isinstance(event, yaml.AliasEvent):
+        elif kind is yaml.AliasEvent:
             self.refuse(line, f"aliases are not allowed (*{event.anchor}); repeat the value")
             self.attach(None, line)  # never expanded
-        elif isinstance(event, yaml.DocumentStartEvent):
+        elif kind is yaml.DocumentStartEvent:
             self.documents += 1
             if self.documents > 1:
                 self.refuse(line, "one YAML document per file (found a second `---`)")
