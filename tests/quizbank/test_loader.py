@@ -248,19 +248,22 @@ def test_unreadable_bytes_report_path_line(tmp_path, capsys, name, content, line
     assert f"{path}:{line}: -: -: " in capsys.readouterr().out
 
 
-def test_duplicate_ids_are_reported_at_both_places(tmp_path):
+def test_duplicate_ids_are_reported_at_both_places(tmp_path, capsys):
+    (tmp_path / "sub").mkdir()
     first = write_case(tmp_path, "a", BASE)
-    second = write_case(
-        tmp_path / "sub" if (tmp_path / "sub").mkdir() is None else tmp_path,
-        "b",
-        "# another file\n" + BASE,
-    )
+    second = write_case(tmp_path / "sub", "b", "# another file\n" + BASE)
     with pytest.raises(BankError) as caught:
         load_bank(tmp_path)
     found = sorted((p.path, p.line, p.message) for p in caught.value.problems)
     assert found == [
         (str(first), 2, f"duplicate id; also defined at {second}:3"),
         (str(second), 3, f"duplicate id; also defined at {first}:2"),
+    ]
+    assert main(["validate", str(tmp_path)]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        f"{first}:2: q-one: id: duplicate id; also defined at {second}:3",
+        f"{second}:3: q-one: id: duplicate id; also defined at {first}:2",
+        "2 problems found",
     ]
 
 
