@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .constant import constant_value
 from .differentiate import expand_derivatives
 from .errors import EvalError
 from .nodes import (
@@ -38,7 +39,6 @@ from .nodes import (
     Transpose,
     is_constant,
 )
-from .parser import constant_value
 
 MAX_MATRIX_POWER = 8
 FUNCTION_TERMS = ("a", "b", "c", "h", "g", "p2", "p3")

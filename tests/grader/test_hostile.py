@@ -120,3 +120,34 @@ def test_memory_limit_stops_a_huge_allocation(worker):
     r = worker.call("allocate", 4096)  # 4 GB: over the worker's address-space limit
     assert r["error"] == "out of memory"
     assert worker.grade({"kind": "numeric", "expected": 2, "answer": "1+1"})["correct"]
+
+
+def test_hostile_answers_through_the_cli_fast_path(tmp_path):
+    """The CLI grades in-process when no sympy is needed: the same guarantees must hold there."""
+    import json
+    import subprocess
+    import sys
+
+    sentinel = tmp_path / "pwned"
+    lines = [json.dumps({"id": str(i), "kind": "expression", "expected": "x + F(x)",
+                         "answer": a, "functions": ["F"]})
+             for i, a in enumerate(hostile_answers(sentinel))]
+    proc = subprocess.run([sys.executable, "-m", "grader", "check"], input="\n".join(lines),
+                          capture_output=True, text=True, timeout=120)
+    out = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(out) == len(lines)
+    assert all(o["elapsed_ms"] < LIMIT_S * 1000 and o["error"] and not o["correct"] for o in out)
+    assert not sentinel.exists()
+
+
+def test_shared_worker_is_safe_across_threads():
+    from concurrent.futures import ThreadPoolExecutor
+
+    import grader
+
+    requests = [{"id": str(i), "kind": "expression", "expected": f"x + {i}",
+                 "answer": f"{i} + x" if i % 2 else f"x + {i + 1}"} for i in range(40)]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(grader.check, requests))
+    assert [r["id"] for r in results] == [r["id"] for r in requests]
+    assert [r["correct"] for r in results] == [i % 2 == 1 for i in range(40)]
