@@ -7,7 +7,7 @@ from app_pages.widgets import flow_state, progress, resources
 from app_pages.widgets.answer_inputs import labelled
 from app_pages.widgets.question_view import question_view
 from quizbank.enums import Difficulty, QuestionType, Topic
-from tutor.practice import Filters, grade, matching_ids, submit_answer
+from tutor.practice import Filters, grade, grade_answer, matching_ids, record_outcome
 
 st.title(tr("practice.title"))
 st.caption(tr("practice.intro"))
@@ -40,21 +40,26 @@ if requested in bank.questions:
 elif filters_changed or run.current is None:
     run.next(bank.questions, ids)
 
-if run.current is None:
-    st.info(tr("practice.none_match"))
-    st.stop()
-
-question = bank.questions[run.current.question_id]
-session = run.current
 
 
-def submit(answer, confidence):
-    submit_answer(session, question, answer, confidence=confidence, lang=lang(), grade=grade,
-                  record=record)
+@st.fragment
+def current_question() -> None:
+    """The question on screen. A fragment: submitting, a hint or the next question reruns only
+    this part, not the shell, the sidebar and the filters (the submit-to-verdict time)."""
+    session = run.current
+    if session is None:
+        st.info(tr("practice.none_match"))
+        return
+    question = bank.questions[session.question_id]
+
+    question_view(question, session, lang(), key="practice",
+                  grade=lambda answer, confidence: grade_answer(
+                      session, question, answer, confidence=confidence, lang=lang(), grade=grade),
+                  save=lambda outcome: record_outcome(session, question, outcome, record=record),
+                  go_to=lambda qid: run.open(bank.questions[qid]))
+    if session.attempted:
+        st.button(tr("practice.next"), key="practice.next", type="secondary",
+                  icon=":material/skip_next:", on_click=run.next, args=(bank.questions, ids))
 
 
-question_view(question, session, lang(), key="practice", submit=submit,
-              go_to=lambda qid: run.open(bank.questions[qid]))
-if session.attempted:
-    st.button(tr("practice.next"), key="practice.next", type="secondary",
-              icon=":material/skip_next:", on_click=run.next, args=(bank.questions, ids))
+current_question()

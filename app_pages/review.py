@@ -5,7 +5,7 @@ import streamlit as st
 from app_pages.state import lang, profile_id, tr
 from app_pages.widgets import flow_state, progress, resources
 from app_pages.widgets.question_view import question_view
-from tutor.practice import grade, next_due, submit_answer
+from tutor.practice import grade, grade_answer, next_due, record_outcome
 from tutor.store import TutorError, utc_now
 
 st.title(tr("review.title"))
@@ -54,12 +54,13 @@ if card is not None and card.high_confidence_error:
     st.warning(tr("review.was_confident_error"), icon=":material/priority_high:")
 
 
-def submit(answer, confidence):
-    submit_answer(session, question, answer, confidence=confidence, lang=lang(), grade=grade,
-                  record=record, mode="review")
 
-
-question_view(question, session, lang(), key="review", submit=submit)
+question_view(
+    question, session, lang(), key="review",
+    grade=lambda answer, confidence: grade_answer(
+        session, question, answer, confidence=confidence, lang=lang(), grade=grade),
+    save=lambda outcome: record_outcome(session, question, outcome, record=record, mode="review"),
+)
 if session.attempted:
     st.button(tr("review.next"), key="review.next", type="secondary", icon=":material/skip_next:",
               on_click=open_next, args=(question.id,))

@@ -5,7 +5,8 @@ typed (a formula box is committed with Enter, so its "interpreted as" preview is
 and then, inside the browser, the timer starts at the click on "Submit answer" and stops when the
 verdict element (`.st-key-verdict`) appears in the DOM. The baseline, timed in the same run, is
 `grader.grade_question` on the same answers in this process (the work the server does at the
-core of a submit).
+core of a submit), and the floor of any Streamlit app here: a bare script with one form whose
+submit shows a marker, measured the same way in the same browser.
 
     .venv/bin/python bench/bench_app_submit.py [--rounds 10]
 
@@ -24,6 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from quizbank import load_bank  # noqa: E402
+from tests.e2e.learner_steps import open_question, pick_radio, type_formula  # noqa: E402
 from tests.e2e.server import (  # noqa: E402
     launch_chromium,
     start_server,
@@ -41,6 +44,9 @@ CASES = [
     ("basics-residual-block-form", "choice", "a"),
     ("basics-residual-block-form", "choice", "b"),
 ]
+
+BANK = load_bank()
+CHOICE_OPTIONS = {q.id: [o.id for o in q.options] for q in BANK.by_type("choice")}
 
 # Runs in the page: click submit, resolve when the verdict container is in the DOM.
 CLICK_AND_WAIT = """
@@ -61,27 +67,31 @@ async () => {
 """
 
 
+# The floor: a Streamlit form round trip with no work at all (same click-to-marker measurement).
+FLOOR_APP = """
+import streamlit as st
+with st.form("f"):
+    st.text_input("x")
+    pressed = st.form_submit_button("Submit", type="primary")
+if pressed:
+    with st.container(key="verdict"):
+        st.success("done")
+"""
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     k = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
     return ordered[k]
 
 
-def answer_in_page(page, kind: str, answer: str) -> None:
-    main = page.locator('[data-testid="stMain"]')
+def answer_in_page(page, question_id: str, kind: str, answer: str) -> None:
     if kind == "text":
-        box = main.get_by_label("Your answer")
-        box.fill(answer)
-        box.press("Enter")
-        wait_idle(page)
-        page.locator('[data-testid="stMain"] .katex').first.wait_for()  # the preview
+        type_formula(page, "Your answer", answer)  # Enter: the preview is shown
+        page.locator('[data-testid="stMain"] .katex').first.wait_for()
     else:
-        # the radio of option `answer`: options are listed in bank order
-        from quizbank import load_bank
-
-        qid = page.url.split("q=")[-1].split("&")[0]
-        options = [o.id for o in load_bank().questions[qid].options]
-        main.locator('[data-testid="stRadio"]').first.locator("label").nth(options.index(answer)).click()
+        pick_radio(page, CHOICE_OPTIONS[question_id].index(answer))
+    wait_idle(page)
 
 
 def browser_times(base_url: str, repeats: int) -> dict[str, list[float]]:
@@ -92,27 +102,46 @@ def browser_times(base_url: str, repeats: int) -> dict[str, list[float]]:
         browser = launch_chromium(playwright)
         page = browser.new_page(viewport={"width": 1300, "height": 900})
         page.set_default_timeout(30_000)
-        for qid, kind, answer in CASES:  # warm-up: one of each (grader worker, caches)
-            page.goto(f"{base_url}/?lang=en&q={qid}")
-            wait_idle(page)
-            answer_in_page(page, kind, answer)
-            page.evaluate(CLICK_AND_WAIT)
-        for _ in range(repeats):
+        for round_ in range(repeats + 1):  # round 0 warms up (grader worker, caches)
             for qid, kind, answer in CASES:
-                page.goto(f"{base_url}/?lang=en&q={qid}")
-                wait_idle(page)
-                answer_in_page(page, kind, answer)
-                wait_idle(page)
-                times.setdefault(kind, []).append(page.evaluate(CLICK_AND_WAIT))
+                open_question(page, base_url, qid)
+                answer_in_page(page, qid, kind, answer)
+                elapsed = page.evaluate(CLICK_AND_WAIT)
+                if round_:
+                    times.setdefault(kind, []).append(elapsed)
         browser.close()
+    return times
+
+
+def floor_times(browser_rounds: int, data: Path) -> list[float]:
+    from playwright.sync_api import sync_playwright
+
+    script = data / "floor_app.py"
+    script.write_text(FLOOR_APP)
+    server = start_server(script, log_path=data / "floor.log")
+    times = []
+    try:
+        wait_ready(server)
+        with sync_playwright() as playwright:
+            browser = launch_chromium(playwright)
+            page = browser.new_page()
+            for round_ in range(browser_rounds + 1):
+                page.goto(server.url)
+                page.wait_for_selector('[data-testid="stBaseButton-primaryFormSubmit"]')
+                wait_idle(page)
+                elapsed = page.evaluate(CLICK_AND_WAIT)
+                if round_:
+                    times.append(elapsed)
+            browser.close()
+    finally:
+        stop_server(server)
     return times
 
 
 def grader_times(repeats: int) -> dict[str, list[float]]:
     import grader
-    from quizbank import load_bank
 
-    bank = load_bank()
+    bank = BANK
     times: dict[str, list[float]] = {}
     for qid, kind, answer in CASES:  # warm-up
         grader.grade_question(bank.questions[qid], [answer] if kind == "choice" else answer)
@@ -139,6 +168,7 @@ def main() -> None:
             browser = browser_times(server.url, args.rounds)
         finally:
             stop_server(server)
+        floor = floor_times(len(CASES) * args.rounds, Path(data))
     bare = grader_times(args.rounds)
 
     rows = []
@@ -156,6 +186,8 @@ def main() -> None:
     for kind, n, bp50, bp95, gp50, gp95 in rows:
         print(f"{kind:<8} {n:>4} {bp50:>9.1f} {bp95:>9.1f} {gp50:>11.2f} {gp95:>11.2f} "
               f"{bp50 / max(gp50, 1e-6):>16.1f}")
+    print(f"{'floor':<8} {len(floor):>4} {statistics.median(floor):>9.1f} "
+          f"{percentile(floor, 95):>9.1f}   (a bare Streamlit form, no work: the round-trip floor)")
     median = rows[-1][2]
     print(f"goal submit-to-verdict median <= 150 ms: {'met' if median <= 150 else 'NOT met'} "
           f"({median:.1f} ms)")

@@ -193,7 +193,7 @@ def new_attempt(question, session: QuestionSession, outcome: Outcome, *, mode: s
     )
 
 
-def submit_answer(
+def grade_answer(
     session: QuestionSession,
     question,
     answer: Any,
@@ -201,15 +201,12 @@ def submit_answer(
     confidence: str,
     lang: str,
     grade: Callable[..., dict],
-    record: Callable[[Any], Any] | None = None,
-    mode: str = "practice",
     now: float | None = None,
 ) -> Outcome:
-    """Grade `answer`, record the attempt, remember the outcome on the session.
+    """Grade `answer` and remember the outcome on the session (not recorded yet).
 
     `grade(question, answer, lang=, seed=)` is `grade` below (grader.grade_question, or the
-    rubric for interview answers); `record(new_attempt)` is the store's writer for the learner's
-    profile and returns the stored attempt (None: not recorded, e.g. no profile).
+    rubric for interview answers).
     """
     if confidence not in CONFIDENCES:
         raise ValueError(f"confidence must be one of {CONFIDENCES}, got {confidence!r}")
@@ -224,11 +221,30 @@ def submit_answer(
         hints_used=session.hints_shown,
         elapsed_s=round(max(elapsed, 0.0), 3),
     )
-    if record is not None:
-        stored = record(new_attempt(question, session, outcome, mode=mode))
-        outcome = replace(outcome, attempt_id=getattr(stored, "id", stored))
     session.outcomes.append(outcome)
     return outcome
+
+
+def record_outcome(session: QuestionSession, question, outcome: Outcome, *,
+                   record: Callable[[Any], Any] | None, mode: str = "practice") -> Outcome:
+    """Write a graded outcome through `record(new_attempt)` (the store's writer for the learner's
+    profile, returning the stored attempt; None: nothing recorded, e.g. no profile)."""
+    if record is None:
+        return outcome
+    stored = record(new_attempt(question, session, outcome, mode=mode))
+    recorded = replace(outcome, attempt_id=getattr(stored, "id", stored))
+    session.outcomes[session.outcomes.index(outcome)] = recorded
+    return recorded
+
+
+def submit_answer(session: QuestionSession, question, answer: Any, *, confidence: str, lang: str,
+                  grade: Callable[..., dict], record: Callable[[Any], Any] | None = None,
+                  mode: str = "practice", now: float | None = None) -> Outcome:
+    """`grade_answer` then `record_outcome`. (A page may show the verdict in between, so the
+    learner does not wait for the database write.)"""
+    outcome = grade_answer(session, question, answer, confidence=confidence, lang=lang,
+                           grade=grade, now=now)
+    return record_outcome(session, question, outcome, record=record, mode=mode)
 
 
 def rubric_result(question, ticked: Iterable[str]) -> dict:

@@ -26,19 +26,23 @@ def interview_question(
     go_to: Callable[[str], None] | None = None, followups: bool = True,
 ) -> None:
     if not session.revealed:
+        def reveal() -> None:
+            # A callback runs before the rerun, so the model answer shows in this very run.
+            text = st.session_state.get(f"{key}.answer") or ""
+            if text.strip():
+                session.reveal(text, st.session_state.get(f"{key}.confidence") or "medium")
+
         with st.form(f"{key}.answer_form", border=False, enter_to_submit=False):
-            text = inputs.interview_input(f"{key}.answer")
-            confidence = inputs.confidence_input(f"{key}.confidence")
-            if st.form_submit_button(
+            inputs.interview_input(f"{key}.answer")
+            inputs.confidence_input(f"{key}.confidence")
+            pressed = st.form_submit_button(
                 tr("practice.reveal"), type="primary", icon=":material/visibility:",
-                key=f"{key}.reveal",
-            ):
-                if text is None:
-                    st.warning(tr("practice.empty_answer"))
-                else:
-                    session.reveal(text, confidence)
-                    st.rerun()
-        return
+                key=f"{key}.reveal", on_click=reveal,
+            )
+        if pressed and not session.revealed:
+            st.warning(tr("practice.empty_answer"))
+        if not session.revealed:
+            return
 
     st.caption(tr("practice.your_answer"))
     st.text(session.draft_answer)  # the learner's words, never Markdown/HTML

@@ -1,8 +1,9 @@
 """One bank question on screen: prompt, hints, the input for its type, submit, verdict, solution.
 
-Practice and Review both show questions through `question_view`; the page passes `submit`, which
-grades and records (tutor.practice.submit_answer), and `go_to`, which opens another question
-(follow-ups of an interview question).
+Practice and Review both show questions through `question_view`; the page passes `grade`
+(tutor.practice.grade_answer for this session), `save` (tutor.practice.record_outcome: the store
+write, done after the verdict is on screen so the learner does not wait for it) and `go_to`,
+which opens another question (follow-ups of an interview question).
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from app_pages.state import tr
 from app_pages.widgets import answer_inputs as inputs
 from app_pages.widgets import feedback
 from app_pages.widgets.interview_view import interview_question
-from tutor.practice import QuestionSession
+from tutor.practice import Outcome, QuestionSession
 
-Submit = Callable[..., object]  # (answer, confidence, extra=None) -> Outcome
+Grade = Callable[..., Outcome]  # (answer, confidence) -> the graded Outcome
+Save = Callable[[Outcome], object]  # records it
 
 
 def question_header(question, lang: str) -> None:
@@ -34,7 +36,7 @@ def question_header(question, lang: str) -> None:
 
 
 def question_view(
-    question, session: QuestionSession, lang: str, *, key: str, submit: Submit,
+    question, session: QuestionSession, lang: str, *, key: str, grade: Grade, save: Save,
     go_to: Callable[[str], None] | None = None,
 ) -> None:
     """Everything for one question; `key` must change when a new question session starts."""
@@ -42,7 +44,9 @@ def question_view(
     question_header(question, lang)
     kind = inputs._type(question)
     if kind == "interview":
-        interview_question(question, session, lang, key=key, submit=submit, go_to=go_to)
+        interview_question(question, session, lang, key=key,
+                           submit=lambda answer, confidence: save(grade(answer, confidence)),
+                           go_to=go_to)
         return
     if kind == "derivation":
         _derivation_givens(question, lang)
@@ -57,17 +61,20 @@ def question_view(
         submitted = st.form_submit_button(
             tr("practice.submit"), type="primary", icon=":material/send:", key=f"{key}.submit"
         )
+    unsaved = None
     if submitted:
         if answer is None:
             st.warning(tr(_missing_message(kind)))
         else:
-            submit(answer, confidence)
+            unsaved = grade(answer, confidence)
     if session.last is not None:
         feedback.verdict(session.last, lang, kind)
         if kind == "derivation":
             from app_pages.widgets.derivation_view import line_statuses
 
             line_statuses(session.last.result, session.last.answer)
+        if unsaved is not None:
+            save(unsaved)  # the verdict is already on its way to the browser
         feedback.solution(question, lang)
 
 
