@@ -16,11 +16,12 @@ import numpy as np
 
 from .decide import compare_values
 from .evaluate import Env, FunctionModel, evaluate, is_matrix
+from .messages import message
 from .nodes import Node, Sym, facts
 
 NICE_VALUES = (2.0, 1.0, 3.0, -1.0, 0.5, -2.0, 1.5, 4.0)
 NICE_FUNCTIONS = (("t^2", "p2"), ("t^3", "p3"), ("sin(t)", "sin"), ("e^t", "exp"))
-CANDIDATES = 24
+CANDIDATES = 64  # 8 x 8: every pair of nice values for the first two symbols
 NICE_MATRIX_SIZE = 2
 
 
@@ -36,15 +37,19 @@ def nice_env(names: tuple[str, ...], functions: tuple[str, ...], matrices: tuple
              column_vectors: bool = False) -> Env:
     """Deterministic for its arguments, so one Env per combination of names is shared."""
     env = Env(k=CANDIDATES, n=NICE_MATRIX_SIZE, seed=7, column_vectors=column_vectors)
+    size = len(NICE_VALUES)
+    picks = np.random.default_rng(5).integers(0, size, (len(names), CANDIDATES))
     for i, name in enumerate(names):
-        values = [NICE_VALUES[(j + 3 * i + j // len(NICE_VALUES)) % len(NICE_VALUES)]
-                  for j in range(CANDIDATES)]
+        if i < 2:  # a full grid over the first two symbols, seeded picks for the rest
+            values = [NICE_VALUES[(j // size ** i) % size] for j in range(CANDIDATES)]
+        else:
+            values = [NICE_VALUES[p] for p in picks[i]]
         env.symbols[name] = np.array(values, dtype=complex)
     for i, name in enumerate(functions):
         coef = {key: np.zeros(CANDIDATES) for key in ("a", "b", "c", "h", "g", "p2", "p3")}
         labels = []
         for j in range(CANDIDATES):
-            label, kind = NICE_FUNCTIONS[(j // 2 + i) % len(NICE_FUNCTIONS)]
+            label, kind = NICE_FUNCTIONS[(j + i) % len(NICE_FUNCTIONS)]
             labels.append(label)
             if kind == "sin":
                 coef["a"][j], coef["b"][j] = 1.0, 1.0
@@ -62,7 +67,7 @@ def nice_env(names: tuple[str, ...], functions: tuple[str, ...], matrices: tuple
 
 
 def find_counterexample(answer: Node, expected: Node, random_env: Env,
-                        random_sample: int | None) -> Counterexample | None:
+                        random_sample: int | None, lang: str = "en") -> Counterexample | None:
     fa, fe = facts(answer), facts(expected)
     names = sorted(fa.symbols | fe.symbols)
     functions = sorted(fa.functions | fe.functions)
@@ -75,17 +80,17 @@ def find_counterexample(answer: Node, expected: Node, random_env: Env,
             a, e = evaluate(answer, env), evaluate(expected, env)
             verdict = compare_values(a, e, flatten_vectors=not matrices)
             if verdict.status == "different":
-                return _describe(env, verdict.sample, names, functions, matrices, a, e)
+                return _describe(env, verdict.sample, names, functions, matrices, a, e, lang)
         except Exception:  # noqa: BLE001 - a nicer example is optional; fall back to the random one
             pass
     if random_sample is None:
         return None
     a, e = evaluate(answer, random_env), evaluate(expected, random_env)
-    return _describe(random_env, random_sample, names, [], matrices, a, e, exact=False)
+    return _describe(random_env, random_sample, names, [], matrices, a, e, lang, exact=False)
 
 
 def _describe(env: Env, j: int, names: list[str], functions: list[str], matrices: list[str],
-              a: np.ndarray, e: np.ndarray, exact: bool = True) -> Counterexample:
+              a: np.ndarray, e: np.ndarray, lang: str, exact: bool = True) -> Counterexample:
     parts = [f"{n} = {format_value(env.symbols[n][j])}" for n in names if n in env.symbols]
     for f in functions:
         model = env.functions.get(f"{f}#0")
@@ -94,7 +99,16 @@ def _describe(env: Env, j: int, names: list[str], functions: list[str], matrices
     parts += [f"{m} = {format_value(env.matrices[m][j])}" for m in matrices if m in env.matrices]
     point = ", ".join(parts) if parts else "—"
     prefix = "" if exact else "≈ "
-    return Counterexample(point, prefix + format_value(a[j]), prefix + format_value(e[j]))
+    return Counterexample(point, _value_text(a[j], prefix, lang), _value_text(e[j], prefix, lang))
+
+
+def _value_text(value: np.ndarray, prefix: str, lang: str) -> str:
+    z = np.asarray(value)
+    finite = np.isfinite(z).all()
+    real = finite and (np.abs(z.imag) <= 1e-9 * (1 + np.abs(z.real))).all()
+    if not real:
+        return message("value_not_real" if finite else "value_undefined", lang)
+    return prefix + format_value(value)
 
 
 def format_value(value: np.ndarray | complex) -> str:

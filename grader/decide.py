@@ -86,9 +86,11 @@ def compare_values(answer: np.ndarray, expected: np.ndarray,
     with np.errstate(all="ignore"):
         clear = (diff > CLEAR_RTOL * scale + CLEAR_ATOL).any(axis=1) & valid
         tight = (diff <= TIGHT_RTOL * scale + TIGHT_ATOL).all(axis=1) & valid
-    clear |= expected_ok & ~answer_ok  # undefined where the expected answer is defined
-    if clear.any():
+    undefined = expected_ok & ~answer_ok  # undefined where the expected answer is defined
+    if clear.any():  # prefer a point where both are defined: an easier counterexample
         return Verdict("different", sample=int(np.argmax(clear)))
+    if undefined.any():
+        return Verdict("different", sample=int(np.argmax(undefined)))
     if valid.sum() * 2 >= k and tight[valid].all():
         return Verdict("equal")
     return Verdict("undecided")

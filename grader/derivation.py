@@ -95,7 +95,7 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
     why = message("step_does_not_follow", lang, line=number)
     if verdict.status == "different":
         example = counterexample_text(node, previous, verdict, lang, "counterexample_step")
-        why += (" " + example) if example else ""
+        why += (("" if lang == "zh" else " ") + example) if example else ""
     return _step(number, "does_not_follow", interpreted, why), node
 
 

@@ -108,7 +108,8 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
     except ParseError as err:
         return unreadable(answer, err, lang)
     interpreted = to_latex(node)
-    unknown = sorted(symbol_names(node) - symbol_names(exp.node) - decls.symbols)
+    known = symbol_names(exp.node) | decls.symbols | malrule_symbols(malrules, decls)
+    unknown = sorted(symbol_names(node) - known)
     if unknown:
         return cannot_grade(GraderError("unknown_symbols", names=", ".join(unknown)), lang,
                             interpreted)
@@ -138,6 +139,16 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
     return result(feedback=text, error=text, interpreted=interpreted, malrule=None)
 
 
+def malrule_symbols(malrules, decls: Declarations) -> set[str]:
+    names: set[str] = set()
+    for rule in malrules or ():
+        try:
+            names |= symbol_names(prepare(str(rule["answer"]), decls).node)
+        except (GraderError, KeyError, TypeError):
+            continue
+    return names
+
+
 def match_malrule(node: Node, malrules, decls: Declarations,
                   symbolic: SymbolicCheck | None) -> str | None:
     for rule in malrules or ():
@@ -160,7 +171,7 @@ def counterexample_text(answer: Node, expected: Node, verdict: Verdict, lang: st
                         key: str) -> str:
     env = verdict.env or sampling_env(uses_matrices(answer, expected))
     try:
-        example = find_counterexample(answer, expected, env, verdict.sample)
+        example = find_counterexample(answer, expected, env, verdict.sample, lang)
     except (GraderError, FloatingPointError, ValueError):
         example = None
     if example is None:

@@ -107,6 +107,9 @@ class Parser:
     def parse_all(self) -> Node:
         if self.at("op", "="):  # a derivation line may start with "="
             self.take()
+        elif (self.tok.kind == "name" and self.peek().kind == "op" and self.peek().text == "="
+              and len(self.tokens) > 3):
+            self.i += 2  # "L = 1.25": the answer is the value after a named left side
         if self.at("eof"):
             raise ParseError("empty", self.tok.pos)
         if self.space_vectors and self.space_separated_numbers():

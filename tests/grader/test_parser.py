@@ -126,6 +126,12 @@ def test_vectors_and_matrices(text, expected):
     assert tree(text, Declarations(), space_vectors=True) == expected
 
 
+@pytest.mark.parametrize(("text", "expected"), [("L = 1.25", n(1.25)), ("= x", x),
+                                                ("y_1 = 2x", Mul((n(2), x)))])
+def test_a_named_left_side_or_leading_equals_is_dropped(text, expected):
+    assert tree(text) == expected
+
+
 def test_space_separated_numbers_multiply_in_formulas():
     assert tree("2 3", Declarations()) == Mul((n(2), n(3)))
 
