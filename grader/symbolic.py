@@ -39,7 +39,8 @@ def time_budget(seconds: float):
 
 
 def symbolic_equal(answer: Node, expected: Node, budget: float = SOFT_BUDGET_S) -> bool | None:
-    """True if sympy proves a - b = 0; False if a - b is a nonzero number; None otherwise."""
+    """True if sympy proves a - b = 0; False if a - b simplifies to a nonzero number or a nonzero
+    rational function (exact arithmetic); None otherwise."""
     import sympy
 
     from .build import to_sympy
@@ -77,5 +78,8 @@ def _zero(diff) -> bool | None:
     if simplified == 0:
         return True
     if simplified.is_number and simplified.is_zero is False:
+        return False
+    # An exact nonzero rational function (numbers are exact rationals) is not identically 0.
+    if simplified.free_symbols and simplified.is_rational_function(*simplified.free_symbols):
         return False
     return None

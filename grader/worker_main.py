@@ -35,8 +35,11 @@ def main() -> None:
 
     from .engine import grade_request
     from .feedback import result
+    from .parser import parse
+    from .symbolic import symbolic_equal
 
     grade_request({"kind": "expression", "expected": "x+1", "answer": "1+x"})  # warm caches
+    symbolic_equal(parse("sqrt(x)^2")[0], parse("x")[0], budget=30)  # warm sympy's simplify
     limit_memory()
     hooks = os.environ.get("GRADER_WORKER_TEST_HOOKS") == "1"
     channel.write('{"ready": true}\n')
