@@ -5,6 +5,7 @@ import streamlit as st
 from app_pages.state import lang, profile_id, tr
 from app_pages.widgets import flow_state, progress, resources
 from app_pages.widgets.question_view import question_view
+from tutor.dashboard import due_summary
 from tutor.practice import grade, grade_answer, next_due, record_outcome
 from tutor.store import TutorError, utc_now
 
@@ -44,6 +45,8 @@ if run.current is None or (run.current.question_id not in {c.question_id for c i
     open_next(None)
 if run.current is None:
     st.success(tr("review.nothing_due"), icon=":material/celebration:")
+    later = due_summary(db.list_cards(profile_id()), utc_now())
+    st.caption(tr("review.due_later", today=later["today"], week=later["next_7_days"]))
     st.page_link("app_pages/practice.py", label=tr("review.go_practise"), icon=":material/edit_note:")
     st.stop()
 

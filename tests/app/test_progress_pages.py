@@ -46,9 +46,11 @@ def test_review_serves_high_confidence_errors_first(small_bank, store, open_page
 
 
 def test_review_with_nothing_due_says_so(small_bank, store, open_page):  # noqa: F811
-    store.create_profile("Ada")
+    me = store.create_profile("Ada")
+    record(store, me, "fx-choice", "correct", 3, days_ago=0)  # next due in the future
     at = open_page("review", lang="zh")
     assert at.success[0].value == "目前没有到期的题目，做得好！"
+    assert any(c.value.startswith("稍后：") and "7 天内到期 1 道" in c.value for c in at.caption)
 
 
 def test_mock_interview_end_to_end(small_bank, store, open_page):  # noqa: F811
