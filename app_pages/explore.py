@@ -1,4 +1,4 @@
-"""Explore: the source texts' interactive demos, one tab each, every slider with its chart in a
+"""Explore: the source texts' interactive demos, one at a time, every slider with its chart in a
 fragment so moving it reruns only that demo."""
 
 import streamlit as st
@@ -146,8 +146,11 @@ def deep_mlp_demo() -> None:
 
 st.title(tr("explore.title"))
 st.caption(tr("explore.intro"))
-tabs = st.tabs([tr(f"explore.{name}.tab") for name in ("residual", "multiplier", "norm", "mlp")])
-for tab, demo in zip(tabs, (residual_demo, multiplier_demo, norm_placement_demo, deep_mlp_demo),
-                     strict=True):
-    with tab:
-        demo()
+# One demo at a time: the deep MLP's torch work runs only when its demo is open, not on page load.
+demos = {"residual": residual_demo, "multiplier": multiplier_demo, "norm": norm_placement_demo,
+         "mlp": deep_mlp_demo}
+chosen = st.segmented_control(tr("explore.choose"), list(demos), key="explore_demo", required=True,
+                              default="residual", label_visibility="collapsed",
+                              format_func=option_labels(lambda name: f"explore.{name}.tab"))
+st.divider()
+demos[chosen or "residual"]()

@@ -27,7 +27,7 @@ def grouped_bars(series: Mapping[str, Sequence[float]], component_title: str, va
         alt.Chart(pd.DataFrame(rows), height=HEIGHT)
         .mark_bar(cornerRadiusEnd=3)
         .encode(
-            x=alt.X("component:N", title=component_title, axis=alt.Axis(labelAngle=0)),
+            x=alt.X("component:N", title=component_title, axis=alt.Axis(labelAngle=0, labelFontSize=14)),
             xOffset=alt.XOffset("series:N", sort=names),
             y=alt.Y("value:Q", title=value_title),
             color=alt.Color("series:N", sort=names, title=None,

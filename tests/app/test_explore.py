@@ -21,21 +21,36 @@ def explore_en():
     return open_app("explore", "en")
 
 
+def show(at, demo: str):
+    at.button_group(key="explore_demo").set_value(demo).run()
+    assert not at.exception, at.exception
+    return at
+
+
 def metric(at, label_start: str) -> str:
     return next(m.value for m in at.metric if m.label.startswith(label_start))
 
 
-@pytest.mark.parametrize(("lang", "tab"), [("en", "Gradient multiplier"), ("zh", "梯度倍率")])
-def test_all_four_demos_render(lang, tab):
-    at = open_app("explore", lang)
-    assert len(at.tabs) == 4
-    assert at.tabs[1].label == tab
-    assert len(at.get("vega_lite_chart")) == 3  # bars, multiplier, deep MLP
-    assert len(at.get("graphviz_chart")) == 1
+@pytest.mark.parametrize(
+    ("demo", "charts", "diagrams"), [("residual", 1, 0), ("multiplier", 1, 0), ("norm", 0, 1), ("mlp", 1, 0)]
+)
+@pytest.mark.parametrize(("lang", "heading"), [("en", "Explore"), ("zh", "交互探索")])
+def test_each_demo_renders_alone(lang, heading, demo, charts, diagrams):
+    at = show(open_app("explore", lang), demo)
+    assert at.title[0].value == heading
+    assert len(at.subheader) == 1  # only the chosen demo runs
+    assert len(at.get("vega_lite_chart")) == charts
+    assert len(at.get("graphviz_chart")) == diagrams
+
+
+def test_the_first_demo_is_open_by_default_and_the_mlp_does_not_run():
+    at = open_app("explore", "en")
+    assert at.subheader[0].value.startswith("Input plus residual")
+    assert not [m for m in at.metric if "input h" in m.label]
 
 
 def test_residual_scale_slider_updates_the_sum(explore_en):
-    at = explore_en
+    at = show(explore_en, "residual")
     at.slider(key="explore_residual_scale").set_value(0.0).run()
     assert any("[2, 3]" in m.value for m in at.markdown)  # y = x at alpha = 0
     assert at.info[0].value.startswith("With α = 0")
@@ -46,7 +61,7 @@ def test_residual_scale_slider_updates_the_sum(explore_en):
 
 @pytest.mark.parametrize(("a", "n"), [(0.5, 20), (-0.5, 40), (1.0, 10), (-1.5, 7)])
 def test_multiplier_metrics_follow_the_sliders(explore_en, a, n):
-    at = explore_en
+    at = show(explore_en, "multiplier")
     at.slider(key="explore_multiplier_a").set_value(a)
     at.slider(key="explore_multiplier_depth").set_value(n).run()
     assert not at.exception
@@ -55,14 +70,14 @@ def test_multiplier_metrics_follow_the_sliders(explore_en, a, n):
 
 
 def test_multiplier_at_minus_one_says_the_residual_curve_is_zero(explore_en):
-    at = explore_en
+    at = show(explore_en, "multiplier")
     at.slider(key="explore_multiplier_a").set_value(-1.0).run()
     assert metric(at, "Residual") == "0"
     assert any("exactly 0" in w.value for w in at.warning)
 
 
 def test_norm_switch_changes_the_jacobian(explore_en):
-    at = explore_en
+    at = show(explore_en, "norm")
     at.radio(key="explore_norm_variant").set_value("pre_ln").run()
     assert any(r"I + J_F\,J_{\operatorname{LN}}" in x.value for x in at.latex)
     at.radio(key="explore_norm_variant").set_value("post_ln").run()
@@ -74,7 +89,7 @@ def test_norm_switch_changes_the_jacobian(explore_en):
 def test_deep_mlp_metrics_follow_depth(explore_en):
     from compute import series
 
-    at = explore_en
+    at = show(explore_en, "mlp")
     at.slider(key="explore_mlp_depth").set_value(12)
     at.slider(key="explore_mlp_gain").set_value(0.5).run()
     assert not at.exception

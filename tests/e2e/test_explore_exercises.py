@@ -15,9 +15,12 @@ def main(page):
     return page.locator('[data-testid="stMain"]')
 
 
-def tab(page, name: str):
-    page.get_by_role("tab", name=name).click()
-    return page.locator('[role="tabpanel"]:visible')
+def demo(page, name: str):
+    """Open one Explore demo (a segmented control above the demos) and wait for its heading."""
+    chooser = main(page).locator('[data-testid="stButtonGroup"]').first
+    chooser.get_by_role("radio", name=name, exact=True).click()
+    expect(chooser.get_by_role("radio", name=name, exact=True)).to_have_attribute("aria-checked", "true")
+    return main(page)
 
 
 def slider(panel, label: str):
@@ -45,7 +48,7 @@ def test_language_switch_changes_strings_and_is_remembered(page, goto, screensho
 
 def test_gradient_multiplier_follows_the_sliders(page, goto, screenshot):
     goto("explore", "en")
-    panel = tab(page, "Gradient multiplier")
+    panel = demo(page, "Gradient multiplier")
     expect(metric_value(panel, "Residual, n = 20")).to_have_text(f"{1.5 ** 20:.4g}")
     thumb = slider(panel, "Local derivative a")
     thumb.focus()
@@ -62,14 +65,14 @@ def test_gradient_multiplier_follows_the_sliders(page, goto, screenshot):
 
 def test_residual_sum_and_norm_switch(page, goto):
     goto("explore", "en")
-    panel = tab(page, "y = x + F(x)")
+    panel = demo(page, "y = x + F(x)")
     expect(panel.get_by_text("Residual output y = [2.1, 2.8]")).to_be_visible()
     thumb = slider(panel, "Update scale")
     thumb.focus()
     for _ in range(10):  # alpha 1.0 -> 0.0
         thumb.press("ArrowLeft")
     expect(panel.get_by_text("Residual output y = [2, 3]")).to_be_visible()
-    panel = tab(page, "Pre-LN vs Post-LN")
+    panel = demo(page, "Pre-LN vs Post-LN")
     panel.get_by_text("Post-LN", exact=True).click()
     expect(panel.get_by_text("Post-LN normalizes after each addition")).to_be_visible()
 
@@ -80,7 +83,7 @@ def test_explore_tabs_screenshots(page, goto, screenshot, lang):
              "zh": ["y = x + F(x)", "梯度倍率", "Pre-LN 与 Post-LN", "深层 MLP 梯度"]}[lang]
     goto("explore", lang)
     for index, name in enumerate(names, start=1):
-        panel = tab(page, name)
+        panel = demo(page, name)
         if index == 4:
             expect(panel.locator('[data-testid="stMetric"]').first).to_be_visible(timeout=60_000)
         chart = panel.locator('[data-testid="stVegaLiteChart"], [data-testid="stGraphVizChart"]')
