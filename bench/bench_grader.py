@@ -33,9 +33,10 @@ def percentile(values: list[float], q: float) -> float:
 def run_ours(rows: list[dict], *flags: str) -> tuple[list[dict], float]:
     proc = subprocess.Popen([sys.executable, "-m", "grader", "check", *flags], cwd=ROOT,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-    # One warm-up line: the process and its worker are up before the clock starts.
-    proc.stdin.write(json.dumps({"id": "warm", "kind": "expression", "expected": "x",
-                                 "answer": "x"}) + "\n")
+    # One warm-up line that needs the worker's symbolic check (no real sample point): the
+    # process and its worker are up before the clock starts.
+    proc.stdin.write(json.dumps({"id": "warm", "kind": "expression", "expected": "sqrt(-1-x^2)",
+                                 "answer": "sqrt(-(1+x^2))"}) + "\n")
     proc.stdin.flush()
     proc.stdout.readline()
     start = time.perf_counter()

@@ -65,9 +65,14 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("--contained-only", action="store_true",
                        help="grade every answer in the worker process (no in-process fast path)")
     args = parser.parse_args(argv)
-    worker = Worker(timeout=args.timeout)
+    # One process is enough here: a killed worker is replaced at once (it warms up while the
+    # following lines take the in-process fast path).
+    worker = Worker(timeout=args.timeout, keep_spare=False)
     try:
-        worker.start()  # warm before the first line, so its elapsed_ms is honest
+        if args.contained_only:
+            worker.start()  # warm before the first line, so its elapsed_ms is honest
+        else:
+            worker.prewarm()
         check_stream(sys.stdin, sys.stdout, worker, in_process=not args.contained_only)
     finally:
         worker.close()

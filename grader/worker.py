@@ -119,8 +119,15 @@ class Worker:
         return self._child.process.pid if self._child is not None else None
 
     def start(self) -> None:
+        """Start the child and wait until it is warm."""
         with self._lock:
             self._ensure_running()
+
+    def prewarm(self) -> None:
+        """Start the child without waiting: it warms up while the caller does other work."""
+        with self._lock:
+            if self._child is None:
+                self._child = _Child(self.test_hooks)
 
     def call(self, job: str, payload: object, lang: str = "en") -> dict:
         try:
@@ -141,6 +148,8 @@ class Worker:
             self._discard()  # hung or crashed: kill it; the warm spare takes over next time
             if self.keep_spare and self._spare is None:
                 self._spare = _Child(self.test_hooks)
+            elif not self.keep_spare:
+                self._child = _Child(self.test_hooks)  # the replacement warms up right away
             text = message("cannot_evaluate" if died else "timeout", lang)
             return result(feedback=text, error=text)
 
