@@ -63,7 +63,9 @@ def question_view(
         )
     unsaved = None
     if submitted:
-        if answer is None:
+        if kind == "ordering" and answer is not None and len(answer) < len(question.steps):
+            st.warning(tr("practice.order_incomplete", placed=len(answer), total=len(question.steps)))
+        elif answer is None:
             st.warning(tr(_missing_message(kind)))
         else:
             unsaved = grade(answer, confidence)
@@ -95,7 +97,6 @@ def _form_input(question, session, kind: str, lang: str, key: str, text: str | N
 def _missing_message(kind: str) -> str:
     return {
         "choice": "practice.pick_an_option",
-        "ordering": "practice.empty_answer",
     }.get(kind, "practice.empty_answer")
 
 

@@ -135,6 +135,17 @@ def test_ordering_right_and_wrong(open_page):  # noqa: F811
     assert at.error[0].value == "Not quite"
 
 
+def test_ordering_with_steps_left_out_asks_to_place_them_all(open_page, database_url):  # noqa: F811
+    from app_pages.widgets.resources import bank
+
+    question = bank().by_type("ordering")[0]
+    at = open_page("practice", q=question.id)
+    at.multiselect[-1].set_value([question.steps[0].id])
+    at = button(at, "Submit answer").click().run()
+    assert at.warning[0].value == f"Place every step: 1 of {len(question.steps)} placed."
+    assert attempts(database_url) == []
+
+
 def test_derivation_question_marks_each_line(open_page):  # noqa: F811
     from app_pages.widgets.resources import bank
 
