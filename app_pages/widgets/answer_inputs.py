@@ -117,9 +117,18 @@ def interview_input(key: str) -> str | None:
     return text if text.strip() else None
 
 
-def generated_inputs(asks: list[str], key: str) -> dict[str, str] | None:
+def answer_label(name: str, lang: str) -> str:
+    """A template answer's name as the Exercises page words it (e.g. "∇x L" for grad_x)."""
+    from tutor.i18n import has
+
+    key = f"exercises.answer.{name}"
+    return tr(key) if has(key, lang) else name
+
+
+def generated_inputs(asks: list[str], lang: str, key: str) -> dict[str, str] | None:
     """One box per asked quantity of a generated problem (numbers, vectors as [a, b])."""
-    answers = {name: st.text_input(name, key=f"{key}.{name}", autocomplete="off") for name in asks}
+    answers = {name: st.text_input(answer_label(name, lang), key=f"{key}.{name}", autocomplete="off")
+               for name in asks}
     return answers if all(v.strip() for v in answers.values()) else None
 
 

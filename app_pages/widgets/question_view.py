@@ -90,7 +90,7 @@ def _form_input(question, session, kind: str, lang: str, key: str, text: str | N
     if kind == "derivation":
         return inputs.lines_input(f"{key}.lines")
     if kind == "generated":
-        return inputs.generated_inputs(list(question.asks), f"{key}.gen")
+        return inputs.generated_inputs(list(question.asks), lang, f"{key}.gen")
     raise ValueError(f"no input for question type {kind!r}")
 
 

@@ -178,3 +178,21 @@ def test_interview_question_reveal_tick_and_follow_up(open_page, database_url, m
     assert attempt.verdict == "partial" and set(attempt.rubric_ticks) == {"identity", "never-vanish"}
     at = button(at, "Question fx-expression").click().run()
     assert at.session_state["practice.run"].current.question_id == "fx-expression"
+
+
+@pytest.mark.parametrize("right", [True, False])
+def test_generated_question_with_this_variants_numbers(open_page, right):  # noqa: F811
+    import compute
+    from app_pages.widgets.resources import bank
+
+    question = bank().questions["gen-gradient-multiplier"]
+    at = open_page("practice", q=question.id)
+    seed = at.session_state["practice.run"].current.seed
+    assert any(c.value.endswith(str(seed)) for c in at.caption)  # the variant's seed is shown
+    key = compute.generate(question.template, seed=seed, difficulty=str(question.difficulty))
+    for name in question.asks:
+        value = key["answers"][name] * (1 if right else 1.5)
+        at.text_input(key=next(t.key for t in at.text_input if t.key.endswith(f".gen.{name}"))).input(
+            repr(value))
+    at = button(at, "Submit answer").click().run()
+    assert (at.success or at.error)[0].value == ("Correct" if right else "Not quite")
