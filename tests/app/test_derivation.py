@@ -2,7 +2,19 @@
 
 import pytest
 
-from tutor.derivation_check import declarations_from_text, parse_names
+import grader
+from tutor.derivation_check import (
+    Declarations,
+    LineStatus,
+    check_derivation,
+    declarations_from_text,
+    parse_names,
+)
+
+S, V, B, U = LineStatus.START, LineStatus.VERIFIED, LineStatus.BROKEN, LineStatus.UNREADABLE
+X = Declarations(symbols=("x",))
+F = Declarations(symbols=("x",), functions=("F",))
+AB = Declarations(matrices=("A", "B"))
 
 
 @pytest.mark.parametrize(
@@ -24,6 +36,34 @@ def test_declarations_report_every_problem_at_once():
     decl, problems = declarations_from_text("x, 1a", "F, x", "W")
     assert decl.symbols == ("x",) and decl.functions == ("F", "x") and decl.matrices == ("W",)
     assert problems == ["symbols: 1a", "x: symbols & functions"]
+
+
+@pytest.mark.parametrize(
+    ("lines", "decl", "start", "target", "statuses", "reached"),
+    [
+        (["x + x", "2x"], X, None, None, [S, V], None),
+        (["x + x", "3x"], X, None, None, [S, B], None),
+        (["2x"], X, "x + x", "2*x", [V], True),
+        (["2x", "x^2"], X, "x + x", "2*x", [V, B], False),
+        (["diff(x + F(x), x)", "1 + F'(x)"], F, None, "1 + F'(x)", [S, V], True),
+        (["(A B)^T", "B^T A^T", "A^T B^T"], AB, None, None, [S, V, B], None),
+        (["x + x", "2x +"], X, None, None, [S, U], None),
+        (["", "x", "  ", "x*1"], X, None, None, [S, V], None),  # blank rows are ignored
+    ],
+)
+def test_check_derivation_line_by_line(lines, decl, start, target, statuses, reached):
+    report = check_derivation(lines, decl, lang="en", check=grader.check, target=target, start=start)
+    assert [r.status for r in report.lines] == statuses
+    assert report.target_reached is reached
+    broken = [r for r in report.lines if r.status is B]
+    assert report.first_broken == (broken[0] if broken else None)
+    for row in broken:
+        assert "For example" in row.feedback  # a counterexample for each step that breaks
+
+
+def test_a_bad_target_is_reported_not_crashed():
+    report = check_derivation(["x"], X, lang="zh", check=grader.check, target="x +")
+    assert report.lines == () and report.error
 
 
 # ---- the page -----------------------------------------------------------------------------
