@@ -17,8 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .constant import constant_value
 from .decide import canonical_shape
-from .errors import EvalError, GraderError, ParseError
+from .errors import GraderError, ParseError
 from .evaluate import Env, evaluate
 from .feedback import cannot_grade, result, shape_text, unreadable
 from .latex import to_latex
@@ -52,17 +53,14 @@ class Tolerance:
             parts.append(message("tol_absolute", lang, value=f"{self.atol:g}"))
         return ", ".join(parts)
 
-    def matches(self, a: np.ndarray, e: np.ndarray) -> np.ndarray:
-        finite = np.isfinite(a) & np.isfinite(e)
+    def matches(self, a: float, e: float) -> bool:
+        if not (math.isfinite(a) and math.isfinite(e)):
+            return False
         if self.sigfigs is not None:
-            ok = np.array([round_sig(x, self.sigfigs) == round_sig(y, self.sigfigs)
-                           for x, y in zip(a, e, strict=True)], dtype=bool)
-            return ok & finite
+            return round_sig(a, self.sigfigs) == round_sig(e, self.sigfigs)
         rtol = self.rtol if self.rtol is not None else (0.0 if self.atol is not None
                                                         else DEFAULT_RTOL)
-        atol = self.atol or 0.0
-        with np.errstate(all="ignore"):
-            return finite & (np.abs(a - e) <= np.maximum(atol, rtol * np.abs(e)))
+        return abs(a - e) <= max(self.atol or 0.0, rtol * abs(e))
 
 
 def round_sig(x: float, n: int) -> float:
@@ -115,17 +113,14 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> d
         names = ", ".join(sorted(symbol_names(node))) or "?"
         return cannot_grade(GraderError("needs_number", names=names), lang, interpreted)
     try:
-        value = evaluate(node, _ENV)[0]
-    except EvalError as err:
+        a_shape, a_flat = answer_values(node)
+    except GraderError as err:
         return cannot_grade(err, lang, interpreted)
-    if np.any(np.abs(value.imag) > 1e-12 * np.maximum(1.0, np.abs(value.real))):
-        return cannot_grade(GraderError("not_real"), lang, interpreted)
-    a_shape = canonical_shape(value[None])
     if a_shape != array_shape(e):
         text = message("shape_mismatch", lang, answer=shape_text(a_shape, lang, None),
                        expected=shape_text(array_shape(e), lang, None))
         return result(feedback=text, interpreted=interpreted)
-    a_flat, e_flat = np.real(value).reshape(-1), e.reshape(-1)
+    e_flat = e.reshape(-1).tolist()
     if tol.sigfigs is not None:
         entries = [x for row in node.rows for x in row] if isinstance(node, Matrix) else [node]
         shown = [typed_sigfigs(x) for x in entries]
@@ -133,14 +128,35 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> d
         if short:
             text = message("too_few_digits", lang, n=tol.sigfigs, given=min(short))
             return result(feedback=text, interpreted=interpreted)
-    ok = tol.matches(a_flat, e_flat)
-    if ok.all():
+    ok = [tol.matches(a, x) for a, x in zip(a_flat, e_flat, strict=True)]
+    if all(ok):
         return result(correct=True, score=1.0, feedback=message("correct", lang),
                       interpreted=interpreted)
-    if ok.size == 1:
+    if len(ok) == 1:
         text = message("number_wrong", lang, tolerance=tol.describe(lang))
     else:
-        wrong = ", ".join(str(i + 1) for i in np.flatnonzero(~ok))
+        wrong = ", ".join(str(i + 1) for i, good in enumerate(ok) if not good)
         text = message("entries_wrong", lang, tolerance=tol.describe(lang), entries=wrong)
-    return result(score=float(ok.mean()) if ok.size > 1 else 0.0, feedback=text,
+    return result(score=sum(ok) / len(ok) if len(ok) > 1 else 0.0, feedback=text,
                   interpreted=interpreted)
+
+
+def answer_values(node: Node) -> tuple[tuple[int, ...], list[float]]:
+    """(canonical shape, real entries row by row) of a constant answer.
+
+    Plain arithmetic is evaluated with Python floats; anything that is not real there (a root
+    of a negative number, 0/0, overflow) goes through the complex numpy evaluator, which
+    decides between "not a real number" and a non-finite value (which never matches).
+    """
+    entries = [x for row in node.rows for x in row] if isinstance(node, Matrix) else [node]
+    values = [constant_value(x) for x in entries]
+    if all(v is not None for v in values):
+        if not isinstance(node, Matrix):
+            return (), values
+        rows, cols = len(node.rows), len(node.rows[0])
+        shape = () if rows == cols == 1 else (rows * cols,) if 1 in (rows, cols) else (rows, cols)
+        return shape, values
+    value = evaluate(node, _ENV)[0]  # raises EvalError for shapes that do not fit
+    if np.any(np.abs(value.imag) > 1e-12 * np.maximum(1.0, np.abs(value.real))):
+        raise GraderError("not_real")
+    return canonical_shape(value[None]), np.real(value).reshape(-1).tolist()

@@ -54,6 +54,29 @@ def test_non_finite_answers_are_refused_with_a_message(grade, answer):
     assert not r["correct"] and r["error"]
 
 
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [("[[1,2],[3,4]] [1;1]", [3, 7]), ("transpose([1 2; 3 4])", [[1, 3], [2, 4]]),
+     ("[1 2; 3 4]^2", [[7, 10], [15, 22]]), ("2 [1, 2]", [2, 4])],
+)
+def test_computed_vectors_and_matrices(grade, answer, expected):
+    r = grade(kind="numeric", expected=expected, answer=answer)
+    assert r["correct"] and r["error"] is None, r["feedback"]
+
+
+@pytest.mark.parametrize("answer", ["0/0", "[1/0, 1]"])
+def test_undefined_values_never_match_but_are_not_read_errors(grade, answer):
+    r = grade(kind="numeric", expected=[1, 1] if "," in answer else 1.0, answer=answer,
+              rtol=1.0)
+    assert not r["correct"] and r["error"] is None and "tolerance" in r["feedback"]
+
+
+@pytest.mark.parametrize("answer", ["sqrt(-4)", "log(-1)"])
+def test_complex_values_are_named(grade, answer):
+    r = grade(kind="numeric", expected=2.0, answer=answer)
+    assert "not a real number" in r["error"]
+
+
 def test_wrong_shape_gives_both_shapes(grade):
     r = grade(kind="numeric", expected=[[1, 2], [3, 4]], answer="[1, 2, 3, 4]")
     assert "vector of length 4" in r["feedback"] and "2×2 matrix" in r["feedback"]
