@@ -196,3 +196,23 @@ def test_generated_question_with_this_variants_numbers(open_page, right):  # noq
             repr(value))
     at = button(at, "Submit answer").click().run()
     assert (at.success or at.error)[0].value == ("Correct" if right else "Not quite")
+
+
+def test_a_corrupt_progress_file_is_explained_and_practice_still_grades(tmp_path, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.learner_fixtures import PAGES
+
+    corrupt = tmp_path / "progress.db"
+    corrupt.write_bytes(b"this is not a database" * 100)
+    monkeypatch.setenv("TUTOR_DATABASE_URL", f"sqlite:///{corrupt}")
+    at = AppTest.from_file(str(PAGES / "practice.py"), default_timeout=60)
+    at.session_state["lang"] = "en"
+    at.query_params["q"] = CHOICE
+    at.run()
+    assert not at.exception
+    assert any("damaged" in e.value for e in at.sidebar.error)
+    at.radio[0].set_value("a")
+    at = button(at, "Submit answer").click().run()
+    assert at.success[0].value == "Correct"
+    assert corrupt.read_bytes() == b"this is not a database" * 100  # left untouched
