@@ -21,7 +21,8 @@ from .nodes import Node, Sym, facts
 
 NICE_VALUES = (2.0, 1.0, 3.0, -1.0, 0.5, -2.0, 1.5, 4.0)
 NICE_FUNCTIONS = (("t^2", "p2"), ("t^3", "p3"), ("sin(t)", "sin"), ("e^t", "exp"))
-CANDIDATES = 64  # 8 x 8: every pair of nice values for the first two symbols
+MAX_CANDIDATES = 64  # e.g. 8 x 8: every pair of nice values for two symbols
+MIN_CANDIDATES = 16  # enough random integer matrices to find one that shows a difference
 NICE_MATRIX_SIZE = 2
 
 
@@ -35,21 +36,34 @@ class Counterexample:
 @lru_cache(maxsize=256)
 def nice_env(names: tuple[str, ...], functions: tuple[str, ...], matrices: tuple[str, ...],
              column_vectors: bool = False) -> Env:
-    """Deterministic for its arguments, so one Env per combination of names is shared."""
-    env = Env(k=CANDIDATES, n=NICE_MATRIX_SIZE, seed=7, column_vectors=column_vectors)
-    size = len(NICE_VALUES)
-    picks = np.random.default_rng(5).integers(0, size, (len(names), CANDIDATES))
-    for i, name in enumerate(names):
-        if i < 2:  # a full grid over the first two symbols, seeded picks for the rest
-            values = [NICE_VALUES[(j // size ** i) % size] for j in range(CANDIDATES)]
-        else:
-            values = [NICE_VALUES[p] for p in picks[i]]
-        env.symbols[name] = np.array(values, dtype=complex)
-    for i, name in enumerate(functions):
-        coef = {key: np.zeros(CANDIDATES) for key in ("a", "b", "c", "h", "g", "p2", "p3")}
+    """Candidate points: a full grid over the first symbols and functions (nice values x nice
+    functions, at most MAX_CANDIDATES points), seeded picks for the rest. Deterministic for its
+    arguments, so one Env per combination of names is shared."""
+    dims = [(name, len(NICE_VALUES)) for name in names] + \
+           [(name, len(NICE_FUNCTIONS)) for name in functions]
+    k, strides = 1, {}
+    for name, size in dims:
+        if k * size > MAX_CANDIDATES:
+            break
+        strides[name] = k
+        k *= size
+    k = max(k, MIN_CANDIDATES)
+    rng = np.random.default_rng(5)
+
+    def digits(name: str, size: int) -> list[int]:
+        if name in strides:
+            return [(j // strides[name]) % size for j in range(k)]
+        return rng.integers(0, size, k).tolist()
+
+    env = Env(k=k, n=NICE_MATRIX_SIZE, seed=7, column_vectors=column_vectors)
+    for name in names:
+        env.symbols[name] = np.array([NICE_VALUES[d] for d in digits(name, len(NICE_VALUES))],
+                                     dtype=complex)
+    for name in functions:
+        coef = {key: np.zeros(k) for key in ("a", "b", "c", "h", "g", "p2", "p3")}
         labels = []
-        for j in range(CANDIDATES):
-            label, kind = NICE_FUNCTIONS[(j + i) % len(NICE_FUNCTIONS)]
+        for j, d in enumerate(digits(name, len(NICE_FUNCTIONS))):
+            label, kind = NICE_FUNCTIONS[d]
             labels.append(label)
             if kind == "sin":
                 coef["a"][j], coef["b"][j] = 1.0, 1.0
@@ -58,11 +72,9 @@ def nice_env(names: tuple[str, ...], functions: tuple[str, ...], matrices: tuple
             else:
                 coef[kind][j] = 1.0
         env.functions[f"{name}#0"] = FunctionModel(coef, tuple(labels))
-    rng = np.random.default_rng(11)
     for name in matrices:
         cols = 1 if env.is_vector(name) else NICE_MATRIX_SIZE
-        env.matrices[name] = rng.integers(-2, 3, (CANDIDATES, NICE_MATRIX_SIZE,
-                                                   cols)).astype(complex)
+        env.matrices[name] = rng.integers(-2, 3, (k, NICE_MATRIX_SIZE, cols)).astype(complex)
     return env
 
 
