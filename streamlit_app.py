@@ -13,6 +13,7 @@ st.set_page_config(page_title="Residual Tutor · 残差导师", page_icon=":mate
 init_session()
 
 sections: dict[str, list] = {}
+# Only pages whose script exists (see available_pages): the app starts even mid-way through work.
 for spec in available_pages():
     page = st.Page(spec.path, title=tr(spec.title_key), icon=spec.icon, url_path=spec.url_path)
     sections.setdefault(tr(spec.section_key), []).append(page)

@@ -72,12 +72,12 @@ def answer_label(name: str) -> str:
 
 def placeholder(expected) -> str:
     shape = ex.answer_shape(expected)
+    example = ex.shape_example(shape)
     if not shape:
-        return tr("exercises.placeholder.number")
+        return tr("exercises.placeholder.number", example=example)
     if len(shape) == 1:
-        example = ", ".join(["0.5", "-1.2", "3", "0.25"][: min(shape[0], 4)])
         return tr("exercises.placeholder.vector", n=shape[0], example=example)
-    return tr("exercises.placeholder.matrix", rows=shape[0], cols=shape[1])
+    return tr("exercises.placeholder.matrix", rows=shape[0], cols=shape[1], example=example)
 
 
 def answer_form(problem: ex.Exercise, form_id: str) -> None:

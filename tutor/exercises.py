@@ -191,6 +191,27 @@ def answer_shape(value: Any) -> tuple[int, ...]:
     return ()
 
 
+_SAMPLE_ENTRIES = ("0.5", "-1.2", "3", "0.25", "2", "-0.8")
+
+
+def shape_example(shape: tuple[int, ...]) -> str:
+    """An example of how to type a value of this shape: 1.25, [0.5, -1.2], [[0.5, -1.2], [3, 0.25]]."""
+    if not shape:
+        return "1.25"
+
+    def row(n: int, offset: int = 0) -> str:
+        cells = [_SAMPLE_ENTRIES[(offset + i) % len(_SAMPLE_ENTRIES)] for i in range(n)]
+        if n > 6:
+            cells = [*cells[:2], "…", cells[-1]]
+        return "[" + ", ".join(cells) + "]"
+
+    if len(shape) == 1:
+        return row(shape[0])
+    shown = range(shape[0]) if shape[0] <= 3 else (0, 1, None, shape[0] - 1)
+    rows = ["…" if r is None else row(shape[1], offset=r * shape[1]) for r in shown]
+    return "[" + ", ".join(rows) + "]"
+
+
 def parse_share_params(params: Mapping[str, Any], template_names: Sequence[str]) -> tuple | None:
     """(template, seed, difficulty) from a shared link's query parameters, or None.
 

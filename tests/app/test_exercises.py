@@ -194,3 +194,26 @@ def test_a_bad_link_falls_back_with_a_message():
     at = open_app("exercises", "en", template="nope", seed=1)
     assert at.warning and "could not be opened" in at.warning[0].value
     assert at.session_state["ex_template"] in TEMPLATE_NAMES
+
+
+@pytest.mark.parametrize(
+    ("shape", "example"),
+    [((), "1.25"), ((2,), "[0.5, -1.2]"), ((3,), "[0.5, -1.2, 3]"),
+     ((8,), "[0.5, -1.2, …, -1.2]"), ((2, 2), "[[0.5, -1.2], [3, 0.25]]"),
+     ((4, 1), "[[0.5], [-1.2], …, [0.25]]"), ((5, 2), "[[0.5, -1.2], [3, 0.25], …, [3, 0.25]]")],
+)
+def test_shape_example(shape, example):
+    assert ex.shape_example(shape) == example
+
+
+@pytest.mark.parametrize("shape", [(), (2,), (3,), (2, 2), (3, 3), (2, 4)])
+def test_shape_examples_are_read_with_their_shape(shape):
+    import grader
+
+    text = ex.shape_example(shape)
+    zeros = 0.0
+    for size in reversed(shape):
+        zeros = [zeros] * size
+    result = grader.check({"kind": "numeric", "answer": text, "expected": zeros, "rtol": 1e-3})
+    assert not result.get("error"), result  # readable, and the same shape as the key
+    assert "shape" not in (result.get("feedback") or "").lower()
