@@ -73,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             worker.start()  # warm before the first line, so its elapsed_ms is honest
         else:
             worker.prewarm()
+            grade_request({"kind": "expression", "expected": "x + 1", "answer": "1 + x"})
         check_stream(sys.stdin, sys.stdout, worker, in_process=not args.contained_only)
     finally:
         worker.close()

@@ -15,9 +15,9 @@ from functools import lru_cache
 import numpy as np
 
 from .decide import compare_values
-from .evaluate import Env, FunctionModel, evaluate, is_matrix
+from .evaluate import Env, FunctionModel, evaluate
 from .messages import message
-from .nodes import Node, Sym, facts
+from .nodes import Node, facts
 
 NICE_VALUES = (2.0, 1.0, 3.0, -1.0, 0.5, -2.0, 1.5, 4.0)
 NICE_FUNCTIONS = (("t^2", "p2"), ("t^3", "p3"), ("sin(t)", "sin"), ("e^t", "exp"))
@@ -143,6 +143,3 @@ def _real(x: float) -> str:
     if abs(x - round(x)) < 1e-9 and abs(x) < 1e15:
         return str(int(round(x)))
     return f"{x:.6g}"
-
-
-__all__ = ["Counterexample", "find_counterexample", "format_value", "is_matrix", "Sym"]
