@@ -11,6 +11,7 @@ st.title(tr("derivation.title"))
 st.caption(tr("derivation.intro"))
 
 presets = {q.id: q for q in resources.bank().by_type("derivation")}
+resources.warm_grader()
 FIELDS = ("derivation.symbols", "derivation.functions", "derivation.matrices",
           "derivation.target", "derivation.lines")
 

@@ -14,6 +14,7 @@ st.caption(tr("practice.intro"))
 record = progress.recorder()
 
 bank = resources.bank()
+resources.warm_grader()
 run = flow_state.run("practice")
 
 with st.expander(tr("practice.filters"), icon=":material/tune:"):

@@ -18,6 +18,7 @@ if record is None or db is None:
     st.stop()
 
 bank = resources.bank()
+resources.warm_grader()
 run = flow_state.run("review")
 try:
     queue = db.review_queue(profile_id(), utc_now())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import streamlit as st
 
 
@@ -23,3 +25,18 @@ def generated_problem(template: str, seed: int, difficulty: str) -> dict:
     import compute
 
     return compute.generate(template, seed=seed, difficulty=difficulty)
+
+
+@st.cache_resource(show_spinner=False)
+def warm_grader() -> threading.Thread:
+    """Start the grader's contained worker once per server, in the background, so the first
+    answer a learner submits does not wait for the worker process to start (~0.5 s)."""
+    import grader
+
+    warmer = threading.Thread(
+        target=grader.check, args=({"kind": "expression", "expected": "x", "answer": "x",
+                                    "symbols": ["x"]},),
+        name="grader-warm-up", daemon=True,
+    )
+    warmer.start()
+    return warmer
