@@ -14,9 +14,10 @@ TEMPLATE_NAMES = [t["name"] for t in compute.list_templates()]
 # --- the session flow -------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("difficulty", ex.DIFFICULTIES)
 @pytest.mark.parametrize("template", TEMPLATE_NAMES)
-def test_key_answers_grade_correct_for_every_template(template):
-    exercise = ex.build_exercise(template, 11, "easy")
+def test_key_answers_grade_correct_for_every_template(template, difficulty):
+    exercise = ex.build_exercise(template, 11, difficulty)
     assert exercise.asks and set(exercise.asks) == set(exercise.expected)
     typed = {name: ex.format_value(value) for name, value in exercise.expected.items()}
     result = ex.grade_exercise(exercise, typed, lang="en")
