@@ -194,7 +194,10 @@ def _power(base_node: Node, exp_node: Node, env: Env) -> np.ndarray:
     if base.shape[1] != base.shape[2]:
         raise EvalError("matrix_power_square", shape=_shape_text(base))
     if k < 0:
-        base = np.linalg.inv(base)
+        try:
+            base = np.linalg.inv(base)
+        except np.linalg.LinAlgError as err:
+            raise EvalError("singular_matrix") from err
     return np.linalg.matrix_power(base, int(abs(k)))
 
 

@@ -68,6 +68,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "zh": "矩阵的幂必须是 -{limit} 到 {limit} 之间的整数"},
     "matrix_power_square": {"en": "only a square matrix has powers (this one is {shape})",
                             "zh": "只有方阵才能求幂（此矩阵为 {shape}）"},
+    "singular_matrix": {"en": "the matrix has no inverse", "zh": "该矩阵不可逆"},
     "function_argument_shapes": {"en": "the arguments of {name} have different shapes",
                                  "zh": "{name} 的各个参数形状不同"},
     "unknown_symbols": {"en": "it uses {names}, which this question does not use",

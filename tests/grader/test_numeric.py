@@ -71,6 +71,11 @@ def test_undefined_values_never_match_but_are_not_read_errors(grade, answer):
     assert not r["correct"] and r["error"] is None and "tolerance" in r["feedback"]
 
 
+def test_inverse_of_a_singular_matrix_is_explained(grade):
+    r = grade(kind="numeric", expected=[[1, 0], [0, 1]], answer="[1 2; 2 4]^-1")
+    assert "no inverse" in r["error"]
+
+
 @pytest.mark.parametrize("answer", ["sqrt(-4)", "log(-1)"])
 def test_complex_values_are_named(grade, answer):
     r = grade(kind="numeric", expected=2.0, answer=answer)
