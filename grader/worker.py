@@ -136,7 +136,11 @@ class Worker:
             text = message("bad_request", lang, reason=f"not JSON-serializable ({err})")
             return result(feedback=text, error=text)
         with self._lock:
-            child = self._ensure_running()
+            try:
+                child = self._ensure_running()
+            except (RuntimeError, OSError):
+                text = message("cannot_evaluate", lang)
+                return result(feedback=text, error=f"{text} (grader worker unavailable)")
             try:
                 child.send(data)
                 line = child.read_line(self.timeout)
