@@ -65,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("--contained-only", action="store_true",
                        help="grade every answer in the worker process (no in-process fast path)")
     args = parser.parse_args(argv)
+    # Bytes that are not UTF-8 become U+FFFD (and then a readable error), never a crash.
+    sys.stdin.reconfigure(encoding="utf-8", errors="replace")
+    sys.stdout.reconfigure(encoding="utf-8")
     # One process is enough here: a killed worker is replaced at once (it warms up while the
     # following lines take the in-process fast path).
     worker = Worker(timeout=args.timeout, keep_spare=False)

@@ -1,6 +1,7 @@
 """`python -m grader check`: the JSON Lines contract, end to end through a subprocess."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -52,3 +53,14 @@ def test_cases_that_need_the_symbolic_check_go_to_the_worker():
                               timeout=60)
         (out,) = [json.loads(line) for line in proc.stdout.splitlines()]
         assert out["correct"] is True, out
+
+
+def test_bytes_that_are_not_utf8_get_an_error_line():
+    good = json.dumps({"id": "ok", "kind": "numeric", "expected": 2, "answer": "1+1"}).encode()
+    bad = b'{"id": "bad", "kind": "numeric", "expected": 2, "answer": "\xff\xfe"}'
+    proc = subprocess.run([sys.executable, "-m", "grader", "check"],
+                          input=bad + b"\n" + b"\xff\n" + good + b"\n", capture_output=True,
+                          timeout=60, env={**os.environ, "LANG": "C", "LC_ALL": "C"})
+    out = [json.loads(line) for line in proc.stdout.decode("utf-8").splitlines()]
+    assert [o["id"] for o in out] == ["bad", None, "ok"]
+    assert out[0]["error"] and out[1]["error"] and out[2]["correct"]
