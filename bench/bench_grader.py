@@ -22,6 +22,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "bench" / "corpus" / "answers.jsonl"
 BASELINE_BUDGET_S = 5
+PASSES = 3
+
+
+def per_answer_median(passes: list[tuple[list[dict], float]]) -> list[float]:
+    return [statistics.median(p[0][i]["elapsed_ms"] for p in passes)
+            for i in range(len(passes[0][0]))]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -118,12 +124,20 @@ def run_baseline(rows: list[dict]) -> list[tuple[bool | None, float]]:
 def main() -> int:
     rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line]
     truth = [r["verdict"] == "correct" for r in rows]
-    ours, wall = run_ours(rows)
-    contained, contained_wall = run_ours(rows, "--contained-only")
-    base = run_baseline(rows)
-    contained_ms = [r["elapsed_ms"] for r in contained]
+    # The machine is shared: each answer's time is the median of PASSES warm runs, which keeps
+    # one scheduler hiccup from becoming "the p99". The worst single pass is printed as well.
+    passes = [run_ours(rows) for _ in range(PASSES)]
+    ours, wall = passes[0][0], statistics.median(w for _, w in passes)
+    contained_passes = [run_ours(rows, "--contained-only") for _ in range(PASSES)]
+    contained = contained_passes[0][0]
+    contained_wall = statistics.median(w for _, w in contained_passes)
+    base_passes = [run_baseline(rows) for _ in range(PASSES)]
+    base = [(base_passes[0][i][0], statistics.median(p[i][1] for p in base_passes))
+            for i in range(len(rows))]
+    contained_ms = per_answer_median(contained_passes)
 
-    ours_ms = [r["elapsed_ms"] for r in ours]
+    ours_ms = per_answer_median(passes)
+    worst_p99 = max(percentile([r["elapsed_ms"] for r in p], .99) for p, _ in passes)
     ours_right = [r["correct"] == t for r, t in zip(ours, truth, strict=True)]
     readable = [i for i, (v, _) in enumerate(base) if v is not None]
     base_ms = [base[i][1] for i in readable]
@@ -134,7 +148,8 @@ def main() -> int:
     def pct(flags):
         return f"{100 * sum(flags) / len(flags):.1f}%" if flags else "-"
 
-    print(f"Grader benchmark: {len(rows)} answers ({CORPUS.relative_to(ROOT)})")
+    print(f"Grader benchmark: {len(rows)} answers ({CORPUS.relative_to(ROOT)}); each answer's "
+          f"time is the median of {PASSES} passes (ours: warm CLI processes)")
     print(f"{'':34}{'ours (warm CLI)':>18}{'baseline':>14}{'ours, all in worker':>22}")
     contained_right = [r["correct"] == t for r, t in zip(contained, truth, strict=True)]
     table = [
@@ -145,6 +160,7 @@ def main() -> int:
          f"{percentile(base_ms, .95):.2f}", f"{percentile(contained_ms, .95):.3f}"),
         ("per-answer p99 (ms)", f"{percentile(ours_ms, .99):.3f}",
          f"{percentile(base_ms, .99):.2f}", f"{percentile(contained_ms, .99):.3f}"),
+        ("per-answer p99, worst pass (ms)", f"{worst_p99:.3f}", "-", "-"),
         ("p50 on baseline-readable (ms)", f"{statistics.median(ours_sub_ms):.3f}",
          f"{statistics.median(base_ms):.2f}",
          f"{statistics.median(contained_ms[i] for i in readable):.3f}"),
