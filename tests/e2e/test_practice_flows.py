@@ -112,3 +112,11 @@ def test_screenshot_each_learner_page(page, goto, screenshot, page_name, lang):
     goto(page_name, lang)
     assert main(page).locator('[data-testid="stException"]').count() == 0
     screenshot(f"{page_name or 'practice'}-{lang}")
+
+
+def test_typing_then_clicking_submit_without_enter_grades_what_was_typed(page, app_url):
+    open_question(page, app_url, "basics-residual-from-target")
+    box = main(page).get_by_label("Your answer", exact=True)
+    box.fill("x - H(x)")  # no Enter: the click itself commits the text
+    assert submit_and_verdict(page) == "Not quite"
+    assert "The sign is flipped" in page.locator(".st-key-verdict").inner_text()
