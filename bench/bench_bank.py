@@ -81,14 +81,17 @@ def ours_with_errors(folder: Path) -> int:
     raise AssertionError("the broken bank loaded")
 
 
-def timings(fn, folder: Path, runs: int) -> list[float]:
+def timings(fn, folder: Path, runs: int) -> tuple[list[float], list[float]]:
+    """(wall seconds, CPU seconds) per run. CPU time shows the cost when other work shares the
+    machine's two cores; wall time is what a user waits."""
     fn(folder)  # warm-up: imports, compute.list_templates(), pydantic schema build
-    out = []
+    wall, cpu = [], []
     for _ in range(runs):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         fn(folder)
-        out.append(time.perf_counter() - start)
-    return out
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    return wall, cpu
 
 
 def p95(values: list[float]) -> float:
@@ -120,15 +123,21 @@ def main() -> None:
                 timings(lambda f: baseline(f, yaml.SafeLoader), good, 3),
             ),
         ]
-    reference = statistics.median(rows[2][1])
+    reference = statistics.median(rows[2][1][0])
     print(f"{N_QUESTIONS} questions in {N_FILES} files ({size / 1024:.0f} KiB), {runs} runs")
-    print(f"{'what':<40} {'median s':>9} {'p95 s':>8} {'x C baseline':>13}")
-    for name, values in rows:
-        median = statistics.median(values)
-        print(f"{name:<40} {median:>9.3f} {p95(values):>8.3f} {median / reference:>13.2f}")
-    ours_median = statistics.median(rows[0][1])
-    verdict = "met" if ours_median <= GOAL_S else "MISSED"
-    print(f"goal <= {GOAL_S} s for {N_QUESTIONS} questions: {verdict} ({ours_median:.3f} s median)")
+    print(f"{'what':<40} {'median s':>9} {'p95 s':>8} {'cpu med s':>10} {'x C baseline':>13}")
+    for name, (wall, cpu) in rows:
+        median = statistics.median(wall)
+        print(
+            f"{name:<40} {median:>9.3f} {p95(wall):>8.3f} {statistics.median(cpu):>10.3f}"
+            f" {median / reference:>13.2f}"
+        )
+    ours_wall, ours_cpu = (statistics.median(v) for v in rows[0][1])
+    verdict = "met" if ours_wall <= GOAL_S else "MISSED"
+    print(
+        f"goal <= {GOAL_S} s for {N_QUESTIONS} questions: {verdict} "
+        f"({ours_wall:.3f} s median wall, {ours_cpu:.3f} s CPU)"
+    )
 
 
 if __name__ == "__main__":
