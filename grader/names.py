@@ -60,6 +60,8 @@ def prepare_tokens(tokens: list[Token], decls: Declarations) -> list[Token]:
 
 def _merge_diff_operators(tokens: list[Token]) -> list[Token]:
     """`d/dx`, `\\frac{d}{dx}` and `\\frac{\\partial}{\\partial x}` become one `diffop` token."""
+    if not any(t.text in ("d", "frac") for t in tokens):
+        return tokens
     out: list[Token] = []
     i = 0
     texts = [t.text for t in tokens]
