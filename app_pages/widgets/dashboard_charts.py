@@ -13,13 +13,21 @@ from app_pages.state import tr
 BLUE, GREEN, ORANGE, GREY = "#2F6FEB", "#16A34A", "#EA580C", "#9CA3AF"
 
 
+def _day_label(frame: pd.DataFrame) -> pd.DataFrame:
+    # Days as ordinal "MM-DD" labels: bars keep a sensible width for one day or for sixty.
+    return frame.assign(label=frame["day"].dt.strftime("%m-%d"))
+
+
+def _day_axis() -> alt.X:
+    return alt.X("label:O", title=tr("dashboard.day"), sort=None, axis=alt.Axis(labelAngle=0))
+
+
 def activity_chart(daily: pd.DataFrame) -> alt.Chart:
     """Attempts per day (bars) and accuracy (line, right axis)."""
-    base = alt.Chart(daily).encode(x=alt.X("day:T", title=tr("dashboard.day"), timeUnit="yearmonthdate",
-                                     axis=alt.Axis(format="%m-%d")))
+    base = alt.Chart(_day_label(daily)).encode(x=_day_axis())
     bars = base.mark_bar(color=BLUE, opacity=0.55).encode(
         y=alt.Y("attempts:Q", title=tr("dashboard.attempts")),
-        tooltip=[alt.Tooltip("day:T", title=tr("dashboard.day")),
+        tooltip=[alt.Tooltip("label:O", title=tr("dashboard.day")),
                  alt.Tooltip("attempts:Q", title=tr("dashboard.attempts")),
                  alt.Tooltip("accuracy:Q", title=tr("dashboard.accuracy"), format=".0%")],
     )
@@ -52,13 +60,12 @@ def mastery_chart(mastery: pd.DataFrame) -> alt.Chart:
 def due_chart(due: pd.DataFrame) -> alt.Chart:
     """Cards falling due today (overdue included) and on each of the next days."""
     return (
-        alt.Chart(due)
+        alt.Chart(_day_label(due))
         .mark_bar(color=ORANGE)
         .encode(
-            x=alt.X("day:T", title=tr("dashboard.day"), timeUnit="yearmonthdate",
-                                     axis=alt.Axis(format="%m-%d")),
+            x=_day_axis(),
             y=alt.Y("due:Q", title=tr("dashboard.due"), axis=alt.Axis(tickMinStep=1)),
-            tooltip=[alt.Tooltip("day:T", title=tr("dashboard.day")),
+            tooltip=[alt.Tooltip("label:O", title=tr("dashboard.day")),
                      alt.Tooltip("due:Q", title=tr("dashboard.due"))],
         )
         .properties(height=220)
