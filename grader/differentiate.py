@@ -6,6 +6,7 @@ result size is bounded so nested derivatives cannot blow up.
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 
 from .errors import CannotDecide
@@ -36,10 +37,8 @@ MAX_DERIVED_NODES = 5000
 MAX_RULE_APPLICATIONS = 20000  # bounds the work of nested derivatives before anything is built
 
 
-class _Budget:
-    """Counts rule applications during one expansion; exceeding it means "cannot decide"."""
-
-    remaining = 0
+# Rule applications left in the current expansion (per thread); running out = "cannot decide".
+_Budget = threading.local()
 
 
 def expand_derivatives(node: Node) -> Node:
@@ -99,7 +98,7 @@ def neg(a: Node) -> Node:
 
 
 def derivative(node: Node, var: str) -> Node:
-    _Budget.remaining -= 1
+    _Budget.remaining = getattr(_Budget, "remaining", MAX_RULE_APPLICATIONS) - 1
     if _Budget.remaining < 0:
         raise CannotDecide("derivative_too_large")
     match node:
