@@ -52,7 +52,7 @@ def expand_derivatives(node: Node) -> Node:
     return result
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=64)  # derived trees can be large: keep few
 def _expand(node: Node) -> Node:
     match node:
         case Diff(expr, var, order):
