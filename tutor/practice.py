@@ -20,6 +20,7 @@ SEED_RANGE = (1, 99_999)
 # How many recently seen questions to skip when drawing the next one (if others remain).
 RECENT_WINDOW = 5
 CONFIDENCES = ("low", "medium", "high")
+CONFIDENCE_LEVEL = {"low": 1, "medium": 2, "high": 3}  # the store's 1..3 scale
 
 
 @dataclass(frozen=True)
@@ -155,9 +156,6 @@ def result_score(result: dict) -> float:
     return float(score)
 
 
-CONFIDENCE_LEVEL = {"low": 1, "medium": 2, "high": 3}  # the store's 1..3 scale
-
-
 def verdict_of(result: dict) -> str:
     """correct / partial / wrong / error, the store's verdict for a grader result."""
     if result.get("error"):
@@ -169,6 +167,7 @@ def verdict_of(result: dict) -> str:
 
 def new_attempt(question, session: QuestionSession, outcome: Outcome, *, mode: str = "practice"):
     """The store's `NewAttempt` for one graded answer (rubric flags from interview ticks)."""
+    from tutor.rating import DEFAULT_SLOW_SECONDS
     from tutor.store.records import NewAttempt
 
     details = outcome.result.get("details") or {}
@@ -189,7 +188,7 @@ def new_attempt(question, session: QuestionSession, outcome: Outcome, *, mode: s
         misconception_ticked=bool(details.get("misconceptions")) if is_interview else False,
         bonus_hit=bool(details.get("bonus")) if is_interview else False,
         # an interview answer is typed at length: "slow" means nothing there
-        slow_after_seconds=None if is_interview else 180.0,
+        slow_after_seconds=None if is_interview else DEFAULT_SLOW_SECONDS,
     )
 
 
