@@ -64,36 +64,46 @@ def _merge_diff_operators(tokens: list[Token]) -> list[Token]:
         return tokens
     out: list[Token] = []
     i = 0
-    texts = [t.text for t in tokens]
     while i < len(tokens):
-        t = tokens[i]
-        if (t.kind == "name" and t.text == "d" and texts[i + 1:i + 2] == ["/"]
-                and i + 2 < len(tokens) and tokens[i + 2].kind == "name"
-                and tokens[i + 2].text.startswith("d") and len(tokens[i + 2].text) > 1):
-            var = tokens[i + 2].text[1:]
-            out.append(Token("diffop", var, t.pos, tokens[i + 2].end, t.space_before))
-            i += 3
+        found = _diff_operator_at(tokens, i)
+        if found is None:
+            out.append(tokens[i])
+            i += 1
             continue
-        if t.kind == "cmd" and t.text == "frac":
-            if texts[i + 1:i + 6] == ["{", "d", "}", "{", texts[i + 5] if i + 5 < len(texts) else ""]:
-                den = tokens[i + 5] if i + 5 < len(tokens) else None
-                if (den is not None and den.kind == "name" and den.text.startswith("d")
-                        and len(den.text) > 1 and texts[i + 6:i + 7] == ["}"]):
-                    out.append(Token("diffop", den.text[1:], t.pos, tokens[i + 6].end,
-                                     t.space_before))
-                    i += 7
-                    continue
-            if texts[i + 1:i + 7] == ["{", "partial", "}", "{", "partial", texts[i + 6]
-                                       if i + 6 < len(texts) else ""]:
-                var = tokens[i + 6] if i + 6 < len(tokens) else None
-                if var is not None and var.kind == "name" and texts[i + 7:i + 8] == ["}"]:
-                    out.append(Token("diffop", var.text, t.pos, tokens[i + 7].end,
-                                     t.space_before))
-                    i += 8
-                    continue
-        out.append(t)
-        i += 1
+        var, length = found
+        first, last = tokens[i], tokens[i + length - 1]
+        out.append(Token("diffop", var, first.pos, last.end, first.space_before))
+        i += length
     return out
+
+
+_D_VAR = "d<var>"  # a name token "dx": d followed by the variable
+_VAR = "<var>"
+_DIFF_PATTERNS = (
+    ("d", "/", _D_VAR),
+    ("frac", "{", "d", "}", "{", _D_VAR, "}"),
+    ("frac", "{", "partial", "}", "{", "partial", _VAR, "}"),
+)
+
+
+def _diff_operator_at(tokens: list[Token], i: int) -> tuple[str, int] | None:
+    """(variable, number of tokens) when a derivative operator starts at token i."""
+    for pattern in _DIFF_PATTERNS:
+        window = tokens[i:i + len(pattern)]
+        if len(window) < len(pattern):
+            continue
+        var = None
+        for token, want in zip(window, pattern, strict=True):
+            if want == _D_VAR and token.kind == "name" and token.text.startswith("d") \
+                    and len(token.text) > 1:
+                var = token.text[1:]
+            elif want == _VAR and token.kind == "name":
+                var = token.text
+            elif token.text != want or (want in ("d", "partial") and token.kind != "name"):
+                break
+        else:
+            return var, len(pattern)
+    return None
 
 
 def _split_name(token: Token, vocabulary: frozenset[str]) -> list[Token]:
