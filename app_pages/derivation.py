@@ -30,7 +30,7 @@ def load_preset() -> None:
 st.selectbox(
     tr("derivation.preset"), [None, *presets], key="derivation.preset", on_change=load_preset,
     format_func={None: tr("derivation.no_preset"),
-                 **{qid: q.prompt.get(lang()).splitlines()[0][:100] for qid, q in presets.items()}}.get,
+                 **{qid: resources.question_title(q, lang()) for qid, q in presets.items()}}.get,
 )
 if (chosen := presets.get(st.session_state.get("derivation.preset"))) is not None:
     st.markdown(chosen.prompt.get(lang()))

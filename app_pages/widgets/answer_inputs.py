@@ -23,7 +23,7 @@ def labelled(prefix: str, values):
     return {v: tr(f"{prefix}{v}") for v in values}.__getitem__
 
 
-def _type(question) -> str:
+def question_type(question) -> str:
     return str(getattr(question.type, "value", question.type))
 
 

@@ -1,6 +1,7 @@
 """An interview question: answer + confidence, then the model answer and the rubric to tick
 (suggested ticks pre-checked, the learner confirms), then the verdict, missed points and
-follow-ups. Used by Practice, Review and the Mock interview.
+follow-ups. Practice and Review show interview questions this way; the Mock interview reuses
+the rubric form.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ def suggested_ticks(question, answer: str) -> set[str]:
 
 def interview_question(
     question, session: QuestionSession, lang: str, *, key: str, submit: Callable,
-    go_to: Callable[[str], None] | None = None, followups: bool = True,
+    go_to: Callable[[str], None] | None = None,
 ) -> None:
     if not session.revealed:
         def reveal() -> None:
@@ -59,14 +60,16 @@ def interview_question(
 
     verdict(session.last, lang)
     missed_points(question, session.last.result, lang)
-    if followups and question.followups and go_to is not None:
+    if question.followups and go_to is not None:
         st.markdown(f"**{tr('practice.followups')}**")
         from app_pages.widgets.resources import question as bank_question
+        from app_pages.widgets.resources import question_title
 
         for qid in question.followups:
             follow = bank_question(qid)
-            label = _short(follow.prompt.get(lang)) if follow is not None else qid
-            st.button(label, key=f"{key}.follow.{qid}", on_click=go_to, args=(qid,),
+            if follow is None:  # a follow-up the bank no longer has
+                continue
+            st.button(question_title(follow, lang), key=f"{key}.follow.{qid}", on_click=go_to, args=(qid,),
                       icon=":material/arrow_forward:")
 
 
@@ -100,8 +103,3 @@ def missed_points(question, result: dict, lang: str) -> None:
     if missed:
         st.markdown(f"**{tr('practice.missed_points')}**")
         st.markdown("\n".join(f"- {p.text.get(lang)}" for p in missed))
-
-
-def _short(text: str, limit: int = 90) -> str:
-    line = text.strip().splitlines()[0] if text.strip() else text
-    return line if len(line) <= limit else line[: limit - 1] + "…"

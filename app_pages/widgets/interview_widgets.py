@@ -6,6 +6,7 @@ import streamlit as st
 
 from app_pages.state import tr
 from app_pages.widgets import flow_state
+from app_pages.widgets.resources import question_title
 from tutor.interview import summarize
 from tutor.store import utc_now
 
@@ -58,12 +59,12 @@ def summary_view(session, bank, lang: str) -> None:
         if points:
             st.markdown(f"**{title}**")
             st.markdown("\n".join(
-                f"- {p.text.get(lang)} — _{_first_line(bank.questions[p.question_id].prompt.get(lang))}_"
+                f"- {p.text.get(lang)} — _{question_title(bank.questions[p.question_id], lang)}_"
                 for p in points))
     if summary.practise:
         st.markdown(f"**{tr('interview.practise_these')}**")
         for qid in summary.practise:
-            if st.button(_first_line(bank.questions[qid].prompt.get(lang)), key=f"interview.practise.{qid}",
+            if st.button(question_title(bank.questions[qid], lang), key=f"interview.practise.{qid}",
                          icon=":material/edit_note:"):
                 _practise(qid)
                 st.switch_page("app_pages/practice.py")
@@ -72,8 +73,3 @@ def summary_view(session, bank, lang: str) -> None:
     if st.button(tr("interview.again"), type="primary", icon=":material/replay:", key="interview.again"):
         flow_state.set_interview_session(None)
         st.rerun()
-
-
-def _first_line(text: str, limit: int = 90) -> str:
-    line = text.strip().splitlines()[0] if text.strip() else text
-    return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -23,7 +23,7 @@ Save = Callable[[Outcome], object]  # records it
 
 
 def question_header(question, lang: str) -> None:
-    kind = inputs._type(question)
+    kind = inputs.question_type(question)
     st.caption(
         tr(
             "practice.question_of",
@@ -42,7 +42,7 @@ def question_view(
     """Everything for one question; `key` must change when a new question session starts."""
     key = f"{key}.{session.question_id}.{session.serial}"
     question_header(question, lang)
-    kind = inputs._type(question)
+    kind = inputs.question_type(question)
     if kind == "interview":
         interview_question(question, session, lang, key=key,
                            submit=lambda answer, confidence: save(grade(answer, confidence)),
@@ -66,7 +66,7 @@ def question_view(
         if kind == "ordering" and answer is not None and len(answer) < len(question.steps):
             st.warning(tr("practice.order_incomplete", placed=len(answer), total=len(question.steps)))
         elif answer is None:
-            st.warning(tr(_missing_message(kind)))
+            st.warning(tr("practice.pick_an_option" if kind == "choice" else "practice.empty_answer"))
         else:
             unsaved = grade(answer, confidence)
     if session.last is not None:
@@ -92,12 +92,6 @@ def _form_input(question, session, kind: str, lang: str, key: str, text: str | N
     if kind == "generated":
         return inputs.generated_inputs(list(question.asks), lang, f"{key}.gen")
     raise ValueError(f"no input for question type {kind!r}")
-
-
-def _missing_message(kind: str) -> str:
-    return {
-        "choice": "practice.pick_an_option",
-    }.get(kind, "practice.empty_answer")
 
 
 def _derivation_givens(question, lang: str) -> None:

@@ -19,6 +19,13 @@ def question(question_id: str):
     return bank().questions.get(question_id)
 
 
+def question_title(question, lang: str, limit: int = 90) -> str:
+    """The first line of a question's prompt, shortened: a label for links and buttons."""
+    text = question.prompt.get(lang).strip()
+    line = text.splitlines()[0] if text else text
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
 @st.cache_data(max_entries=512, show_spinner=False)
 def generated_problem(template: str, seed: int, difficulty: str) -> dict:
     """One variant of a generated question (deterministic in its arguments, so cacheable)."""
