@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import compute
 from tests.app.shell_helpers import open_app
@@ -218,3 +220,20 @@ def test_shape_examples_are_read_with_their_shape(shape):
     result = grader.check({"kind": "numeric", "answer": text, "expected": zeros, "rtol": 1e-3})
     assert not result.get("error"), result  # readable, and the same shape as the key
     assert "shape" not in (result.get("feedback") or "").lower()
+
+
+@given(template=st.sampled_from(TEMPLATE_NAMES),
+       seed=st.integers(ex.SEED_RANGE[0], ex.SEED_RANGE[1]),
+       difficulty=st.sampled_from(ex.DIFFICULTIES))
+def test_share_params_round_trip(template, seed, difficulty):
+    exercise = ex.Exercise(template, seed, difficulty, (), {}, {}, {})
+    assert ex.parse_share_params(exercise.share_params(), TEMPLATE_NAMES) == (template, seed, difficulty)
+
+
+@given(st.dictionaries(st.sampled_from(["template", "seed", "difficulty", "lang"]), st.text(max_size=30)))
+def test_any_query_string_gives_a_valid_problem_or_none(params):
+    parsed = ex.parse_share_params(params, TEMPLATE_NAMES)
+    if parsed is not None:
+        template, seed, difficulty = parsed
+        assert template in TEMPLATE_NAMES and difficulty in ex.DIFFICULTIES
+        assert ex.SEED_RANGE[0] <= seed <= ex.SEED_RANGE[1]

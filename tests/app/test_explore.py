@@ -3,6 +3,8 @@
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.app.shell_helpers import open_app
 from tutor.explore import (
@@ -158,3 +160,23 @@ def test_pre_ln_normalizes_before_and_post_ln_after_the_add():
                          [(0, "0"), (1.5, "1.5"), (9.5367431640625e-07, "9.537e-07"), (3325.256730079651, "3325")])
 def test_format_number(value, text):
     assert format_number(value) == text
+
+
+finite = st.floats(-1e6, 1e6, allow_nan=False)
+
+
+@given(st.lists(st.tuples(finite, finite), min_size=1, max_size=8), st.floats(-3, 3))
+def test_residual_output_minus_input_is_the_plain_output(pairs, scale):
+    x, update = zip(*pairs, strict=True)
+    data = residual_sum(x, update, scale)
+    for xi, yi, pi in zip(x, data["residual"], data["plain"], strict=True):
+        assert yi - xi == pytest.approx(pi, rel=1e-9, abs=1e-6)
+
+
+@given(st.lists(st.floats(allow_nan=True), max_size=20))
+def test_loggable_keeps_exactly_the_positive_finite_values(values):
+    kept, dropped = loggable(values)
+    assert len(kept) == len(values)
+    for v, k in zip(values, kept, strict=True):
+        assert (k == v) if (v > 0 and math.isfinite(v)) else (k is None)
+    assert dropped == any(k is None for k in kept)

@@ -4,6 +4,8 @@ import json
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tutor import i18n
 from tutor.i18n import (
@@ -109,3 +111,8 @@ def test_nested_and_dotted_keys_spell_the_same_key(tmp_path, monkeypatch):
 )
 def test_placeholders(text, fields):
     assert placeholders(text) == fields
+
+
+@given(st.one_of(st.none(), st.text(max_size=20), st.integers()))
+def test_any_language_value_normalizes_to_a_known_language(value):
+    assert i18n.normalize_language(value) in LANGUAGES
