@@ -9,8 +9,8 @@ import streamlit as st
 from app_pages import available_pages
 from app_pages.state import init_session, language_switch, tr
 
-st.set_page_config(page_title="Residual Tutor · 残差导师", page_icon=":material/school:", layout="wide")
 init_session()
+st.set_page_config(page_title=tr("common.app_name"), page_icon=":material/school:", layout="wide")
 
 sections: dict[str, list] = {}
 # Only pages whose script exists (see available_pages): the app starts even mid-way through work.

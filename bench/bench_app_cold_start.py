@@ -34,12 +34,15 @@ def _harness():
     return module
 
 
-def cold_start(harness, browser, script: Path, url_path: str, env: dict, workdir: Path) -> float:
-    """Seconds from spawning the server to the first page's heading rendered and idle."""
+def cold_start(harness, browser, script: Path, url_path: str, env: dict,
+               workdir: Path) -> tuple[float, float]:
+    """Seconds from spawning the server to (its health check answering, the first page's heading
+    rendered and the script run finished)."""
     started = time.perf_counter()
     server = harness.start_server(script, env=env, log_path=workdir / "server.log", cwd=script.parent)
     try:
         harness.wait_ready(server, poll=0.01)
+        ready = time.perf_counter() - started
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
         page.goto(f"{server.url}/{url_path}", wait_until="commit")
@@ -47,7 +50,7 @@ def cold_start(harness, browser, script: Path, url_path: str, env: dict, workdir
         page.wait_for_selector(harness.APP_IDLE, timeout=60_000)
         elapsed = time.perf_counter() - started
         context.close()
-        return elapsed
+        return ready, elapsed
     except Exception:
         print(f"cold start of {script} failed; server log:\n{server.log()}", file=sys.stderr)
         raise
@@ -82,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
             f"residual tutor: /{args.page}": (ROOT / "streamlit_app.py", args.page),
         }
         times: dict[str, list[float]] = {name: [] for name in apps}
+        ready: dict[str, list[float]] = {name: [] for name in apps}
         with sync_playwright() as playwright:
             browser = harness.launch_chromium(playwright)
             # One unmeasured run each: the first start pays for the OS file cache, not for us.
@@ -89,16 +93,19 @@ def main(argv: list[str] | None = None) -> int:
                 cold_start(harness, browser, script, url_path, env, workdir)
             for _ in range(args.runs):
                 for name, (script, url_path) in apps.items():
-                    times[name].append(cold_start(harness, browser, script, url_path, env, workdir))
+                    up, rendered = cold_start(harness, browser, script, url_path, env, workdir)
+                    ready[name].append(up)
+                    times[name].append(rendered)
             browser.close()
 
     base_median = statistics.median(times["baseline: st.title('hello')"])
     print(f"Cold start, server spawn -> first page rendered in headless Chromium ({args.runs} runs)")
-    print(f"{'app':<34} {'median s':>9} {'p95 s':>7} {'min s':>7} {'ratio':>6}")
+    print(f"{'app':<34} {'server up':>9} {'median s':>9} {'p95 s':>7} {'min s':>7} {'ratio':>6}")
     for name, values in times.items():
         median = statistics.median(values)
-        print(f"{name:<34} {median:>9.2f} {percentile(values, 95):>7.2f} {min(values):>7.2f} "
-              f"{median / base_median:>6.2f}")
+        print(f"{name:<34} {statistics.median(ready[name]):>9.2f} {median:>9.2f} "
+              f"{percentile(values, 95):>7.2f} {min(values):>7.2f} {median / base_median:>6.2f}")
+    print("(server up: median seconds to the health check; the other columns: to the first page)")
     ours = statistics.median(times[f"residual tutor: /{args.page}"])
     verdict = "meets" if ours <= GOAL_SECONDS else "MISSES"
     print(f"goal: first page <= {GOAL_SECONDS:.1f} s from cold -> {verdict} ({ours:.2f} s median)")
