@@ -5,7 +5,6 @@ from __future__ import annotations
 from .api import check
 from .feedback import result
 from .messages import message
-from .rubric import suggest_rubric_ticks
 
 TOLERANCE_FIELDS = {"relative": "rtol", "absolute": "atol", "sigfigs": "sigfigs"}
 
@@ -127,9 +126,9 @@ def _generated(question, answer, lang, seed) -> dict:
 
 
 def _interview(question, answer, lang, seed) -> dict:
+    # The learner ticks the rubric (suggestions: tutor.interview_match); nothing to decide here.
     text = message("interview_not_graded", lang)
-    return result(feedback=text, error=text,
-                  details=suggest_rubric_ticks(question, str(answer or ""), lang))
+    return result(feedback=text, error=text)
 
 
 GRADERS = {"expression": _expression, "numeric": _numeric, "derivation": _derivation,

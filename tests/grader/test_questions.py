@@ -3,7 +3,6 @@
 import pytest
 
 import grader
-from grader.rubric import suggest_rubric_ticks
 from quizbank import parse_bank
 
 BASE = {"topic": "jacobian", "difficulty": "medium",
@@ -105,24 +104,6 @@ def test_generated_grades_each_ask_against_compute():
     assert r["details"]["loss"]["correct"] is False
 
 
-def test_interview_is_not_auto_graded_but_suggests_rubric_ticks():
+def test_interview_is_not_auto_graded():
     r = grader.grade_question(INTERVIEW, "The identity path: 梯度 = I + J, so it never vanishes")
-    assert r["error"] and r["correct"] is False
-    ticks = {t["id"]: t for t in r["details"]}
-    assert ticks["identity"]["suggested"] and "identity" in ticks["identity"]["matched"]
-    assert ticks["never-vanish"]["suggested"]
-
-
-@pytest.mark.parametrize(
-    ("text", "suggested"),
-    [
-        ("残差里有恒等映射", {"identity"}),
-        ("ＩＤＥＮＴＩＴＹ mapping", {"identity"}),
-        ("identities are nice", set()),  # whole words only for English keywords
-        ("梯度永远不会消失", {"never-vanish"}),
-        ("", set()),
-    ],
-)
-def test_rubric_keyword_matching(text, suggested):
-    ticks = suggest_rubric_ticks(INTERVIEW, text, "en")
-    assert {t["id"] for t in ticks if t["suggested"]} == suggested
+    assert r["error"] and r["correct"] is False and r["score"] == 0
