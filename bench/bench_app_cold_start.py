@@ -6,7 +6,7 @@ clock when the page's heading is visible and the script run has finished. The ba
 `st.title("hello")` app measured the same way in the same session, so the ratio is our overhead
 over Streamlit's own start-up. Runs alternate between the two apps so drift hits both alike.
 
-    .venv/bin/python bench/bench_app_cold_start.py [--runs 7] [--page explore]
+    .venv/bin/python bench/bench_app_cold_start.py [--runs 7] [--page explore] [--browser-cache]
 
 Goal (issue 5): the first page <= 3 s from cold.
 """
@@ -34,27 +34,32 @@ def _harness():
     return module
 
 
-def cold_start(harness, browser, script: Path, url_path: str, env: dict,
-               workdir: Path) -> tuple[float, float]:
+def cold_start(harness, browser, script: Path, url_path: str, env: dict, workdir: Path,
+               *, port: int | None = None, context=None) -> tuple[float, float]:
     """Seconds from spawning the server to (its health check answering, the first page's heading
-    rendered and the script run finished)."""
+    rendered and the script run finished). A fresh browser context unless one is given."""
     started = time.perf_counter()
-    server = harness.start_server(script, env=env, log_path=workdir / "server.log", cwd=script.parent)
+    server = harness.start_server(script, env=env, log_path=workdir / "server.log",
+                                  cwd=script.parent, port=port)
+    own_context = context is None
     try:
         harness.wait_ready(server, poll=0.01)
         ready = time.perf_counter() - started
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        if own_context:
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
         page.goto(f"{server.url}/{url_path}", wait_until="commit")
         page.locator('[data-testid="stMain"] h1').first.wait_for(state="visible", timeout=60_000)
         page.wait_for_selector(harness.APP_IDLE, timeout=60_000)
         elapsed = time.perf_counter() - started
-        context.close()
+        page.close()
         return ready, elapsed
     except Exception:
         print(f"cold start of {script} failed; server log:\n{server.log()}", file=sys.stderr)
         raise
     finally:
+        if own_context and context is not None:
+            context.close()
         harness.stop_server(server)
 
 
@@ -69,6 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--page", default="", help="url path of the page to open (default: the first page)")
+    parser.add_argument("--browser-cache", action="store_true",
+                        help="keep one browser profile per app (a returning visitor: Streamlit's "
+                             "static files come from the HTTP cache); default: a new profile per run")
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
@@ -88,18 +96,26 @@ def main(argv: list[str] | None = None) -> int:
         ready: dict[str, list[float]] = {name: [] for name in apps}
         with sync_playwright() as playwright:
             browser = harness.launch_chromium(playwright)
+            # A returning visitor keeps the origin (host and port) and the profile between starts.
+            ports = {name: harness.free_port() if args.browser_cache else None for name in apps}
+            contexts = {name: browser.new_context(viewport={"width": 1280, "height": 900})
+                        if args.browser_cache else None for name in apps}
             # One unmeasured run each: the first start pays for the OS file cache, not for us.
-            for script, url_path in apps.values():
-                cold_start(harness, browser, script, url_path, env, workdir)
+            for name, (script, url_path) in apps.items():
+                cold_start(harness, browser, script, url_path, env, workdir,
+                           port=ports[name], context=contexts[name])
             for _ in range(args.runs):
                 for name, (script, url_path) in apps.items():
-                    up, rendered = cold_start(harness, browser, script, url_path, env, workdir)
+                    up, rendered = cold_start(harness, browser, script, url_path, env, workdir,
+                                              port=ports[name], context=contexts[name])
                     ready[name].append(up)
                     times[name].append(rendered)
             browser.close()
 
     base_median = statistics.median(times["baseline: st.title('hello')"])
-    print(f"Cold start, server spawn -> first page rendered in headless Chromium ({args.runs} runs)")
+    profile = "browser cache kept" if args.browser_cache else "fresh browser profile each run"
+    print(f"Cold start, server spawn -> first page rendered in headless Chromium "
+          f"({args.runs} runs, {profile})")
     print(f"{'app':<34} {'server up':>9} {'median s':>9} {'p95 s':>7} {'min s':>7} {'ratio':>6}")
     for name, values in times.items():
         median = statistics.median(values)
