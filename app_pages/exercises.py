@@ -165,7 +165,7 @@ if st.session_state.get(STARTED_KEY, (None,))[0] != form_id:
     st.session_state[STARTED_KEY] = (form_id, time.monotonic())
 
 with st.container(border=True):
-    head, link = st.columns([4, 1], vertical_alignment="center")
+    head, link = st.columns([3, 1], vertical_alignment="center")
     head.subheader(tr("exercises.problem"))
     head.caption(" · ".join((template_title(template), tr(f"common.difficulty.{difficulty}"),
                              tr("exercises.seed", seed=seed))))
