@@ -167,8 +167,9 @@ if st.session_state.get(STARTED_KEY, (None,))[0] != form_id:
 with st.container(border=True):
     head, link = st.columns([3, 1], vertical_alignment="center")
     head.subheader(tr("exercises.problem"))
-    head.caption(" · ".join((template_title(template), tr(f"common.difficulty.{difficulty}"),
-                             tr("exercises.seed", seed=seed))))
+    description = next(t["description"] for t in templates() if t["name"] == template)
+    head.caption(" · ".join((description.get(lang()) or template_title(template),
+                             tr(f"common.difficulty.{difficulty}"), tr("exercises.seed", seed=seed))))
     with link.popover(tr("exercises.share"), icon=":material/link:"):
         st.caption(tr("exercises.share_help"))
         st.code(share_link(problem), language=None)
