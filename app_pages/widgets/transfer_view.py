@@ -19,14 +19,11 @@ def transfer_section(db, profile_id: int, lang: str) -> None:
     st.subheader(tr("dashboard.export"))
     st.caption(tr("dashboard.export_help"))
     cols = st.columns(2)
-    try:
-        csv_text, json_text = export_csv(db, profile_id), export_json(db, profile_id)
-    except TutorError as exc:
-        st.error(exc.message(lang))
-        return
-    cols[0].download_button(tr("dashboard.export_csv"), csv_text, file_name="residual-tutor-attempts.csv",
-                            mime="text/csv", icon=":material/download:", key="dashboard.csv")
-    cols[1].download_button(tr("dashboard.export_json"), json_text,
+    # Built only when clicked (in a thread of its own), so a long history never slows the page.
+    cols[0].download_button(tr("dashboard.export_csv"), lambda: export_csv(db, profile_id),
+                            file_name="residual-tutor-attempts.csv", mime="text/csv",
+                            icon=":material/download:", key="dashboard.csv")
+    cols[1].download_button(tr("dashboard.export_json"), lambda: export_json(db, profile_id),
                             file_name="residual-tutor-progress.json", mime="application/json",
                             icon=":material/download:", key="dashboard.json")
     with st.form("dashboard.import", clear_on_submit=True):

@@ -13,6 +13,7 @@ from tests.e2e.learner_steps import (
     type_formula,
 )
 from tests.e2e.server import ROOT, start_server, stop_server, wait_idle, wait_ready
+from tutor.transfer import parse_export
 
 TALL = {"width": 1400, "height": 1800}
 
@@ -57,6 +58,10 @@ def test_attempts_survive_a_restart_and_show_on_the_dashboard(browser, tmp_path,
         assert metric(page, "Accuracy") == "67%"
         assert main(page).locator('[data-testid="stVegaLiteChart"]').count() == 4
         screenshot("dashboard-after-restart-en")
+        with page.expect_download() as download:
+            main(page).get_by_role("button", name="Download everything (JSON)").click()
+        exported = parse_export(download.value.path().read_bytes())
+        assert len(exported.attempts) == 3
         open_dashboard(page, second.url, "zh")
         assert metric(page, "作答次数") == "3"
         screenshot("dashboard-after-restart-zh")
