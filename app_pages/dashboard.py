@@ -39,14 +39,14 @@ else:
     left, right = st.columns(2)
     with left:
         st.subheader(tr("dashboard.activity"))
-        st.altair_chart(charts.activity_chart(data.daily), use_container_width=True)
+        st.altair_chart(charts.activity_chart(data.daily), width="stretch")
         st.subheader(tr("dashboard.calibration"))
         st.caption(tr("dashboard.calibration_help"))
-        st.altair_chart(charts.calibration_chart(data.calibration), use_container_width=True)
+        st.altair_chart(charts.calibration_chart(data.calibration), width="stretch")
     with right:
         st.subheader(tr("dashboard.mastery_title"))
-        st.altair_chart(charts.mastery_chart(data.mastery), use_container_width=True)
+        st.altair_chart(charts.mastery_chart(data.mastery), width="stretch")
         st.subheader(tr("dashboard.reviews_due"))
-        st.altair_chart(charts.due_chart(data.due), use_container_width=True)
+        st.altair_chart(charts.due_chart(data.due), width="stretch")
 
 transfer_section(db, profile_id(), lang())
