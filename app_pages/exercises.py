@@ -168,7 +168,7 @@ with st.container(border=True):
     head, link = st.columns([3, 1], vertical_alignment="center")
     head.subheader(tr("exercises.problem"))
     description = next(t["description"] for t in templates() if t["name"] == template)
-    head.caption(" · ".join((description.get(lang()) or template_title(template),
+    head.caption(" · ".join(((description.get(lang()) or template_title(template)).rstrip("。."),
                              tr(f"common.difficulty.{difficulty}"), tr("exercises.seed", seed=seed))))
     with link.popover(tr("exercises.share"), icon=":material/link:"):
         st.caption(tr("exercises.share_help"))
