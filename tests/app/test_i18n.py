@@ -116,3 +116,22 @@ def test_placeholders(text, fields):
 @given(st.one_of(st.none(), st.text(max_size=20), st.integers()))
 def test_any_language_value_normalizes_to_a_known_language(value):
     assert i18n.normalize_language(value) in LANGUAGES
+
+
+ROOT = LOCALES_DIR.parents[1]
+KEY_LITERAL = re.compile(r"""\b(?:tr|t)\(\s*["']([a-z_]+(?:\.[A-Za-z0-9_]+)+)["']""")
+
+
+def literal_keys() -> list[tuple[str, str]]:
+    """(file, key) for every plain string key passed to tr()/t() in the app's code."""
+    files = [ROOT / "streamlit_app.py", *sorted((ROOT / "app_pages").rglob("*.py")),
+             *sorted((ROOT / "tutor").glob("*.py"))]
+    return [(path.relative_to(ROOT).as_posix(), key)
+            for path in files for key in KEY_LITERAL.findall(path.read_text(encoding="utf-8"))]
+
+
+def test_every_key_the_code_uses_exists():
+    found = literal_keys()
+    assert len(found) > 50  # the scan itself works
+    missing = [(path, key) for path, key in found if not i18n.has(key, "en")]
+    assert missing == []
