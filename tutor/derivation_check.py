@@ -99,11 +99,13 @@ def report_from_result(result: dict, lines: Sequence[str], *, has_start: bool,
                        has_target: bool) -> DerivationReport:
     """The grader's derivation result (`steps`, `reaches_target`) as a per-line report."""
     rows = []
+    readable_before = has_start
     for step in result.get("steps") or []:
         number = int(step["line"])
         status = GRADER_STATUS.get(step.get("status"), LineStatus.UNDECIDED)
-        if number == 1 and not has_start and status is LineStatus.VERIFIED:
-            status = LineStatus.START
+        if status is LineStatus.VERIFIED and not readable_before:
+            status = LineStatus.START  # the first readable line: nothing before it to follow from
+        readable_before = readable_before or status is not LineStatus.UNREADABLE
         text = lines[number - 1] if 0 < number <= len(lines) else ""
         rows.append(LineResult(number, text, status, step.get("interpreted"),
                                step.get("feedback") or ""))

@@ -48,6 +48,7 @@ def test_declarations_report_every_problem_at_once():
         (["diff(x + F(x), x)", "1 + F'(x)"], F, None, "1 + F'(x)", [S, V], True),
         (["(A B)^T", "B^T A^T", "A^T B^T"], AB, None, None, [S, V, B], None),
         (["x + x", "2x +"], X, None, None, [S, U], None),
+        (["2x +", "x + x", "2x"], X, None, None, [U, S, V], None),  # starts at the first readable
         (["", "x", "  ", "x*1"], X, None, None, [S, V], None),  # blank rows are ignored
     ],
 )
