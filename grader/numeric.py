@@ -116,7 +116,8 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> d
         a_shape, a_flat = answer_values(node)
     except GraderError as err:
         return cannot_grade(err, lang, interpreted)
-    if a_shape != array_shape(e):
+    # A single number matches a one-entry vector or matrix: `[0.5]` and `0.5` say the same thing.
+    if a_shape != array_shape(e) and not len(a_flat) == e.size == 1:
         text = message("shape_mismatch", lang, answer=shape_text(a_shape, lang, None),
                        expected=shape_text(array_shape(e), lang, None))
         return result(feedback=text, interpreted=interpreted)

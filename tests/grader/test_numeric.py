@@ -105,3 +105,10 @@ def test_expected_may_be_a_formula(grade):
 def test_too_few_digits_message_in_chinese(grade):
     r = grade(kind="numeric", expected=HALF_POW_20, answer="9.5e-7", sigfigs=3, lang="zh")
     assert "3 位有效数字" in r["feedback"]
+
+
+@pytest.mark.parametrize(("answer", "expected"), [("[0.5]", [0.5]), ("0.5", [0.5]), ("[0.5]", 0.5),
+                                                  ("[[0.5]]", [[0.5]])])
+def test_one_entry_vector_and_a_number_are_the_same_answer(grade, answer, expected):
+    # Regression: `[0.5]` for a one-entry vector was reported as the wrong shape.
+    assert grade(kind="numeric", expected=expected, answer=answer, rtol=1e-9)["correct"]
