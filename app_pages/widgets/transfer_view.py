@@ -19,13 +19,14 @@ def transfer_section(db, profile_id: int, lang: str) -> None:
     st.subheader(tr("dashboard.export"))
     st.caption(tr("dashboard.export_help"))
     cols = st.columns(2)
-    # Built only when clicked (in a thread of its own), so a long history never slows the page.
+    # Built only when clicked (in a thread of its own), so a long history never slows the page;
+    # a download changes nothing on the page, so it does not rerun it.
     cols[0].download_button(tr("dashboard.export_csv"), lambda: export_csv(db, profile_id),
                             file_name="residual-tutor-attempts.csv", mime="text/csv",
-                            icon=":material/download:", key="dashboard.csv")
+                            icon=":material/download:", key="dashboard.csv", on_click="ignore")
     cols[1].download_button(tr("dashboard.export_json"), lambda: export_json(db, profile_id),
                             file_name="residual-tutor-progress.json", mime="application/json",
-                            icon=":material/download:", key="dashboard.json")
+                            icon=":material/download:", key="dashboard.json", on_click="ignore")
     with st.form("dashboard.import", clear_on_submit=True):
         upload = st.file_uploader(tr("dashboard.import_label"), type=["json"], key="dashboard.upload")
         go = st.form_submit_button(tr("dashboard.import_button"), icon=":material/upload:")

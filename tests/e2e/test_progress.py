@@ -58,6 +58,7 @@ def test_attempts_survive_a_restart_and_show_on_the_dashboard(browser, tmp_path,
         assert metric(page, "Accuracy") == "67%"
         assert main(page).locator('[data-testid="stVegaLiteChart"]').count() == 4
         screenshot("dashboard-after-restart-en")
+        wait_idle(page)
         with page.expect_download() as download:
             main(page).get_by_role("button", name="Download everything (JSON)").click()
         exported = parse_export(download.value.path().read_bytes())
