@@ -66,3 +66,15 @@ def test_importing_the_shell_packages_does_not_import_torch_or_sympy():
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_upload_limit_matches_the_import_limit():
+    # The uploader's limit (MB) is the import's own size limit, so it never accepts a file the
+    # import would refuse for its size.
+    import tomllib
+    from pathlib import Path
+
+    from tutor.transfer import MAX_IMPORT_BYTES
+
+    config = tomllib.loads((Path(__file__).parents[2] / ".streamlit/config.toml").read_text())
+    assert config["server"]["maxUploadSize"] * 1024 * 1024 == MAX_IMPORT_BYTES
