@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .errors import LimitError, ParseError
 from .lexer import Token
+from .limits import MAX_DIFF_ORDER
 from .names import CONSTANTS, NOT_FINITE
 from .nodes import (
     BUILTIN_FUNCTIONS,
@@ -22,7 +23,7 @@ from .nodes import (
     Transpose,
     walk,
 )
-from .parser import MAX_DIFF_ORDER, Parser, number_node
+from .parser import Parser, number_node
 
 NAME_ALIASES = {"ln": "log"}
 
@@ -102,7 +103,7 @@ def parse_call_args(p: Parser, name_token: Token) -> list[Node]:
         raise ParseError("expected_call", p.tok.pos, name=name_token.text)
     opener = p.take()
     p.space_mode.append(False)
-    args = p.parse_list(stop=(")",))
+    args = p.parse_list()
     p.space_mode.pop()
     p.expect(")", opener)
     return args
@@ -146,7 +147,7 @@ def parse_group(p: Parser) -> Node:
     closer = ")" if opener.text == "(" else "}"
     p.space_mode.append(False)
     saved_abs, p.abs_depth = p.abs_depth, 0
-    items = p.parse_list(stop=(closer,))
+    items = p.parse_list()
     p.abs_depth = saved_abs
     p.space_mode.pop()
     p.expect(closer, opener)
@@ -252,7 +253,7 @@ def latex_argument(p: Parser) -> Node:
         first = t.text[0]
         rest = t.text[1:]
         if rest:
-            p.tokens[p.i] = Token("num", rest, t.pos + 1, t.end, False)
+            p.replace_current(Token("num", rest, t.pos + 1, t.end, False))
         else:
             p.take()
         return p.make(Num(float(first), first))

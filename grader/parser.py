@@ -3,17 +3,27 @@
 Grammar (loosest first):  list := sum (',' sum)*   sum := term (('+'|'-') term)*
 term := unary (('*'|'/'|implicit) unary)*   unary := ('-'|'+') unary | power
 power := postfix ('^' exponent)?   exponent := '-' exponent | postfix
+postfix := primary ("'" | '!')*
 Limits (depth, nodes, numbers, exponents) are checked while the tree is built, before anything
 is evaluated.
+
+This runs for every keystroke and every answer, so the hot path is written for CPython: the
+current token is a plain attribute (kept in step with the index by `take`/`skip`), power,
+postfix and primary are one call, and the depth limit is checked inline.
 """
 
 from __future__ import annotations
 
-import math
-
-from .constant import constant_value
 from .errors import LimitError, ParseError
 from .lexer import Token, tokenize
+from .limits import (
+    MAX_DEPTH,
+    MAX_FACTORIAL,
+    MAX_LENGTH,
+    MAX_NODES,
+    check_exponent,
+    number_value,
+)
 from .names import Declarations, prepare_tokens
 from .nodes import (
     Add,
@@ -28,19 +38,9 @@ from .nodes import (
     Pow,
     Sym,
     Transpose,
-    is_constant,
-    walk,
 )
 from .normalize import normalize
 
-MAX_LENGTH = 1000
-MAX_DEPTH = 60
-MAX_NODES = 400
-MAX_NUMBER = 1e100
-MAX_NUMBER_CHARS = 30
-MAX_EXPONENT = 1000.0
-MAX_FACTORIAL = 50
-MAX_DIFF_ORDER = 4
 IMPLICIT_STARTS = {"num", "name", "diffop", "cmd", "begin"}
 
 
@@ -64,32 +64,40 @@ class Parser:
     def __init__(self, tokens: list[Token], decls: Declarations,
                  space_vectors: bool = False) -> None:
         self.tokens, self.decls, self.i = tokens, decls, 0
+        self.tok = tokens[0]  # always tokens[i]; the list ends with an eof token
         self.space_vectors = space_vectors
         self.depth = self.nodes = 0
         self.abs_depth = 0
         self.space_mode = [False]  # inside `[1 2; 3 4]` a space separates entries
 
     # -- helpers --------------------------------------------------------------------------------
-    @property
-    def tok(self) -> Token:
-        return self.tokens[self.i]
-
     def peek(self, offset: int = 1) -> Token:
         return self.tokens[min(self.i + offset, len(self.tokens) - 1)]
 
     def at(self, kind: str, text: str | None = None) -> bool:
-        return self.tok.kind == kind and (text is None or self.tok.text == text)
+        tok = self.tok
+        return tok.kind == kind and (text is None or tok.text == text)
 
     def take(self) -> Token:
         token = self.tok
-        self.i += 1
+        if token.kind != "eof":  # the eof token stays current
+            self.i += 1
+            self.tok = self.tokens[self.i]
         return token
 
+    def skip(self, count: int) -> None:
+        self.i += count
+        self.tok = self.tokens[self.i]
+
+    def replace_current(self, token: Token) -> None:
+        self.tokens[self.i] = self.tok = token
+
     def expect(self, text: str, opener: Token | None = None) -> Token:
-        if self.tok.text != text or self.tok.kind not in ("op", "end"):
-            if self.at("eof"):
-                raise ParseError("unexpected_end", self.tok.pos, expected=text)
-            raise ParseError("expected", self.tok.pos, expected=text, found=self.tok.text)
+        tok = self.tok
+        if tok.text != text or tok.kind not in ("op", "end"):
+            if tok.kind == "eof":
+                raise ParseError("unexpected_end", tok.pos, expected=text)
+            raise ParseError("expected", tok.pos, expected=text, found=tok.text)
         return self.take()
 
     def make(self, node: Node) -> Node:
@@ -109,44 +117,50 @@ class Parser:
             self.take()
         elif (self.tok.kind == "name" and self.peek().kind == "op" and self.peek().text == "="
               and len(self.tokens) > 3):
-            self.i += 2  # "L = 1.25": the answer is the value after a named left side
-        if self.at("eof"):
+            self.skip(2)  # "L = 1.25": the answer is the value after a named left side
+        if self.tok.kind == "eof":
             raise ParseError("empty", self.tok.pos)
         if self.space_vectors and self.space_separated_numbers():
             self.space_mode[0] = True  # "2.1 2.8" is a vector, as in [2.1 2.8]
             items = [self.parse_sum()]
-            while not self.at("eof"):
+            while self.tok.kind != "eof":
                 items.append(self.parse_sum())
         else:
-            items = self.parse_list(stop=("eof",))
-        if not self.at("eof"):
+            items = self.parse_list()
+        if self.tok.kind != "eof":
             raise ParseError("unexpected_token", self.tok.pos, found=self.tok.text)
         return items[0] if len(items) == 1 else self.make(Matrix((tuple(items),)))
 
     def space_separated_numbers(self) -> bool:
         """True when the top level has no commas and two numbers are separated by a space."""
         toks = self.tokens
-        if any(t.kind == "op" and t.text in ",[]()" for t in toks):
-            return False
+        for t in toks:
+            if t.kind == "op" and t.text in ",[]()":
+                return False
         for a, b, c in zip(toks, toks[1:], toks[2:] + toks[-1:], strict=False):
             if a.kind == "num" and b.space_before and (
                     b.kind == "num" or (b.text == "-" and c.kind == "num" and not c.space_before)):
                 return True
         return False
 
-    def parse_list(self, stop: tuple[str, ...]) -> list[Node]:
+    def parse_list(self) -> list[Node]:
         items = [self.parse_sum()]
-        while self.at("op", ","):
+        while self.tok.kind == "op" and self.tok.text == ",":
             self.take()
             items.append(self.parse_sum())
         return items
 
     def parse_sum(self) -> Node:
-        terms = [self.parse_term()]
-        while self.tok.kind == "op" and self.tok.text in "+-" and not self.entry_boundary():
-            op = self.take()
+        first = self.parse_term()
+        tok = self.tok
+        if tok.kind != "op" or tok.text not in "+-":
+            return first  # the common case: no sum at this level
+        terms = [first]
+        while tok.kind == "op" and tok.text in "+-" and not self.entry_boundary():
+            self.take()
             term = self.parse_term()
-            terms.append(term if op.text == "+" else self.make(Neg(term)))
+            terms.append(term if tok.text == "+" else self.make(Neg(term)))
+            tok = self.tok
         return terms[0] if len(terms) == 1 else self.make(Add(tuple(terms)))
 
     def entry_boundary(self) -> bool:
@@ -157,7 +171,8 @@ class Parser:
         factors = [self.parse_unary()]
         while True:
             t = self.tok
-            if t.kind == "op" and t.text in "*/":
+            kind = t.kind
+            if kind == "op" and t.text in "*/":
                 self.take()
                 right = self.parse_unary()
                 if t.text == "/":
@@ -165,9 +180,11 @@ class Parser:
                     factors = [self.make(Div(left, right))]
                 else:
                     factors.append(right)
-            elif self.starts_implicit_factor():
+            elif kind in IMPLICIT_STARTS or kind == "op":
+                if not self.starts_implicit_factor():
+                    break
                 factors.append(self.parse_power())
-            else:
+            else:  # eof, end, rowsep, diffop-free tails: nothing more in this term
                 break
         return factors[0] if len(factors) == 1 else self.make(Mul(tuple(factors)))
 
@@ -182,26 +199,66 @@ class Parser:
         return False
 
     def parse_unary(self) -> Node:
-        self.enter()
+        tok = self.tok
+        self.depth += 1  # enter(), inline: this runs for every factor
+        if self.depth > MAX_DEPTH:
+            raise LimitError("too_deep", tok.pos, limit=MAX_DEPTH)
         try:
-            if self.tok.kind == "op" and self.tok.text in "+-":
-                op = self.take()
+            if tok.kind == "op" and tok.text in "+-":
+                self.take()
                 arg = self.parse_unary()
-                return arg if op.text == "+" else self.make(Neg(arg))
+                return arg if tok.text == "+" else self.make(Neg(arg))
             return self.parse_power()
         finally:
             self.depth -= 1
 
     def parse_power(self) -> Node:
-        base = self.parse_postfix()
-        if not self.at("op", "^"):
-            return base
+        """power, postfix and primary in one call (primary keeps its own depth level)."""
+        tok = self.tok
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise LimitError("too_deep", tok.pos, limit=MAX_DEPTH)
+        try:
+            if tok.kind == "num":
+                self.take()
+                node = self.make(number_value(tok))
+            else:
+                node = _atoms.parse_atom(self)
+        finally:
+            self.depth -= 1
+        tok = self.tok
+        if tok.kind != "op":
+            return node
+        if tok.text in "'!":
+            node = self.parse_postfix_marks(node)
+            tok = self.tok
+            if tok.kind != "op":
+                return node
+        if tok.text != "^":
+            return node
         caret = self.take()
         if self.is_transpose_mark():
-            return self.make(Transpose(base))
+            return self.make(Transpose(node))
         exponent = self.parse_exponent()
-        self.check_exponent(base, exponent, caret.pos)
-        return self.make(Pow(base, exponent))
+        check_exponent(node, exponent, caret.pos)
+        return self.make(Pow(node, exponent))
+
+    def parse_postfix_marks(self, node: Node) -> Node:
+        tok = self.tok
+        while tok.kind == "op" and tok.text in "'!":
+            self.take()
+            if tok.text == "!":
+                if not (isinstance(node, Num) and node.value.is_integer()):
+                    raise ParseError("factorial_needs_integer", tok.pos)
+                if node.value > MAX_FACTORIAL:
+                    raise LimitError("factorial_too_large", tok.pos, limit=MAX_FACTORIAL)
+                node = self.make(Factorial(node))
+            elif isinstance(node, Num | Sym | Const):
+                raise ParseError("prime_needs_function", tok.pos)
+            else:
+                node = self.make(Transpose(node))
+            tok = self.tok
+        return node
 
     def is_transpose_mark(self) -> bool:
         """`^T`, `^{T}`, `^(T)`, `^\\top`, `^{\\top}`: T is a transpose unless declared."""
@@ -215,7 +272,7 @@ class Parser:
             inner_is_t = (inner.kind == "name" and inner.text == "T"
                           and "T" not in self.decls.symbols) or inner.kind == "cmd" and inner.text == "top"
             if inner_is_t and close.kind == "op" and close.text in "})":
-                self.i += 3
+                self.skip(3)
                 return True
         return False
 
@@ -230,66 +287,11 @@ class Parser:
         finally:
             self.depth -= 1
 
-    def check_exponent(self, base: Node, exponent: Node, pos: int) -> None:
-        towers = sum(1 for n in walk(exponent) if isinstance(n, Pow))
-        if towers >= 3:
-            raise LimitError("exponent_tower", pos)
-        if not is_constant(exponent):
-            return
-        value = constant_value(exponent)
-        if value is None:
-            return
-        if abs(value) > MAX_EXPONENT:
-            raise LimitError("exponent_too_large", pos, limit=int(MAX_EXPONENT))
-        if is_constant(base):
-            b = constant_value(base)
-            if b is not None and b != 0 and abs(value) * math.log10(abs(b)) > 300:
-                raise LimitError("number_too_large", pos)
-
-    def parse_postfix(self) -> Node:
-        node = self.parse_primary()
-        while self.tok.kind == "op" and self.tok.text in "'!":
-            mark = self.take()
-            if mark.text == "!":
-                if not (isinstance(node, Num) and node.value.is_integer()):
-                    raise ParseError("factorial_needs_integer", mark.pos)
-                if node.value > MAX_FACTORIAL:
-                    raise LimitError("factorial_too_large", mark.pos, limit=MAX_FACTORIAL)
-                node = self.make(Factorial(node))
-            elif isinstance(node, Num | Sym | Const):
-                raise ParseError("prime_needs_function", mark.pos)
-            else:
-                node = self.make(Transpose(node))
-        return node
-
-    def parse_primary(self) -> Node:
-        self.enter()
-        try:
-            return self._primary()
-        finally:
-            self.depth -= 1
-
-    def _primary(self) -> Node:
-        return _atoms().parse_atom(self)
-
-
-_ATOMS = []
-
-
-def _atoms():
-    """parse_atoms imports this module, so it is imported on first use and kept."""
-    if not _ATOMS:
-        from . import parse_atoms
-
-        _ATOMS.append(parse_atoms)
-    return _ATOMS[0]
-
 
 def number_node(parser: Parser, token: Token) -> Num:
-    digits = token.text.lstrip("0.").split("e")[0].split("E")[0]
-    if len(digits) > MAX_NUMBER_CHARS:
-        raise LimitError("number_too_long", token.pos, limit=MAX_NUMBER_CHARS)
-    value = float(token.text)
-    if not math.isfinite(value) or abs(value) > MAX_NUMBER:
-        raise LimitError("number_too_large", token.pos)
-    return parser.make(Num(value, token.text))
+    return parser.make(number_value(token))
+
+
+# parse_atoms builds on Parser (defined above) and the parser calls back into it; importing the
+# module object (not its names) works whichever of the two modules is imported first.
+from . import parse_atoms as _atoms  # noqa: E402

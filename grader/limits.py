@@ -1,0 +1,55 @@
+"""Containment limits of the parser, and the checks made while the tree is built.
+
+Every limit is checked before anything is evaluated: an answer that passes the parser can be
+evaluated in bounded time and memory.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .constant import constant_value
+from .errors import LimitError
+from .lexer import Token
+from .nodes import Node, Num, Pow, is_constant, walk
+
+MAX_LENGTH = 1000
+MAX_DEPTH = 60
+MAX_NODES = 400
+MAX_NUMBER = 1e100
+MAX_NUMBER_CHARS = 30
+MAX_EXPONENT = 1000.0
+MAX_FACTORIAL = 50
+MAX_DIFF_ORDER = 4
+
+
+def number_value(token: Token) -> Num:
+    """The Num of a number token, within the digit and size limits."""
+    text = token.text
+    # The digit count is only worth computing when the literal could be long enough to fail.
+    if len(text) > MAX_NUMBER_CHARS:
+        digits = text.lstrip("0.").split("e")[0].split("E")[0]
+        if len(digits) > MAX_NUMBER_CHARS:
+            raise LimitError("number_too_long", token.pos, limit=MAX_NUMBER_CHARS)
+    value = float(text)
+    if not -MAX_NUMBER <= value <= MAX_NUMBER:  # also false for inf
+        raise LimitError("number_too_large", token.pos)
+    return Num(value, text)
+
+
+def check_exponent(base: Node, exponent: Node, pos: int) -> None:
+    """No towers a^b^c^d, no exponent above MAX_EXPONENT, no constant power above 1e300."""
+    towers = sum(1 for n in walk(exponent) if isinstance(n, Pow))
+    if towers >= 3:
+        raise LimitError("exponent_tower", pos)
+    if not is_constant(exponent):
+        return
+    value = constant_value(exponent)
+    if value is None:
+        return
+    if abs(value) > MAX_EXPONENT:
+        raise LimitError("exponent_too_large", pos, limit=int(MAX_EXPONENT))
+    if is_constant(base):
+        b = constant_value(base)
+        if b is not None and b != 0 and abs(value) * math.log10(abs(b)) > 300:
+            raise LimitError("number_too_large", pos)
