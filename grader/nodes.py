@@ -180,5 +180,20 @@ def symbol_names(node: Node) -> set[str]:
     return set(facts(node).symbols)
 
 
+# Any of these makes a tree depend on something other than numbers (facts(...).constant).
+_NOT_CONSTANT = frozenset((Sym, MatSym, Apply, Diff, Ident))
+
+
 def is_constant(node: Node) -> bool:
-    return facts(node).constant
+    """Same answer as facts(node).constant, without building the sets: the parser asks this of
+    every exponent, and a numeric answer needs nothing else from the walk."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        kind = type(current)
+        if kind in _NOT_CONSTANT:
+            return False
+        get = _CHILDREN.get(kind)
+        if get is not None:
+            stack.extend(get(current))
+    return True

@@ -89,3 +89,19 @@ def test_formula_like_noise_never_raises(text):
     r = grade_request({"kind": "expression", "expected": "x", "answer": text,
                        "functions": ["F"], "matrices": ["W", "g"]})
     assert isinstance(r["correct"], bool)
+
+
+@FAST
+@given(st.text(alphabet="()[]^*+-/,'!0123456789.exyWIFg \\", max_size=40))
+def test_is_constant_agrees_with_facts(text):
+    from grader.errors import GraderError
+    from grader.names import Declarations
+    from grader.nodes import facts, is_constant, walk
+    from grader.parser import parse
+
+    try:
+        tree, _ = parse(text, Declarations.of(functions=["F"], matrices=["W"]))
+    except (GraderError, RecursionError):
+        return
+    for node in walk(tree):
+        assert is_constant(node) == facts(node).constant, text
