@@ -18,7 +18,7 @@ from .messages import message
 from .names import Declarations
 from .normalize import normalize
 from .numeric import Tolerance, grade_numeric
-from .parser import parse
+from .parser import NO_DECLARATIONS, parse
 from .symbolic import symbolic_equal
 
 KINDS = ("expression", "numeric", "derivation")
@@ -51,6 +51,8 @@ def canonical_name(name: object) -> str:
 
 
 def declarations(request: dict) -> Declarations:
+    if not (request.get("symbols") or request.get("functions") or request.get("matrices")):
+        return NO_DECLARATIONS  # numeric questions declare nothing: share one empty set
     lists = {}
     for field in ("symbols", "functions", "matrices"):
         value = request.get(field) or []
@@ -143,7 +145,7 @@ def _grade(request: object, lang: str, symbolic) -> dict:
 
 def expected_from_text(text: str) -> object:
     """A numeric expected answer may be written as a formula ("0.5^20"): evaluate it."""
-    node, _ = parse(text, Declarations(), space_vectors=True)
+    node, _ = parse(text, NO_DECLARATIONS, space_vectors=True)
     value = evaluate(node, Env(k=1, n=1, seed=0))[0]
     real = value.real.tolist()
     if isinstance(real, float) and not math.isfinite(real):

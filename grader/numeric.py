@@ -24,9 +24,8 @@ from .evaluate import Env, evaluate
 from .feedback import cannot_grade, result, shape_text, unreadable
 from .latex import to_latex
 from .messages import message
-from .names import Declarations
 from .nodes import Matrix, Mul, Neg, Node, Num, Pow, is_constant, symbol_names
-from .parser import parse
+from .parser import NO_DECLARATIONS, parse
 
 DEFAULT_RTOL = 1e-6
 _ENV = Env(k=1, n=1, seed=0)
@@ -105,7 +104,7 @@ def array_shape(array: np.ndarray) -> tuple[int, ...]:
 def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> dict:
     e = expected_array(expected)
     try:
-        node, _ = parse(answer, Declarations(), space_vectors=True)
+        node, _ = parse(answer, NO_DECLARATIONS, space_vectors=True)
     except ParseError as err:
         return unreadable(answer, err, lang)
     interpreted = to_latex(node)
