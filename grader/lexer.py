@@ -48,8 +48,14 @@ class Token(NamedTuple):  # a tuple: tokens are made in the hot path, and tuples
     space_before: bool = False
 
 
+# Tokens are made for every character run of every keystroke: building the tuple directly skips
+# the NamedTuple's Python-level __new__ (about 0.5 -> 0.15 us per token).
+_new_token = tuple.__new__
+
+
 def tokenize(text: str) -> list[Token]:
     tokens: list[Token] = []
+    append = tokens.append
     i, n = 0, len(text)
     space = False
     while i < n:
@@ -58,27 +64,29 @@ def tokenize(text: str) -> list[Token]:
             space, i = True, i + 1
             continue
         start = i
-        if ch.isdigit() or (ch == "." and i + 1 < n and text[i + 1].isdigit()):
+        # Operators first: the most common token, and none is a digit, letter or backslash.
+        if ch in OPERATORS:
+            if ch == "*" and text.startswith("**", i):
+                append(_new_token(Token, ("op", "^", start, i + 2, space)))
+                i += 2
+            else:
+                append(_new_token(Token, ("op", ch, start, i + 1, space)))
+                i += 1
+        elif ch.isdigit() or (ch == "." and i + 1 < n and text[i + 1].isdigit()):
             m = NUMBER_RE.match(text, i)
-            tokens.append(Token("num", m.group(0), start, m.end(), space))
             i = m.end()
+            append(_new_token(Token, ("num", m.group(0), start, i, space)))
         elif ch.isascii() and ch.isalpha():
             name, i = _read_name(text, i)
-            tokens.append(Token("name", name, start, i, space))
+            append(_new_token(Token, ("name", name, start, i, space)))
         elif ch == "\\":
             token, i = _read_command(text, i, space)
             if token is not None:
-                tokens.append(token)
-        elif text.startswith("**", i):
-            tokens.append(Token("op", "^", start, i + 2, space))
-            i += 2
-        elif ch in OPERATORS:
-            tokens.append(Token("op", ch, start, i + 1, space))
-            i += 1
+                append(token)
         else:
             raise ParseError("unexpected_char", start, char=repr(ch))
         space = False
-    tokens.append(Token("eof", "", n, n, space))
+    append(Token("eof", "", n, n, space))
     return tokens
 
 

@@ -48,6 +48,11 @@ def _vocabulary(decls: Declarations) -> frozenset[str]:
 
 def prepare_tokens(tokens: list[Token], decls: Declarations) -> list[Token]:
     merged = _merge_diff_operators(tokens)
+    for token in merged:
+        if token.kind == "name":
+            break
+    else:
+        return merged  # a plain number or vector: nothing to split
     vocabulary = decls.vocabulary()
     out: list[Token] = []
     for token in merged:
@@ -60,7 +65,10 @@ def prepare_tokens(tokens: list[Token], decls: Declarations) -> list[Token]:
 
 def _merge_diff_operators(tokens: list[Token]) -> list[Token]:
     """`d/dx`, `\\frac{d}{dx}` and `\\frac{\\partial}{\\partial x}` become one `diffop` token."""
-    if not any(t.text in ("d", "frac") for t in tokens):
+    for t in tokens:  # a loop, not any(): this runs on every answer
+        if t.text == "d" or t.text == "frac":
+            break
+    else:
         return tokens
     out: list[Token] = []
     i = 0
@@ -126,7 +134,7 @@ def _split_name(token: Token, vocabulary: frozenset[str]) -> list[Token]:
 def _split_letters(word: str, vocabulary: frozenset[str]) -> list[str]:
     pieces: list[str] = []
     i = 0
-    longest = min(max(map(len, vocabulary), default=1), NAME_LIMIT)
+    longest = _longest_name(vocabulary)
     while i < len(word):
         for size in range(min(longest, len(word) - i), 0, -1):
             if word[i:i + size] in vocabulary or size == 1:
@@ -134,3 +142,9 @@ def _split_letters(word: str, vocabulary: frozenset[str]) -> list[str]:
                 i += size
                 break
     return pieces
+
+
+@lru_cache(maxsize=1024)
+def _longest_name(vocabulary: frozenset[str]) -> int:
+    """Computed once per vocabulary (a frozenset caches its hash), not once per word."""
+    return min(max(map(len, vocabulary), default=1), NAME_LIMIT)
