@@ -159,17 +159,20 @@ def parse_group(p: Parser) -> Node:
 def parse_brackets(p: Parser) -> Node:
     """`[a, b]`, `[a b]`, `[a; b]`, `[1 2; 3 4]`, `[[1,2],[3,4]]`."""
     opener = p.take()
-    p.space_mode.append(not has_top_level_comma(p))
+    spaced = not has_top_level_comma(p)  # without commas, a space separates entries
+    p.space_mode.append(spaced)
     saved_abs, p.abs_depth = p.abs_depth, 0
     rows: list[list[Node]] = [[]]
     while True:
         rows[-1].append(p.parse_sum())
-        if p.at("op", ",") or (p.space_mode[-1] and not p.at("op", "]") and not p.at("op", ";")
-                               and not p.at("eof")):
-            if p.at("op", ","):
-                p.take()
+        tok = p.tok
+        is_op = tok.kind == "op"
+        if is_op and tok.text == ",":
+            p.take()
             continue
-        if p.at("op", ";"):
+        if spaced and not (is_op and tok.text in "];") and tok.kind != "eof":
+            continue  # the next entry starts right here
+        if is_op and tok.text == ";":
             p.take()
             rows.append([])
             continue
@@ -183,28 +186,35 @@ def parse_brackets(p: Parser) -> Node:
 def has_top_level_comma(p: Parser) -> bool:
     depth = 0
     for token in p.tokens[p.i:]:
-        if token.kind == "op" and token.text in "([{":
+        if token.kind != "op":
+            if token.kind == "eof":
+                return False
+            continue
+        text = token.text
+        if text in "([{":
             depth += 1
-        elif token.kind == "op" and token.text in ")]}":
+        elif text in ")]}":
             if depth == 0:
                 return False
             depth -= 1
-        elif token.kind == "op" and token.text == "," and depth == 0:
+        elif text == "," and depth == 0:
             return True
-        elif token.kind == "eof":
-            return False
     return False
 
 
 def rows_to_matrix(p: Parser, rows: list[list[Node]], opener: Token) -> Matrix:
     # [[1,2],[3,4]]: a single row whose entries are all row vectors of one length is a matrix.
-    if len(rows) == 1 and all(isinstance(e, Matrix) and len(e.rows) == 1 for e in rows[0]):
-        rows = [list(e.rows[0]) for e in rows[0]]
-    widths = {len(r) for r in rows}
-    if len(widths) != 1:
-        raise ParseError("ragged_matrix", opener.pos)
-    if any(isinstance(e, Matrix) for r in rows for e in r):
-        raise ParseError("nested_matrix", opener.pos)
+    first = rows[0]
+    if len(rows) == 1 and all(type(e) is Matrix and len(e.rows) == 1 for e in first):
+        rows = [list(e.rows[0]) for e in first]
+    width = len(rows[0])
+    for row in rows:
+        if len(row) != width:
+            raise ParseError("ragged_matrix", opener.pos)
+    for row in rows:
+        for entry in row:
+            if type(entry) is Matrix:
+                raise ParseError("nested_matrix", opener.pos)
     return Matrix(tuple(tuple(r) for r in rows))
 
 
