@@ -33,17 +33,16 @@ def to_latex(node: Node) -> str:
     return _render(node)
 
 
+# Precedence by node type (a negative number binds like a product); a dict lookup, as the
+# renderer runs on every graded answer.
+_PREC = {Add: ADD, Neg: MUL, Mul: MUL, Div: MUL, Pow: POW, Transpose: POW}
+
+
 def _prec(node: Node) -> int:
-    match node:
-        case Add():
-            return ADD
-        case Neg() | Mul() | Div():
-            return MUL
-        case Pow() | Transpose():
-            return POW
-        case Num(v, _) if v < 0:
-            return MUL
-    return ATOM
+    kind = type(node)
+    if kind is Num:
+        return MUL if node.value < 0 else ATOM
+    return _PREC.get(kind, ATOM)
 
 
 def _wrap(node: Node, below: int) -> str:
@@ -66,54 +65,71 @@ def number_latex(text: str) -> str:
 
 
 def _render(node: Node) -> str:
-    match node:
-        case Num(_, text):
-            return number_latex(text)
-        case Const(name):
-            return "e" if name == "e" else r"\pi"
-        case Sym(name) | MatSym(name):
-            return name_latex(name)
-        case Ident():
-            return "I"
-        case Neg(a):
-            return "-" + _wrap(a, MUL + 1 if isinstance(a, Neg) else MUL)
-        case Add(terms):
-            parts = [_render(terms[0])]
-            for t in terms[1:]:
-                if isinstance(t, Neg):
-                    parts.append(" - " + _wrap(t.arg, MUL))
-                else:
-                    parts.append(" + " + _render(t))
-            return "".join(parts)
-        case Mul(factors):
-            out = _wrap(factors[0], MUL)
-            for prev, f in zip(factors, factors[1:], strict=False):
-                joiner = r" \cdot " if isinstance(f, Num) or isinstance(prev, Num) and \
-                    isinstance(f, Pow) and isinstance(f.base, Num) else " "
-                out += joiner + _wrap(f, MUL + 1 if isinstance(f, Neg) else MUL)
-            return out
-        case Div(a, b):
-            return rf"\frac{{{_render(a)}}}{{{_render(b)}}}"
-        case Pow(a, b):
-            return f"{{{_wrap(a, ATOM)}}}^{{{_render(b)}}}"
-        case Func("sqrt", a):
-            return rf"\sqrt{{{_render(a)}}}"
-        case Func("abs", a):
-            return rf"\left|{_render(a)}\right|"
-        case Func(name, a):
-            return rf"{FUNC_LATEX[name]}\left({_render(a)}\right)"
-        case Apply(name, args, order):
-            inner = ", ".join(_render(a) for a in args)
-            return rf"{name_latex(name)}{chr(39) * order}\left({inner}\right)"
-        case Diff(expr, var, order):
-            v = name_latex(var)
-            op = rf"\frac{{d}}{{d{v}}}" if order == 1 else rf"\frac{{d^{{{order}}}}}{{d{v}^{{{order}}}}}"
-            return rf"{op}\left({_render(expr)}\right)"
-        case Transpose(a):
-            return f"{{{_wrap(a, ATOM)}}}^{{\\top}}"
-        case Factorial(a):
-            return _wrap(a, ATOM) + "!"
-        case Matrix(rows):
-            body = r" \\ ".join(" & ".join(_render(e) for e in row) for row in rows)
-            return rf"\begin{{bmatrix}}{body}\end{{bmatrix}}"
-    return r"\text{?}"
+    render = _RENDER.get(type(node))
+    return render(node) if render is not None else r"\text{?}"
+
+
+def _add(node: Add) -> str:
+    terms = node.terms
+    parts = [_render(terms[0])]
+    for t in terms[1:]:
+        if isinstance(t, Neg):
+            parts.append(" - " + _wrap(t.arg, MUL))
+        else:
+            parts.append(" + " + _render(t))
+    return "".join(parts)
+
+
+def _mul(node: Mul) -> str:
+    factors = node.factors
+    out = _wrap(factors[0], MUL)
+    for prev, f in zip(factors, factors[1:], strict=False):
+        joiner = r" \cdot " if isinstance(f, Num) or isinstance(prev, Num) and \
+            isinstance(f, Pow) and isinstance(f.base, Num) else " "
+        out += joiner + _wrap(f, MUL + 1 if isinstance(f, Neg) else MUL)
+    return out
+
+
+def _func(node: Func) -> str:
+    name, a = node.name, node.arg
+    if name == "sqrt":
+        return rf"\sqrt{{{_render(a)}}}"
+    if name == "abs":
+        return rf"\left|{_render(a)}\right|"
+    return rf"{FUNC_LATEX[name]}\left({_render(a)}\right)"
+
+
+def _apply(node: Apply) -> str:
+    inner = ", ".join(_render(a) for a in node.args)
+    return rf"{name_latex(node.name)}{chr(39) * node.order}\left({inner}\right)"
+
+
+def _diff(node: Diff) -> str:
+    v, order = name_latex(node.var), node.order
+    op = rf"\frac{{d}}{{d{v}}}" if order == 1 else rf"\frac{{d^{{{order}}}}}{{d{v}^{{{order}}}}}"
+    return rf"{op}\left({_render(node.expr)}\right)"
+
+
+def _matrix(node: Matrix) -> str:
+    body = r" \\ ".join(" & ".join(_render(e) for e in row) for row in node.rows)
+    return rf"\begin{{bmatrix}}{body}\end{{bmatrix}}"
+
+
+_RENDER = {
+    Num: lambda n: number_latex(n.text),
+    Const: lambda n: "e" if n.name == "e" else r"\pi",
+    Sym: lambda n: name_latex(n.name),
+    MatSym: lambda n: name_latex(n.name),
+    Ident: lambda n: "I",
+    Neg: lambda n: "-" + _wrap(n.arg, MUL + 1 if isinstance(n.arg, Neg) else MUL),
+    Add: _add,
+    Mul: _mul,
+    Div: lambda n: rf"\frac{{{_render(n.num)}}}{{{_render(n.den)}}}",
+    Pow: lambda n: f"{{{_wrap(n.base, ATOM)}}}^{{{_render(n.exp)}}}",
+    Func: _func,
+    Apply: _apply,
+    Diff: _diff,
+    Transpose: lambda n: f"{{{_wrap(n.arg, ATOM)}}}^{{\\top}}",
+    Factorial: lambda n: _wrap(n.arg, ATOM) + "!",
+    Matrix: _matrix,
+}
