@@ -20,28 +20,25 @@ def constant_value(node: Node) -> float | None:
 
 
 def _const(node: Node) -> float:
-    match node:
-        case Num(v, _):
-            return v
-        case Const(name):
-            return math.e if name == "e" else math.pi
-        case Neg(a):
-            return -_const(a)
-        case Add(terms):
-            return math.fsum(_const(t) for t in terms)
-        case Mul(factors):
-            return math.prod(_const(f) for f in factors)
-        case Div(a, b):
-            return _const(a) / _const(b)
-        case Pow(a, b):
-            return float(math.pow(_const(a), _const(b)))
-        case Factorial(a):
-            return float(math.factorial(int(_const(a))))
-        case Func(name, a):
-            return float(_REAL_FUNCS[name](_const(a)))
-        case Transpose(a):
-            return _const(a)
-    raise TypeError(node)
+    # A dict lookup on the node type: this runs on every numeric entry and every exponent.
+    const = _CONST.get(type(node))
+    if const is None:
+        raise TypeError(node)
+    return const(node)
+
+
+_CONST = {
+    Num: lambda n: n.value,
+    Const: lambda n: math.e if n.name == "e" else math.pi,
+    Neg: lambda n: -_const(n.arg),
+    Add: lambda n: math.fsum(_const(t) for t in n.terms),
+    Mul: lambda n: math.prod(_const(f) for f in n.factors),
+    Div: lambda n: _const(n.num) / _const(n.den),
+    Pow: lambda n: float(math.pow(_const(n.base), _const(n.exp))),
+    Factorial: lambda n: float(math.factorial(int(_const(n.arg)))),
+    Func: lambda n: float(_REAL_FUNCS[n.name](_const(n.arg))),
+    Transpose: lambda n: _const(n.arg),
+}
 
 
 _REAL_FUNCS = {
