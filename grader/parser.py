@@ -172,20 +172,23 @@ class Parser:
         while True:
             t = self.tok
             kind = t.kind
-            if kind == "op" and t.text in "*/":
-                self.take()
-                right = self.parse_unary()
-                if t.text == "/":
-                    left = factors.pop() if len(factors) == 1 else self.make(Mul(tuple(factors)))
-                    factors = [self.make(Div(left, right))]
-                else:
-                    factors.append(right)
-            elif kind in IMPLICIT_STARTS or kind == "op":
-                if not self.starts_implicit_factor():
-                    break
-                factors.append(self.parse_power())
-            else:  # eof, end, rowsep, diffop-free tails: nothing more in this term
+            if kind == "op":
+                if t.text in "*/":
+                    self.take()
+                    right = self.parse_unary()
+                    if t.text == "/":
+                        left = factors.pop() if len(factors) == 1 else self.make(Mul(tuple(factors)))
+                        factors = [self.make(Div(left, right))]
+                    else:
+                        factors.append(right)
+                    continue
+                if t.text not in "([{|":
+                    break  # , ] ) + - ^ ...: the term ends here (the common case)
+            elif kind not in IMPLICIT_STARTS:
+                break  # eof, end of an environment, row separator
+            if not self.starts_implicit_factor():
                 break
+            factors.append(self.parse_power())
         return factors[0] if len(factors) == 1 else self.make(Mul(tuple(factors)))
 
     def starts_implicit_factor(self) -> bool:
