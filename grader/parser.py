@@ -168,7 +168,11 @@ class Parser:
         return self.space_mode[-1] and self.tok.space_before and not self.peek().space_before
 
     def parse_term(self) -> Node:
-        factors = [self.parse_unary()]
+        first = self.parse_unary()
+        t = self.tok
+        if t.kind == "op" and t.text not in "*/([{|":
+            return first  # a single factor: the common case, no list to build
+        factors = [first]
         while True:
             t = self.tok
             kind = t.kind
