@@ -6,6 +6,7 @@ found in the normalized text can put a caret under what the learner actually typ
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -29,6 +30,8 @@ CHAR_MAP = {
     "Σ": "Sigma", "Φ": "Phi", "Ω": "Omega", "Γ": "Gamma", "Θ": "Theta", "Λ": "Lambda",
     "∂": "partial",
 }
+
+PRINTABLE_ASCII_RUN = re.compile(r"[ -~]+")  # none of these is in the maps above
 
 # Invisible characters that IMEs and copy-paste leave behind.
 DROPPED = {"\u200b", "\u200c", "\u200d", "\ufeff", "\u2060"}
@@ -58,6 +61,12 @@ def normalize(raw: str) -> Normalized:
 
     i = 0
     while i < len(raw):
+        plain = PRINTABLE_ASCII_RUN.match(raw, i)
+        if plain is not None:  # maps to itself: copied as one run, not character by character
+            out.append(plain.group())
+            origin.extend(range(i, plain.end()))
+            i = plain.end()
+            continue
         ch = raw[i]
         if ch in SUPERSCRIPTS:
             start = i

@@ -1,4 +1,6 @@
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from grader.normalize import normalize
 
@@ -38,3 +40,15 @@ def test_every_output_character_maps_back_to_the_raw_text():
     assert norm.origin[norm.text.index("alpha")] == 1
     assert norm.origin[norm.text.index("^")] == 4
     assert norm.raw_index(len(norm.text)) == len(raw)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(list("x1.+ ,[]()") + ["×", "，", "２", "［", "α", "\u200b", "\t",
+                                                     "\x7f", "é", "・"]), max_size=20))
+def test_normalization_is_character_by_character_outside_superscripts(chars):
+    # ASCII runs are copied in one step: the result must be what each character gives alone.
+    text = "".join(chars)
+    whole = normalize(text)
+    alone = [normalize(c).text for c in chars]
+    assert whole.text == "".join(alone)
+    assert list(whole.origin) == [k for k, piece in enumerate(alone) for _ in piece]
