@@ -42,8 +42,6 @@ from .nodes import (
 from .normalize import normalize
 
 IMPLICIT_STARTS = {"num", "name", "diffop", "cmd", "begin"}
-
-
 NO_DECLARATIONS = Declarations()
 
 
