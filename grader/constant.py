@@ -12,6 +12,8 @@ from .nodes import Add, Const, Div, Factorial, Func, Mul, Neg, Node, Num, Pow, T
 
 def constant_value(node: Node) -> float | None:
     """Real value of a constant subtree (already limit-checked), or None if not real/finite."""
+    if type(node) is Num:  # most entries are plain numbers: no dispatch, no try
+        return node.value if math.isfinite(node.value) else None
     try:
         value = _const(node)
     except (OverflowError, ValueError, ZeroDivisionError, TypeError):

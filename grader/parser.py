@@ -226,7 +226,10 @@ class Parser:
         try:
             if tok.kind == "num":
                 self.take()
-                node = self.make(number_value(tok))
+                node = number_value(tok)
+                self.nodes += 1  # make(), inline: most nodes are numbers
+                if self.nodes > MAX_NODES:
+                    raise LimitError("too_many_nodes", self.tok.pos, limit=MAX_NODES)
             else:
                 node = _atoms.parse_atom(self)
         finally:
