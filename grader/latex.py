@@ -111,7 +111,7 @@ def _diff(node: Diff) -> str:
 
 
 def _matrix(node: Matrix) -> str:
-    body = r" \\ ".join(" & ".join(_render(e) for e in row) for row in node.rows)
+    body = r" \\ ".join([" & ".join([_render(e) for e in row]) for row in node.rows])
     return rf"\begin{{bmatrix}}{body}\end{{bmatrix}}"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 
 BUILTIN_FUNCTIONS = ("sqrt", "exp", "log", "sin", "cos", "tan", "tanh", "sinh", "cosh", "sech",
                      "sigmoid", "abs")
@@ -108,7 +109,7 @@ _CHILDREN = {
     Factorial: lambda n: (n.arg,), Diff: lambda n: (n.expr,), Add: lambda n: n.terms,
     Mul: lambda n: n.factors, Apply: lambda n: n.args, Div: lambda n: (n.num, n.den),
     Pow: lambda n: (n.base, n.exp),
-    Matrix: lambda n: tuple(entry for row in n.rows for entry in row),
+    Matrix: lambda n: tuple(chain.from_iterable(n.rows)),
 }
 
 

@@ -150,7 +150,7 @@ def answer_values(node: Node) -> tuple[tuple[int, ...], list[float]]:
     """
     entries = [x for row in node.rows for x in row] if isinstance(node, Matrix) else [node]
     values = [constant_value(x) for x in entries]
-    if all(v is not None for v in values):
+    if None not in values:
         if not isinstance(node, Matrix):
             return (), values
         rows, cols = len(node.rows), len(node.rows[0])
