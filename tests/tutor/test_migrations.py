@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import create_engine, inspect, select
 
 from tutor import migrations
@@ -110,3 +111,27 @@ def test_concurrent_first_opens_migrate_exactly_once(store_url):
 
 def test_migrations_are_numbered_in_order():
     assert [m.version for m in migrations.MIGRATIONS] == list(range(1, migrations.HEAD_VERSION + 1))
+
+
+def test_a_first_open_committed_between_two_reads_is_not_taken_for_a_foreign_database(
+        store_url, monkeypatch):
+    # Regression (seen in CI on PostgreSQL): each statement there sees the latest commits, so a
+    # first open that another process committed between reading the version (none yet) and
+    # reading the table names made our own fresh tables look like another program's database.
+    # Here the other process's whole first open is run exactly between the two reads.
+    if not store_url.startswith("postgresql"):
+        pytest.skip("SQLite reads one snapshot per transaction; the race is PostgreSQL's")
+    real_version = migrations.current_version
+    raced = []
+
+    def version_then_another_first_open(conn):
+        found = real_version(conn)
+        if not raced:
+            raced.append(found)
+            ProgressStore.open(store_url).close()  # the other process, committed
+        return found
+
+    monkeypatch.setattr(migrations, "current_version", version_then_another_first_open)
+    store = ProgressStore.open(store_url)
+    assert raced == [0] and store.schema_version() == migrations.HEAD_VERSION
+    store.close()

@@ -96,9 +96,13 @@ class Database:
 
     def _refuse_foreign(self, conn: Connection) -> int:
         """The schema version; refuses a database some other program made (we add nothing)."""
+        # Table names before the version: on PostgreSQL each statement sees the latest commits, so
+        # a first open committed by another process between two reads must not look like our
+        # tables without our version table. Read in this order, seeing the tables means seeing
+        # the version too (one migration transaction writes both).
+        existing = set(inspect(conn).get_table_names())
         version = migrations.current_version(conn)
         if version == 0:
-            existing = set(inspect(conn).get_table_names())
             foreign = existing if sqlite_file(self.url) is not None else existing & _OUR_TABLES
             if foreign - {"schema_version"}:
                 raise StoreUnavailable("foreign-database", path=self._where())
