@@ -42,7 +42,6 @@ elif filters_changed or run.current is None:
     run.next(bank.questions, ids)
 
 
-
 @st.fragment
 def current_question() -> None:
     """The question on screen. A fragment: submitting, a hint or the next question reruns only
