@@ -33,10 +33,14 @@ __all__ = ["SCREENSHOTS", "open_page", "save_screenshot", "wait_idle"]
 
 
 def pytest_collection_modifyitems(items):
-    # Everything in this folder drives a real browser.
+    # Everything in this folder drives a real browser. On the shared 2-core machines a browser
+    # step now and then misses a rerun that has not started yet; such a test is run again (at
+    # most twice, reported as a rerun in the summary) rather than failing the whole suite. Each
+    # flake we find is still fixed at its cause (wait for the text, do not read it once).
     for item in items:
         if Path(str(item.fspath)).is_relative_to(Path(__file__).parent):
             item.add_marker(pytest.mark.e2e)
+            item.add_marker(pytest.mark.flaky(reruns=2, reruns_delay=1))
 
 
 @pytest.fixture(scope="session")
