@@ -41,18 +41,11 @@ def _value(x: Any) -> str:
     return str(getattr(x, "value", x))
 
 
-def matching_ids(questions: Iterable, filters: Filters) -> list[str]:
-    """Ids of the questions that pass every non-empty filter, in a stable order."""
-    picked = []
-    for q in questions:
-        if filters.topics and _value(q.topic) not in filters.topics:
-            continue
-        if filters.types and _value(q.type) not in filters.types:
-            continue
-        if filters.difficulties and _value(q.difficulty) not in filters.difficulties:
-            continue
-        picked.append(q.id)
-    return sorted(picked)
+def matching_ids(bank, filters: Filters) -> list[str]:
+    """Ids of the bank's questions that pass every non-empty filter, in a stable order."""
+    chosen = bank.filter(topics=filters.topics or None, types=filters.types or None,
+                         difficulties=filters.difficulties or None)
+    return sorted(q.id for q in chosen)
 
 
 def pick_next(ids: Sequence[str], *, recent: Sequence[str], rng: random.Random) -> str | None:

@@ -1,13 +1,11 @@
 """The practice session flow (tutor.practice) without Streamlit."""
 
-import functools
 import random
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quizbank import Difficulty, QuestionType, Topic, load_bank
 from tests.app.learner_bank import fixture_bank
 from tutor import practice
 from tutor.practice import Filters, PracticeRun
@@ -149,20 +147,3 @@ def test_run_next_opens_fresh_sessions_and_remembers_recent():
     assert len(set(seen)) == 4  # no repeat inside the recent window
     assert run.serial == 4 and run.recent == seen
     assert run.next(BANK.questions, []) is None and run.current is None
-
-
-@functools.cache
-def shipped_bank():
-    return load_bank()
-
-
-@given(
-    st.lists(st.sampled_from([t.value for t in Topic]), max_size=3),
-    st.lists(st.sampled_from([t.value for t in QuestionType]), max_size=3),
-    st.lists(st.sampled_from([d.value for d in Difficulty]), max_size=2),
-)
-def test_matching_ids_agree_with_the_banks_own_filter(topics, types, levels):
-    bank = shipped_bank()
-    ours = practice.matching_ids(bank, Filters.of(topics, types, levels))
-    theirs = bank.filter(topics=topics or None, types=types or None, difficulties=levels or None)
-    assert ours == sorted(q.id for q in theirs)
