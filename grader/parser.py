@@ -40,6 +40,7 @@ from .nodes import (
     Transpose,
 )
 from .normalize import normalize
+from .plain_numbers import parse_plain_numbers
 
 IMPLICIT_STARTS = {"num", "name", "diffop", "cmd", "begin"}
 NO_DECLARATIONS = Declarations()
@@ -54,8 +55,17 @@ def parse(text: str, decls: Declarations = NO_DECLARATIONS,
     if len(text) > MAX_LENGTH:
         raise LimitError("too_long", 0, limit=MAX_LENGTH)
     norm = normalize(text)
-    tokens = prepare_tokens(tokenize(norm.text), decls)
-    return Parser(tokens, decls, space_vectors).parse_all(), norm
+    plain = parse_plain_numbers(norm.text, space_vectors)
+    if plain is not None:
+        return plain, norm
+    return parse_tokens(norm.text, decls, space_vectors), norm
+
+
+def parse_tokens(text: str, decls: Declarations = NO_DECLARATIONS,
+                 space_vectors: bool = False) -> Node:
+    """The full parser on normalized text (no fast path)."""
+    tokens = prepare_tokens(tokenize(text), decls)
+    return Parser(tokens, decls, space_vectors).parse_all()
 
 
 class Parser:

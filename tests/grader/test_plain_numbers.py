@@ -1,0 +1,79 @@
+"""The parser's fast path for plain numbers builds exactly the full parser's tree, or steps aside."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from grader.errors import GraderError
+from grader.parser import parse, parse_tokens
+from grader.plain_numbers import parse_plain_numbers
+
+
+def full_parser(text: str, space_vectors: bool):
+    try:
+        return parse_tokens(text, space_vectors=space_vectors)
+    except GraderError as err:
+        return err.key
+
+
+number = st.sampled_from(["0.5", "-1.5", "2", ".5", "5.", "1e3", "-9.54e-7", "1E+2", "007", "-0",
+                          "1" * 35, "1e200", "9.54*10^-7", "-2 * 10^(+3)", "1*10^{-07}",
+                          "5*10^301", "5*10^300", "2*10^ - 3", "3*10^(-3", "1.5*10^7.5"])
+separator = st.sampled_from([",", ", ", " ", " , ", "; ", ";", "  ", ",,", "- "])
+wrapper = st.sampled_from(["{}", "[{}]", "({})", " {} ", "[[{}],[{}]]", "[[{}] , [{}]]",
+                           "[{}],[{}]", "[[{}]]", "[({})]", "[{}", "{}]"])
+
+
+@st.composite
+def number_lists(draw):
+    body = draw(number)
+    for _ in range(draw(st.integers(0, 4))):
+        body += draw(separator) + draw(number)
+    return draw(wrapper).replace("{}", body)
+
+
+SAME = settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SAME
+@given(number_lists(), st.booleans())
+def test_fast_path_tree_equals_the_full_parser(text, space_vectors):
+    fast = parse_plain_numbers(text, space_vectors)
+    if fast is not None:
+        assert fast == full_parser(text, space_vectors)
+
+
+@SAME
+@given(st.text(alphabet="0123456789.eE+-*^{},; [])(", max_size=16), st.booleans())
+def test_fast_path_on_arbitrary_number_characters(text, space_vectors):
+    fast = parse_plain_numbers(text, space_vectors)
+    if fast is not None:
+        assert fast == full_parser(text, space_vectors)
+
+
+@pytest.mark.parametrize("text", [
+    "0.4", "-9.54e-7", "9.54*10^-7", "9.54*10^(-7)", "9.54 * 10^{-7}", "[0.4, 2.05]",
+    "(0.4, 2.05)", "0.4, 2.05", "[0.4 2.05]", "[0.4 -2.05]", "[1.5; 2.5]", "[1 2; 3 4]",
+    "[1, 2; 3, 4]", "[[1, 2], [3, 4]]", " [ 0.4 , 2.05 ] ", "(0.5)",
+])
+def test_the_common_answers_take_the_fast_path(text):
+    fast = parse_plain_numbers(text, space_vectors=True)
+    assert fast is not None
+    assert fast == full_parser(text, True)
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("1e309", "number_too_large"), ("1" * 40, "number_too_long"), ("[1, 2; 3]", "ragged_matrix"),
+    ("5*10^301", "number_too_large"), ("[1, 2", "unexpected_end"),
+])
+def test_errors_come_from_the_full_parser_with_its_position(text, key):
+    assert parse_plain_numbers(text, space_vectors=True) is None
+    with pytest.raises(GraderError) as caught:
+        parse(text, space_vectors=True)
+    assert caught.value.key == key
+
+
+def test_spaces_between_formulas_are_left_to_the_parser():
+    # Whether "9.54*10^-7 1.5" is a vector or a product depends on the parser's token rules.
+    assert parse_plain_numbers("9.54*10^-7 1.5", space_vectors=True) is None
+    assert parse_plain_numbers("1.5 2.5", space_vectors=False) is None
