@@ -16,6 +16,7 @@ from .nodes import (
     Ident,
     Matrix,
     MatSym,
+    Mul,
     Node,
     Num,
     Pow,
@@ -110,7 +111,9 @@ def parse_call_args(p: Parser, name_token: Token) -> list[Node]:
 
 
 def single_argument(p: Parser, name_token: Token) -> Node:
-    """`sin(x)` or `sin x` (the argument then binds like a power: `sin 2x` is sin(2)·x)."""
+    """`sin(x)`, or `sin x` without parentheses: then, as on paper, the argument runs on through
+    the factors written right against it (`sin 2x` is sin(2x), `\\sin 2\\theta` is sin(2θ)) and
+    stops at an operator, a space or another function (`sin x cos x` is sin(x)·cos(x))."""
     if p.at("op", "("):
         args = parse_call_args(p, name_token)
         if len(args) != 1:
@@ -118,7 +121,24 @@ def single_argument(p: Parser, name_token: Token) -> Node:
         return args[0]
     if p.at("eof"):
         raise ParseError("unexpected_end", p.tok.pos, expected="(")
-    return p.parse_power()
+    factors = [p.parse_power()]
+    while continues_argument(p):
+        factors.append(p.parse_power())
+    return factors[0] if len(factors) == 1 else p.make(Mul(tuple(factors)))
+
+
+def continues_argument(p: Parser) -> bool:
+    t = p.tok
+    if t.space_before:
+        return False
+    if t.kind == "num" or (t.kind == "op" and t.text == "("):
+        return True
+    return t.kind == "name" and not is_function_name(t.text, p.decls)
+
+
+def is_function_name(name: str, decls) -> bool:
+    return (name in decls.functions or name in BUILTIN_FUNCTIONS or name in NAME_ALIASES
+            or name in ("diff", "transpose", "sigma"))
 
 
 def parse_diff_call(p: Parser, t: Token) -> Node:

@@ -92,6 +92,17 @@ def tree(text, decls=D, space_vectors=False):
         ("9.54×10^-7", Mul((n(9.54), Pow(n(10), Neg(n(7)))))),
         ("9.54*10^(-7)", Mul((n(9.54), Pow(n(10), Neg(n(7)))))),
         ("|1 + a|^n", Pow(Func("abs", Add((n(1), Sym("a")))), Sym("n"))),
+        # Without parentheses a function takes the factors written right against it, as on paper.
+        ("sin 2x", Func("sin", Mul((n(2), x)))),
+        ("sin2x", Func("sin", Mul((n(2), x)))),
+        (r"\sin 2\alpha", Func("sin", Mul((n(2), Sym("alpha"))))),
+        ("sin x^2", Func("sin", Pow(x, n(2)))),
+        ("sin 2(x+1)", Func("sin", Mul((n(2), Add((x, n(1))))))),
+        ("sin x cos x", Mul((Func("sin", x), Func("cos", x)))),
+        ("sin x a", Mul((Func("sin", x), Sym("a")))),
+        ("sin 2x + 1", Add((Func("sin", Mul((n(2), x))), n(1)))),
+        ("tanh 2x*a", Mul((Func("tanh", Mul((n(2), x))), Sym("a")))),
+        ("sin x F(x)", Mul((Func("sin", x), Apply("F", (x,), 0)))),
     ],
 )
 def test_notation(text, expected):
