@@ -69,13 +69,12 @@ def round_sig(x: float, n: int) -> float:
 
 
 def typed_sigfigs(node: Node) -> int | None:
-    """Significant figures shown by a typed literal (9.54, 9.54e-7, 9.54×10^-7), else None."""
+    """Significant figures shown by a typed literal (9.54, 9.54e-7, 9.54×10^-7), else None.
+    An exact zero has no significant figures to show: 0, 0.0 and 0.000 all say the same."""
     match node:
         case Neg(a):
             return typed_sigfigs(a)
-        case Num(_, text):
-            return literal_sigfigs(text)
-        case Mul((Num(_, text), Pow(Num(10.0, _), _))):
+        case Num(value, text) | Mul((Num(value, text), Pow(Num(10.0, _), _))) if value != 0:
             return literal_sigfigs(text)
     return None
 
