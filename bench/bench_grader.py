@@ -23,6 +23,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "bench" / "corpus" / "answers.jsonl"
+# Answers to compute's problems whose verdicts come from exact arithmetic, not from the grader
+# (bench/corpus/make_generated.py): the independent check of both verdict accuracies.
+INDEPENDENT = ROOT / "bench" / "corpus" / "generated.jsonl"
 BASELINE_BUDGET_S = 5
 PASSES = 5
 
@@ -208,7 +211,33 @@ def main() -> int:
     wrong = [(r["id"], r["answer"]) for r, ok in zip(rows, ours_right, strict=True) if not ok]
     if wrong:
         print("ours disagrees with the known verdict on:", wrong)
+    report_independent()
     return 0
+
+
+def report_independent() -> None:
+    rows = [json.loads(line) for line in INDEPENDENT.read_text(encoding="utf-8").splitlines()]
+    truth = [r["verdict"] == "correct" for r in rows]
+    ours, _ = run_ours(rows)
+    base = run_baseline(rows)
+    ours_right = [r["correct"] == t for r, t in zip(ours, truth, strict=True)]
+    readable = [i for i, (v, _) in enumerate(base) if v is not None]
+    ours_ms = [r["elapsed_ms"] for r in ours]
+    base_ms = [base[i][1] for i in readable]
+    print(f"\nindependent corpus: {len(rows)} answers to compute's problems "
+          f"({INDEPENDENT.relative_to(ROOT)}; verdicts from exact arithmetic, not the grader), "
+          "one pass")
+    print(f"  ours:     accuracy {100 * sum(ours_right) / len(rows):.1f}% "
+          f"({sum(ours_right)}/{len(rows)}), p50 {statistics.median(ours_ms):.3f} ms, "
+          f"p99 {percentile(ours_ms, .99):.3f} ms")
+    base_right = sum(base[i][0] == truth[i] for i in readable)
+    print(f"  baseline: reads {len(readable)}, accuracy on those "
+          f"{100 * base_right / max(len(readable), 1):.1f}%, "
+          f"p50 {statistics.median(base_ms) if base_ms else float('nan'):.2f} ms "
+          "(exact equality: a rounded answer within the tolerance counts as wrong)")
+    wrong = [(r["id"], r["answer"]) for r, ok in zip(rows, ours_right, strict=True) if not ok]
+    if wrong:
+        print("  ours disagrees with the known verdict on:", wrong)
 
 
 if __name__ == "__main__":
