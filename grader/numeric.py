@@ -87,21 +87,19 @@ def literal_sigfigs(text: str) -> int:
     return max(len(mantissa.lstrip("0")), 1)
 
 
-def expected_array(expected: object) -> np.ndarray:
+def expected_values(expected: object) -> tuple[tuple[int, ...], list[float]]:
+    """(canonical shape, entries row by row) of the question's number, vector or matrix."""
+    if type(expected) in (float, int):  # the common case, without a round trip through numpy
+        return (), [float(expected)]
     array = np.asarray(expected, dtype=float)
     if array.ndim > 2 or array.size == 0:
         raise ValueError("expected must be a number, a list or a list of lists")
-    return array
-
-
-def array_shape(array: np.ndarray) -> tuple[int, ...]:
-    if array.ndim == 2 and 1 in array.shape:
-        return (array.size,)
-    return tuple(array.shape)
+    shape = (array.size,) if array.ndim == 2 and 1 in array.shape else tuple(array.shape)
+    return shape, array.reshape(-1).tolist()
 
 
 def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> dict:
-    e = expected_array(expected)
+    e_shape, e_flat = expected_values(expected)
     try:
         node, _ = parse(answer, NO_DECLARATIONS, space_vectors=True)
     except ParseError as err:
@@ -115,11 +113,10 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> d
     except GraderError as err:
         return cannot_grade(err, lang, interpreted)
     # A single number matches a one-entry vector or matrix: `[0.5]` and `0.5` say the same thing.
-    if a_shape != array_shape(e) and not len(a_flat) == e.size == 1:
+    if a_shape != e_shape and not len(a_flat) == len(e_flat) == 1:
         text = message("shape_mismatch", lang, answer=shape_text(a_shape, lang, None),
-                       expected=shape_text(array_shape(e), lang, None))
+                       expected=shape_text(e_shape, lang, None))
         return result(feedback=text, interpreted=interpreted)
-    e_flat = e.reshape(-1).tolist()
     if tol.sigfigs is not None:
         entries = [x for row in node.rows for x in row] if isinstance(node, Matrix) else [node]
         shown = [typed_sigfigs(x) for x in entries]
