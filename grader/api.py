@@ -1,26 +1,46 @@
-"""The grader's Python entry points for the app: `check`, `preview`, `grade_question`."""
+"""The grader's Python entry points for the app: `check`, `preview`, `grade_question`, `warm_up`."""
 
 from __future__ import annotations
 
 import time
 
-from .engine import BadRequest, declarations
+from .engine import BadRequest, NeedsWorker, declarations, grade_request
 from .errors import ParseError
 from .feedback import caret_text, reason
 from .latex import to_latex
 from .messages import message
 from .parser import parse
-from .worker import shared_worker
+from .worker import Worker, shared_worker
 
 
 def check(request: dict) -> dict:
-    """One request of the JSON-Lines contract, graded in the shared contained worker."""
+    """One request of the JSON-Lines contract: parsed and sampled in this process, with the
+    bounded symbolic check (sympy) in the shared contained worker when sampling cannot decide."""
     start = time.perf_counter()
-    graded = shared_worker().grade(request)
+    graded = grade_fast_then_contained(request, shared_worker())
     graded["id"] = request.get("id") if isinstance(request, dict) else None
     graded["elapsed_ms"] = round((time.perf_counter() - start) * 1000, 3)
     graded.setdefault("malrule", None)
     return graded
+
+
+def grade_fast_then_contained(request: object, worker: Worker) -> dict:
+    """Parsing and numpy sampling here (no sympy; bounded by the parser's limits, so any input
+    comes back in milliseconds): most answers never wait for the worker, not even while it is
+    still starting. What needs the symbolic check goes to the contained worker."""
+    try:
+        return grade_request(request, symbolic=False)
+    except NeedsWorker:
+        return worker.grade(request)
+
+
+def warm_up() -> None:
+    """Start the shared worker and wait until it is warm (for a background thread at start-up).
+    If it cannot start, the first answer that needs it says so; nothing is raised here."""
+    try:
+        shared_worker().start()
+    except (RuntimeError, OSError):
+        pass
 
 
 def preview(text: str, *, symbols=(), functions=(), matrices=(), lang: str = "en") -> dict:

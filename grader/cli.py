@@ -12,7 +12,8 @@ import json
 import sys
 import time
 
-from .engine import NeedsWorker, grade_request
+from .api import grade_fast_then_contained
+from .engine import grade_request
 from .feedback import RESULT_FIELDS, result
 from .messages import message
 from .worker import HARD_TIMEOUT_S, Worker
@@ -26,14 +27,7 @@ def contract_line(request_id: object, graded: dict, elapsed_ms: float) -> str:
 
 
 def grade_one(request: object, worker: Worker, in_process: bool) -> dict:
-    """Fast path in this process (no sympy, bounded by the parser's limits); anything that
-    needs the symbolic check goes to the contained worker."""
-    if in_process:
-        try:
-            return grade_request(request, symbolic=False)
-        except NeedsWorker:
-            pass
-    return worker.grade(request)
+    return grade_fast_then_contained(request, worker) if in_process else worker.grade(request)
 
 
 def check_stream(lines, out, worker: Worker, in_process: bool = True) -> int:

@@ -36,14 +36,11 @@ def generated_problem(template: str, seed: int, difficulty: str) -> dict:
 
 @st.cache_resource(show_spinner=False)
 def warm_grader() -> threading.Thread:
-    """Start the grader's contained worker once per server, in the background, so the first
-    answer a learner submits does not wait for the worker process to start (~0.5 s)."""
+    """Start the grader's contained worker once per server, in the background. Most answers are
+    graded without it; the first one that needs the symbolic check then does not wait for the
+    worker process to start (~0.5 s, much longer on a busy machine)."""
     import grader
 
-    warmer = threading.Thread(
-        target=grader.check, args=({"kind": "expression", "expected": "x", "answer": "x",
-                                    "symbols": ["x"]},),
-        name="grader-warm-up", daemon=True,
-    )
+    warmer = threading.Thread(target=grader.warm_up, name="grader-warm-up", daemon=True)
     warmer.start()
     return warmer
