@@ -43,6 +43,25 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.flaky(reruns=2, reruns_delay=1))
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """When a browser test fails, put what each open page showed into the report (CI keeps only
+    the log) and save a screenshot: "no verdict" and "the answer was lost" then look different."""
+    outcome = yield
+    report = outcome.get_result()
+    browser = item.funcargs.get("browser") if report.when == "call" and report.failed else None
+    if browser is None:
+        return
+    pages = [p for context in browser.contexts for p in context.pages if not p.is_closed()]
+    for n, page in enumerate(pages):
+        try:
+            text = page.locator('[data-testid="stMain"]').inner_text(timeout=2000)
+            save_screenshot(page, f"failed-{item.name}-{n}".replace("/", "_"))
+        except Exception as err:  # noqa: BLE001 - the report must not fail on a dead page
+            text = f"(the page could not be read: {type(err).__name__})"
+        report.sections.append((f"page {n} at failure: {page.url}", text[:4000]))
+
+
 @pytest.fixture(scope="session")
 def app_server(tmp_path_factory):
     if not Path(CHROMIUM).exists():
