@@ -27,7 +27,7 @@ CORPUS = ROOT / "bench" / "corpus" / "answers.jsonl"
 # (bench/corpus/make_generated.py): the independent check of both verdict accuracies.
 INDEPENDENT = ROOT / "bench" / "corpus" / "generated.jsonl"
 BASELINE_BUDGET_S = 5
-PASSES = 5
+PASSES = 7
 CHUNK = 50  # answers per turn in an interleaved pass
 
 
