@@ -5,7 +5,7 @@ from __future__ import annotations
 from .errors import LimitError, ParseError
 from .lexer import Token
 from .limits import MAX_DIFF_ORDER
-from .names import CONSTANTS, NOT_FINITE
+from .names import CONSTANTS, NOT_FINITE, Declarations
 from .nodes import (
     BUILTIN_FUNCTIONS,
     Apply,
@@ -136,7 +136,7 @@ def continues_argument(p: Parser) -> bool:
     return t.kind == "name" and not is_function_name(t.text, p.decls)
 
 
-def is_function_name(name: str, decls) -> bool:
+def is_function_name(name: str, decls: Declarations) -> bool:
     return (name in decls.functions or name in BUILTIN_FUNCTIONS or name in NAME_ALIASES
             or name in ("diff", "transpose", "sigma"))
 

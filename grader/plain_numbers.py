@@ -23,7 +23,7 @@ ENTRY_RE = re.compile(
     rf"|\{{\s*({EXPONENT})\s*\}}))?")
 ONLY_NUMBER_CHARS = re.compile(r"[0-9.eE+\-*^{},; \[\]()]*")
 ROW_BREAK_RE = re.compile(r"\]\s*,\s*\[")
-MAX_ENTRIES = 50  # at most 6 nodes each: well below the parser's node limit
+MAX_ENTRIES = 50  # in all; at most 6 nodes each: well below the parser's node limit
 MAX_POWER_OF_TEN = 300  # the parser refuses 10^301 and beyond ("number too large")
 TEN = Num(10.0, "10")
 
@@ -78,8 +78,8 @@ def _rows(text: str, separators: str, spaced: bool = False) -> tuple[tuple[Node,
                 return None
             row.append(node)
         rows.append(tuple(row))
-    if len({len(row) for row in rows}) != 1:
-        return None  # ragged: the full parser says where
+    if len({len(row) for row in rows}) != 1 or len(rows) * len(rows[0]) > MAX_ENTRIES:
+        return None  # ragged, or long enough for the node limit: the full parser says where
     return tuple(rows)
 
 
@@ -96,7 +96,9 @@ def _nested(inner: str) -> Matrix | None:
         if rows is None or len(rows) != 1:
             return None
         table.append(rows[0])
-    return Matrix(tuple(table)) if len({len(r) for r in table}) == 1 else None
+    if len({len(r) for r in table}) != 1 or len(table) * len(table[0]) > MAX_ENTRIES:
+        return None
+    return Matrix(tuple(table))
 
 
 def _entry(text: str) -> Node | None:
