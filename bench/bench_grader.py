@@ -55,10 +55,15 @@ class WarmCLI:
                      "answer": "sqrt(-(1+x^2))"}])
 
     def grade(self, rows: list[dict]) -> list[dict]:
-        # A chunk is far smaller than the pipe's buffer: writing it all first cannot block.
-        self.proc.stdin.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
-        self.proc.stdin.flush()
-        return [json.loads(self.proc.stdout.readline()) for _ in rows]
+        out = []
+        # CHUNK lines at a time, far less than a pipe's buffer: writing them all before reading
+        # cannot block both processes on full pipes.
+        for at in range(0, len(rows), CHUNK):
+            chunk = rows[at:at + CHUNK]
+            self.proc.stdin.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in chunk))
+            self.proc.stdin.flush()
+            out += [json.loads(self.proc.stdout.readline()) for _ in chunk]
+        return out
 
     def close(self) -> None:
         self.proc.stdin.close()
