@@ -78,6 +78,24 @@ def test_no_code_runs_and_every_answer_returns_quickly_with_a_message(worker, tm
     assert not sentinel.exists()
 
 
+def test_the_apps_entry_point_keeps_the_same_guarantees(worker, tmp_path, monkeypatch):
+    """`grader.check` grades in the app's own process first: hostile text must be as harmless
+    and as quick there (and the next answer still grades)."""
+    import grader
+    from grader import api
+
+    monkeypatch.setattr(api, "shared_worker", lambda: worker)
+    sentinel = tmp_path / "pwned"
+    for answer in hostile_answers(sentinel):
+        for kind, expected in (("expression", "x + F(x)"), ("numeric", 1.0)):
+            r = grader.check({"kind": kind, "expected": expected, "answer": answer,
+                              "functions": ["F"]})
+            assert r["elapsed_ms"] < LIMIT_S * 1000, (answer[:40], r["elapsed_ms"])
+            assert r["correct"] is False and r["error"], (kind, answer[:60], r["feedback"])
+    assert not sentinel.exists()
+    assert grader.check({"kind": "expression", "expected": "x^2", "answer": "x*x"})["correct"]
+
+
 @pytest.mark.parametrize(
     "request_",
     [
