@@ -115,6 +115,8 @@ def show_reading(typed: dict) -> None:
             preview = grader.preview(text, lang=lang())
             if preview.get("interpreted"):
                 st.latex(preview["interpreted"])
+                if preview.get("note"):  # the grader's own sentence, no learner text in it
+                    st.caption(preview["note"])
             else:
                 # The grader's message may quote the learner's text: never render it as Markdown.
                 st.error(tr("exercises.reading_error"), icon=":material/error:")

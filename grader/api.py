@@ -9,7 +9,7 @@ from .errors import ParseError
 from .feedback import caret_text, reason
 from .latex import to_latex
 from .messages import message
-from .parser import parse
+from .parser import parse, reading_notes
 from .worker import Worker, shared_worker
 
 
@@ -64,7 +64,9 @@ def preview(text: str, *, symbols=(), functions=(), matrices=(), lang: str = "en
         return {"interpreted": None, "error": error, "caret": picture}
     except RecursionError:
         return {"interpreted": None, "error": message("too_deep", lang, limit="")}
-    return {"interpreted": to_latex(node), "error": None}
+    notes = reading_notes(text, decls)
+    return {"interpreted": to_latex(node), "error": None,
+            "note": " ".join(message(key, lang) for key in notes) or None}
 
 
 def grade_question(question, answer, *, lang: str = "en", seed: int | None = None) -> dict:

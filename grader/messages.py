@@ -100,6 +100,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "shape_column": {"en": "a column vector", "zh": "列向量"},
     "shape_row": {"en": "a row vector", "zh": "行向量"},
     "malrule_match": {"en": "Not correct. {feedback}", "zh": "不正确。{feedback}"},
+    "note_division_then_product": {
+        "en": "A product written right after a division is multiplied, not divided: 1/2x reads "
+              "as (1/2)·x. To divide by both, write 1/(2x).",
+        "zh": "除号后面紧挨着的乘积是乘上去的，不算进分母：1/2x 读作 (1/2)·x。若要除以两者，"
+              "请写 1/(2x)。"},
     "unreadable": {"en": "Could not read your answer at character {column}: {reason}.",
                    "zh": "第 {column} 个字符处无法读取你的答案：{reason}。"},
     "cannot_grade": {"en": "Your answer was read but cannot be graded: {reason}.",

@@ -68,6 +68,17 @@ def parse_tokens(text: str, decls: Declarations = NO_DECLARATIONS,
     return Parser(tokens, decls, space_vectors).parse_all()
 
 
+def reading_notes(text: str, decls: Declarations = NO_DECLARATIONS) -> tuple[str, ...]:
+    """Message keys for readings of a (readable) answer that are easy to misjudge: `1/2x` is
+    (1/2)·x. Shown next to the "interpreted as" preview, before the answer is graded."""
+    norm = normalize(text)
+    if parse_plain_numbers(norm.text, False) is not None:
+        return ()
+    parser = Parser(prepare_tokens(tokenize(norm.text), decls), decls)
+    parser.parse_all()
+    return tuple(sorted(parser.notes))
+
+
 class Parser:
     def __init__(self, tokens: list[Token], decls: Declarations,
                  space_vectors: bool = False) -> None:
@@ -77,6 +88,7 @@ class Parser:
         self.depth = self.nodes = 0
         self.abs_depth = 0
         self.space_mode = [False]  # inside `[1 2; 3 4]` a space separates entries
+        self.notes: set[str] = set()  # readings worth telling the learner (see reading_notes)
 
     # -- helpers --------------------------------------------------------------------------------
     def peek(self, offset: int = 1) -> Token:
@@ -181,6 +193,7 @@ class Parser:
         if t.kind == "op" and t.text not in "*/([{|":
             return first  # a single factor: the common case, no list to build
         factors = [first]
+        divided = False  # the last explicit operator was "/"
         while True:
             t = self.tok
             kind = t.kind
@@ -188,7 +201,8 @@ class Parser:
                 if t.text in "*/":
                     self.take()
                     right = self.parse_unary()
-                    if t.text == "/":
+                    divided = t.text == "/"
+                    if divided:
                         left = factors.pop() if len(factors) == 1 else self.make(Mul(tuple(factors)))
                         factors = [self.make(Div(left, right))]
                     else:
@@ -200,6 +214,8 @@ class Parser:
                 break  # eof, end of an environment, row separator
             if not self.starts_implicit_factor():
                 break
+            if divided:
+                self.notes.add("note_division_then_product")  # 1/2x is (1/2)·x, not 1/(2x)
             factors.append(self.parse_power())
         return factors[0] if len(factors) == 1 else self.make(Mul(tuple(factors)))
 

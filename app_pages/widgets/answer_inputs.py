@@ -47,6 +47,8 @@ def show_preview(text: str, question, lang: str) -> None:
     if preview.get("interpreted"):
         st.caption(tr("practice.interpreted_as"))
         st.latex(preview["interpreted"])
+        if preview.get("note"):  # the grader's own sentence (1/2x is (1/2)·x), no learner text
+            st.caption(preview["note"])
     elif preview.get("error"):
         # the message and the caret line quote the learner's text: plain text only
         st.caption(tr("practice.cannot_read_title"))

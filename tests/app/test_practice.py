@@ -60,6 +60,16 @@ def test_expression_preview_then_verdict(open_page, database_url, answer, verdic
     assert attempt.answer == answer and attempt.confidence == 3
 
 
+@pytest.mark.parametrize(("lang", "note"), [("en", "reads as (1/2)·x"), ("zh", "读作 (1/2)·x")])
+def test_preview_points_out_a_product_after_a_division(open_page, lang, note):  # noqa: F811
+    at = open_page("practice", lang=lang, q=EXPRESSION)
+    at.text_input[0].input("H(x) - 1/2x").run()
+    assert at.latex[0].value
+    assert any(note in c for c in texts(at.caption)), texts(at.caption)
+    at.text_input[0].input("H(x) - x/2").run()
+    assert not any(note in c for c in texts(at.caption))
+
+
 def test_unreadable_formula_shows_where_and_is_not_graded_as_wrong(open_page):  # noqa: F811
     at = open_page("practice", lang="zh", q=EXPRESSION)
     at.text_input[0].input("H(x) - x)").run()

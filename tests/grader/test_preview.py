@@ -27,7 +27,7 @@ from grader.parser import parse
 )
 def test_interpreted_latex(text, latex):
     p = preview(text, functions=["F"], matrices=["W", "g"], symbols=["x"])
-    assert p == {"interpreted": latex, "error": None}
+    assert p == {"interpreted": latex, "error": None, "note": None}
 
 
 def test_preview_error_has_position_and_caret():
@@ -48,3 +48,16 @@ def _decls():
     from grader.names import Declarations
 
     return Declarations.of(symbols=["x", "a", "b", "c"], functions=["F"], matrices=["W", "g"])
+
+
+@pytest.mark.parametrize("text", ["1/2x", "1/2 x", "dL/dy W x", "a/b(c+1)", "1/2(x+1)"])
+def test_a_product_right_after_a_division_is_pointed_out(text):
+    p = preview(text, symbols=["x", "a", "b", "c"], matrices=["W"])
+    assert "(1/2)·x" in p["note"]
+    assert "(1/2)" in preview(text, lang="zh", symbols=["x", "a", "b", "c"], matrices=["W"])["note"]
+
+
+@pytest.mark.parametrize("text", ["1/(2x)", "x/2", "x/2 + y", "2x/3", "1/2 * x", r"\frac{1}{2}x",
+                                  "0.5", "[1/2, 3]", "a/b/c"])
+def test_no_note_when_nothing_is_easy_to_misread(text):
+    assert preview(text)["note"] is None
