@@ -10,6 +10,7 @@ import os
 import streamlit as st
 
 from app_pages.state import lang, profile_id, set_profile_id, tr
+from tutor.i18n import LANGUAGES, t
 from tutor.store import ENV_URL, ProfileError, ProgressStore, StoreUnavailable, TutorError
 
 
@@ -43,6 +44,13 @@ def current_profile(db: ProgressStore):
     return chosen
 
 
+def shown_name(name: str) -> str:
+    """The profile made on the first visit is named in that visit's language; show it in the
+    current one ("My profile" / "我的档案"). Names a learner typed are shown as typed."""
+    defaults = {t("profile.default_name", code) for code in LANGUAGES}
+    return tr("profile.default_name") if name in defaults else name
+
+
 def profile_picker():
     """Sidebar: pick a profile or create one. Returns the chosen Profile (or None)."""
     db = store()
@@ -53,7 +61,7 @@ def profile_picker():
         return None
     profiles = db.list_profiles()
     ids = [p.id for p in profiles]
-    names = {p.id: p.name for p in profiles}
+    names = {p.id: shown_name(p.name) for p in profiles}
     picked = st.sidebar.selectbox(
         tr("profile.label"), ids, index=ids.index(chosen.id), format_func=names.get,
         key="profile.picker",

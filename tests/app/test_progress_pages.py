@@ -156,3 +156,11 @@ def test_profile_picker_creates_and_switches_profiles(store, open_page):  # noqa
     at = button(at, "创建").click().run()
     assert "已存在名为“Bo”的档案。" in [e.value for e in at.error]
     assert len(store.list_profiles()) == 2
+
+
+def test_the_first_visits_profile_is_named_in_the_current_language(small_bank, store, open_page):  # noqa: F811
+    store.create_profile("My profile")  # made by a first visit in English
+    store.create_profile("Ada")
+    at = open_page("interview", lang="zh")
+    picker = at.sidebar.selectbox(key="profile.picker")
+    assert picker.options == ["我的档案", "Ada"]  # the labels as shown
