@@ -21,7 +21,7 @@ from .latex import to_latex
 from .messages import message
 from .names import Declarations
 from .nodes import Node, symbol_names
-from .parser import parse
+from .parser import parse, reading_notes
 
 # (answer tree, expected tree) -> True / False / None (cannot decide); runs in the worker.
 SymbolicCheck = Callable[[Node, Node], bool | None]
@@ -133,7 +133,10 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
         return result(feedback=message("malrule_match", lang, feedback=matched),
                       interpreted=interpreted, malrule=matched)
     if verdict.status == "different":
-        return result(feedback=wrong_with_counterexample(node, exp.node, verdict, lang),
+        text = wrong_with_counterexample(node, exp.node, verdict, lang)
+        # A wrong 1/2x was often meant as 1/(2x): say how it was read.
+        notes = [message(key, lang) for key in reading_notes(answer, decls)]
+        return result(feedback=("" if lang == "zh" else " ").join([text, *notes]),
                       interpreted=interpreted, malrule=None)
     text = message("cannot_decide", lang)
     return result(feedback=text, error=text, interpreted=interpreted, malrule=None)

@@ -149,3 +149,12 @@ def test_cannot_decide_is_honest(grade):
 def test_symbolic_fallback_decides_where_sampling_cannot(grade):
     r = grade(kind="expression", expected="sqrt(-1 - x^2)", answer="sqrt(-(1 + x^2))")
     assert r["correct"], r["feedback"]
+
+
+@pytest.mark.parametrize(("lang", "note"), [("en", "reads as (1/2)·x"), ("zh", "读作 (1/2)·x")])
+def test_a_wrong_product_after_a_division_says_how_it_was_read(grade, lang, note):
+    wrong = grade(kind="expression", expected="1/(2x)", answer="1/2x", lang=lang)
+    assert not wrong["correct"] and note in wrong["feedback"]
+    assert grade(kind="expression", expected="x/2", answer="1/2x", lang=lang)["correct"]
+    other = grade(kind="expression", expected="1/(2x)", answer="1/(3x)", lang=lang)
+    assert note not in other["feedback"]
