@@ -9,7 +9,7 @@ from .errors import ParseError
 from .feedback import caret_text, reason
 from .latex import to_latex
 from .messages import message
-from .parser import parse, reading_notes
+from .parser import parse_with_notes
 from .worker import Worker, shared_worker
 
 
@@ -57,14 +57,13 @@ def preview(text: str, *, symbols=(), functions=(), matrices=(), lang: str = "en
     except BadRequest as err:
         return {"interpreted": None, "error": message("bad_request", lang, reason=str(err))}
     try:
-        node, _ = parse(text, decls)
+        node, _, notes = parse_with_notes(text, decls)
     except ParseError as err:
         column, picture = caret_text(text, err)
         error = message("unreadable", lang, column=column, reason=reason(err, lang))
         return {"interpreted": None, "error": error, "caret": picture}
     except RecursionError:
         return {"interpreted": None, "error": message("too_deep", lang, limit="")}
-    notes = reading_notes(text, decls)
     return {"interpreted": to_latex(node), "error": None,
             "note": " ".join(message(key, lang) for key in notes) or None}
 

@@ -21,7 +21,7 @@ from .latex import to_latex
 from .messages import message
 from .names import Declarations
 from .nodes import Node, symbol_names
-from .parser import parse, reading_notes
+from .parser import parse, parse_with_notes
 
 # (answer tree, expected tree) -> True / False / None (cannot decide); runs in the worker.
 SymbolicCheck = Callable[[Node, Node], bool | None]
@@ -104,7 +104,7 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
     except GraderError as err:
         return misconfigured("part_expected", err, lang)
     try:
-        node, _ = parse(answer, decls)
+        node, _, notes = parse_with_notes(answer, decls)
     except ParseError as err:
         return unreadable(answer, err, lang)
     interpreted = to_latex(node)
@@ -135,8 +135,8 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
     if verdict.status == "different":
         text = wrong_with_counterexample(node, exp.node, verdict, lang)
         # A wrong 1/2x was often meant as 1/(2x): say how it was read.
-        notes = [message(key, lang) for key in reading_notes(answer, decls)]
-        return result(feedback=("" if lang == "zh" else " ").join([text, *notes]),
+        return result(feedback=("" if lang == "zh" else " ").join(
+                          [text, *(message(key, lang) for key in notes)]),
                       interpreted=interpreted, malrule=None)
     text = message("cannot_decide", lang)
     return result(feedback=text, error=text, interpreted=interpreted, malrule=None)

@@ -52,31 +52,29 @@ def parse(text: str, decls: Declarations = NO_DECLARATIONS,
 
     `space_vectors` (numeric answers): "2.1 2.8" at the top level is a vector, not a product.
     """
+    node, norm, _ = parse_with_notes(text, decls, space_vectors)
+    return node, norm
+
+
+def parse_with_notes(text: str, decls: Declarations = NO_DECLARATIONS,
+                     space_vectors: bool = False) -> tuple[Node, object, tuple[str, ...]]:
+    """`parse`, plus message keys for readings that are easy to misjudge (`1/2x` is (1/2)·x),
+    for the "interpreted as" preview and a wrong answer's feedback."""
     if len(text) > MAX_LENGTH:
         raise LimitError("too_long", 0, limit=MAX_LENGTH)
     norm = normalize(text)
     plain = parse_plain_numbers(norm.text, space_vectors)
     if plain is not None:
-        return plain, norm
-    return parse_tokens(norm.text, decls, space_vectors), norm
+        return plain, norm, ()
+    node, notes = parse_tokens(norm.text, decls, space_vectors)
+    return node, norm, notes
 
 
 def parse_tokens(text: str, decls: Declarations = NO_DECLARATIONS,
-                 space_vectors: bool = False) -> Node:
-    """The full parser on normalized text (no fast path)."""
-    tokens = prepare_tokens(tokenize(text), decls)
-    return Parser(tokens, decls, space_vectors).parse_all()
-
-
-def reading_notes(text: str, decls: Declarations = NO_DECLARATIONS) -> tuple[str, ...]:
-    """Message keys for readings of a (readable) answer that are easy to misjudge: `1/2x` is
-    (1/2)·x. Shown next to the "interpreted as" preview, before the answer is graded."""
-    norm = normalize(text)
-    if parse_plain_numbers(norm.text, False) is not None:
-        return ()
-    parser = Parser(prepare_tokens(tokenize(norm.text), decls), decls)
-    parser.parse_all()
-    return tuple(sorted(parser.notes))
+                 space_vectors: bool = False) -> tuple[Node, tuple[str, ...]]:
+    """The full parser on normalized text (no fast path): (tree, reading-note keys)."""
+    parser = Parser(prepare_tokens(tokenize(text), decls), decls, space_vectors)
+    return parser.parse_all(), tuple(sorted(parser.notes))
 
 
 class Parser:
@@ -88,7 +86,7 @@ class Parser:
         self.depth = self.nodes = 0
         self.abs_depth = 0
         self.space_mode = [False]  # inside `[1 2; 3 4]` a space separates entries
-        self.notes: set[str] = set()  # readings worth telling the learner (see reading_notes)
+        self.notes: set[str] = set()  # readings worth telling the learner (parse_with_notes)
 
     # -- helpers --------------------------------------------------------------------------------
     def peek(self, offset: int = 1) -> Token:

@@ -11,7 +11,7 @@ from grader.plain_numbers import parse_plain_numbers
 
 def full_parser(text: str, space_vectors: bool):
     try:
-        return parse_tokens(text, space_vectors=space_vectors)
+        return parse_tokens(text, space_vectors=space_vectors)[0]
     except GraderError as err:
         return err.key
 
