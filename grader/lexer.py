@@ -30,7 +30,8 @@ LATEX_CMDS = {"frac": "frac", "dfrac": "frac", "tfrac": "frac", "sqrt": "sqrt",
               "top": "top", "intercal": "top", "T": "top"}
 MATRIX_ENVS = {"bmatrix", "pmatrix", "matrix", "Bmatrix"}
 
-NUMBER_RE = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # also read by plain_numbers.py
+NUMBER_RE = re.compile(NUMBER)
 NAME_RE = re.compile(r"[A-Za-z]+")
 SUBSCRIPT_RE = re.compile(r"[A-Za-z0-9]+")
 BRACED_SUBSCRIPT_RE = re.compile(r"\{([A-Za-z0-9+\-, ]{1,20})\}")

@@ -25,16 +25,25 @@ MAX_DIFF_ORDER = 4
 
 def number_value(token: Token) -> Num:
     """The Num of a number token, within the digit and size limits."""
-    text = token.text
+    value, broken = number_within_limits(token.text)
+    if broken == "number_too_long":
+        raise LimitError(broken, token.pos, limit=MAX_NUMBER_CHARS)
+    if broken is not None:
+        raise LimitError(broken, token.pos)
+    return Num(value, token.text)
+
+
+def number_within_limits(text: str) -> tuple[float, str | None]:
+    """(value, None) for a number literal within the limits, else (nan, the limit's key)."""
     # The digit count is only worth computing when the literal could be long enough to fail.
     if len(text) > MAX_NUMBER_CHARS:
         digits = text.lstrip("0.").split("e")[0].split("E")[0]
         if len(digits) > MAX_NUMBER_CHARS:
-            raise LimitError("number_too_long", token.pos, limit=MAX_NUMBER_CHARS)
+            return math.nan, "number_too_long"
     value = float(text)
     if not -MAX_NUMBER <= value <= MAX_NUMBER:  # also false for inf
-        raise LimitError("number_too_large", token.pos)
-    return Num(value, text)
+        return math.nan, "number_too_large"
+    return value, None
 
 
 def check_exponent(base: Node, exponent: Node, pos: int) -> None:

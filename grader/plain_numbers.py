@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 
-from .limits import MAX_NUMBER, MAX_NUMBER_CHARS
+from .lexer import NUMBER
+from .limits import number_within_limits
 from .nodes import Matrix, Mul, Neg, Node, Num, Pow
 
-NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # the lexer's number syntax
 EXPONENT = r"[+-]?\d{1,3}"
 # A signed number, optionally times a power of ten: -9.54, 9.54*10^-7, 9.54*10^(-7), 10^{-7}.
 ENTRY_RE = re.compile(
@@ -121,7 +121,5 @@ def _entry(text: str) -> Node | None:
 
 
 def _number(digits: str) -> Num | None:
-    if len(digits) > MAX_NUMBER_CHARS:
-        return None  # the parser's digit-count rule applies: let it report
-    value = float(digits)
-    return Num(value, digits) if value <= MAX_NUMBER else None
+    value, broken = number_within_limits(digits)
+    return None if broken else Num(value, digits)  # over a limit: the parser reports where
