@@ -58,7 +58,11 @@ def sampling_env(matrix_mode: bool, vectors: bool = False) -> Env:
 
 def canonical_shape(value: np.ndarray, flatten_vectors: bool = True) -> tuple[int, ...]:
     """() for a scalar or 1x1, (m,) for a row or column vector (when flattened), else (r, c)."""
-    shape = shape_of(value)
+    return canonical(shape_of(value), flatten_vectors)
+
+
+def canonical(shape: tuple[int, ...], flatten_vectors: bool = True) -> tuple[int, ...]:
+    """canonical_shape of a (rows, cols) shape: numeric answers know it without evaluating."""
     if shape == (1, 1):
         return ()
     if flatten_vectors and len(shape) == 2 and 1 in shape:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .constant import constant_value
-from .decide import canonical_shape
+from .decide import canonical, canonical_shape
 from .errors import GraderError, ParseError
 from .evaluate import Env, evaluate
 from .feedback import cannot_grade, result, shape_text, unreadable
@@ -149,9 +149,7 @@ def answer_values(node: Node) -> tuple[tuple[int, ...], list[float]]:
     if None not in values:
         if not isinstance(node, Matrix):
             return (), values
-        rows, cols = len(node.rows), len(node.rows[0])
-        shape = () if rows == cols == 1 else (rows * cols,) if 1 in (rows, cols) else (rows, cols)
-        return shape, values
+        return canonical((len(node.rows), len(node.rows[0]))), values
     value = evaluate(node, _ENV)[0]  # raises EvalError for shapes that do not fit
     if np.any(np.abs(value.imag) > 1e-12 * np.maximum(1.0, np.abs(value.real))):
         raise GraderError("not_real")
