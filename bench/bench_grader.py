@@ -31,9 +31,8 @@ PASSES = 7
 CHUNK = 50  # answers per turn in an interleaved pass
 
 
-def per_answer_median(passes: list[tuple[list[dict], float]]) -> list[float]:
-    return [statistics.median(p[0][i]["elapsed_ms"] for p in passes)
-            for i in range(len(passes[0][0]))]
+def per_answer_median(passes: list[list[dict]]) -> list[float]:
+    return [statistics.median(p[i]["elapsed_ms"] for p in passes) for i in range(len(passes[0]))]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -176,11 +175,8 @@ def main() -> int:
     # Each answer's time is the median of its PASSES runs; the speed-up is the median of the
     # per-pass speed-ups. Wall times are of whole batches through fresh processes.
     interleaved = [run_interleaved(rows) for _ in range(PASSES)]
-    passes = [(o, 0.0) for o, _, _ in interleaved]
-    contained_passes = [(c, 0.0) for _, c, _ in interleaved]
-    base_passes = [b for _, _, b in interleaved]
-    ours = passes[0][0]
-    contained = contained_passes[0][0]
+    passes, contained_passes, base_passes = (list(runs) for runs in zip(*interleaved, strict=True))
+    ours, contained = passes[0], contained_passes[0]
     wall = statistics.median(run_ours(rows)[1] for _ in range(3))
     contained_wall = statistics.median(run_ours(rows, "--contained-only")[1] for _ in range(3))
     base = [(base_passes[0][i][0], statistics.median(p[i][1] for p in base_passes))
@@ -188,7 +184,7 @@ def main() -> int:
     contained_ms = per_answer_median(contained_passes)
 
     ours_ms = per_answer_median(passes)
-    worst_p99 = max(percentile([r["elapsed_ms"] for r in p], .99) for p, _ in passes)
+    worst_p99 = max(percentile([r["elapsed_ms"] for r in p], .99) for p in passes)
     ours_right = [r["correct"] == t for r, t in zip(ours, truth, strict=True)]
     readable = [i for i, (v, _) in enumerate(base) if v is not None]
     base_ms = [base[i][1] for i in readable]
@@ -225,7 +221,7 @@ def main() -> int:
         print(f"{label:34}{a:>18}{b:>14}{c:>22}")
     ratios = sorted(statistics.median(b[i][1] for i in readable)
                     / statistics.median(o[i]["elapsed_ms"] for i in readable)
-                    for (o, _), b in zip(passes, base_passes, strict=True))
+                    for o, b in zip(passes, base_passes, strict=True))
     ratio = statistics.median(ratios)
     print(f"median speed-up on the same cases: {ratio:.1f}x (median of {PASSES} interleaved "
           f"passes; per pass {', '.join(f'{r:.1f}x' for r in ratios)})")
