@@ -30,6 +30,8 @@ class Topic(StrEnum):
     NUMERICS = "numerics"
     MISCONCEPTIONS = "misconceptions"
     IMPLEMENTATION = "implementation"
+    NORMALIZATION = "normalization"
+    INITIALIZATION = "initialization"
 
 
 class Difficulty(StrEnum):
