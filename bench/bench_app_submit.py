@@ -4,7 +4,7 @@ For each (question, answer) case the page is opened on that question (`?q=<id>`)
 typed (a formula box is committed with Enter, so its "interpreted as" preview is already shown),
 and then, inside the browser, the timer starts at the click on "Submit answer" and stops when the
 verdict element (`.st-key-verdict`) appears in the DOM. The baseline, timed in the same run, is
-`grader.grade_question` on the same answers in this process (the work the server does at the
+`quizbank.grading.grade` on the same answers in this process (the work the server does at the
 core of a submit), and the floor of any Streamlit app here: a bare script with one form whose
 submit shows a marker, measured the same way in the same browser.
 
@@ -139,17 +139,17 @@ def floor_times(browser_rounds: int, data: Path) -> list[float]:
 
 
 def grader_times(repeats: int) -> dict[str, list[float]]:
-    import grader
+    from quizbank.grading import grade
 
     bank = BANK
     times: dict[str, list[float]] = {}
     for qid, kind, answer in CASES:  # warm-up
-        grader.grade_question(bank.questions[qid], [answer] if kind == "choice" else answer)
+        grade(bank.questions[qid], [answer] if kind == "choice" else answer)
     for _ in range(repeats):
         for qid, kind, answer in CASES:
             given = [answer] if kind == "choice" else answer
             start = time.perf_counter()
-            grader.grade_question(bank.questions[qid], given, lang="en")
+            grade(bank.questions[qid], given, lang="en")
             times.setdefault(kind, []).append((time.perf_counter() - start) * 1000)
     return times
 
@@ -180,7 +180,7 @@ def main() -> None:
     all_g = [x for v in bare.values() for x in v]
     rows.append(("all", len(all_b), statistics.median(all_b), percentile(all_b, 95),
                  statistics.median(all_g), percentile(all_g, 95)))
-    print("Practice submit -> verdict shown (headless Chromium) vs bare grader.grade_question, ms")
+    print("Practice submit -> verdict shown (headless Chromium) vs bare quizbank.grading.grade, ms")
     print(f"{'input':<8} {'n':>4} {'page p50':>9} {'page p95':>9} {'grader p50':>11} "
           f"{'grader p95':>11} {'page/grader p50':>16}")
     for kind, n, bp50, bp95, gp50, gp95 in rows:

@@ -1,10 +1,13 @@
 """Read learners' maths safely, decide equivalence fast, and give feedback that teaches.
 
-Public API: `check(request)`, `preview(text, ...)`, `grade_question(question, answer, ...)`,
-`warm_up()`;
-command line: `python -m grader check` (JSON Lines). See docs/contracts.md.
+Public API: `check(request) -> Result`, `preview(text, ...)`, `warm_up()`, and the result types
+(`Result`, `Verdict`, `Step`, `StepStatus`, `Part`, `Counterexample`); command line:
+`python -m grader check` (JSON Lines). See docs/contracts.md. Adapting a bank question to a
+request is the bank's job (`quizbank.grading`): the grader knows nothing of questions.
 """
 
-from .api import check, grade_question, preview, warm_up
+from .api import check, preview, warm_up
+from .result import Counterexample, Part, Result, Step, StepStatus, Verdict
 
-__all__ = ["check", "grade_question", "preview", "warm_up"]
+__all__ = ["Counterexample", "Part", "Result", "Step", "StepStatus", "Verdict", "check",
+           "preview", "warm_up"]

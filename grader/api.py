@@ -1,4 +1,4 @@
-"""The grader's Python entry points for the app: `check`, `preview`, `grade_question`, `warm_up`."""
+"""The grader's Python entry points for the app: `check`, `preview`, `warm_up`."""
 
 from __future__ import annotations
 
@@ -10,21 +10,20 @@ from .feedback import caret_text, reason
 from .latex import to_latex
 from .messages import message
 from .parser import parse_with_notes
+from .result import Result
 from .worker import Worker, shared_worker
 
 
-def check(request: dict) -> dict:
+def check(request: dict) -> Result:
     """One request of the JSON-Lines contract: parsed and sampled in this process, with the
     bounded symbolic check (sympy) in the shared contained worker when sampling cannot decide."""
     start = time.perf_counter()
     graded = grade_fast_then_contained(request, shared_worker())
-    graded["id"] = request.get("id") if isinstance(request, dict) else None
-    graded["elapsed_ms"] = round((time.perf_counter() - start) * 1000, 3)
-    graded.setdefault("malrule", None)
-    return graded
+    request_id = request.get("id") if isinstance(request, dict) else None
+    return graded.timed(request_id, (time.perf_counter() - start) * 1000)
 
 
-def grade_fast_then_contained(request: object, worker: Worker) -> dict:
+def grade_fast_then_contained(request: object, worker: Worker) -> Result:
     """Parsing and numpy sampling here (no sympy; bounded by the parser's limits, so any input
     comes back in milliseconds): most answers never wait for the worker, not even while it is
     still starting. What needs the symbolic check goes to the contained worker."""
@@ -67,8 +66,3 @@ def preview(text: str, *, symbols=(), functions=(), matrices=(), lang: str = "en
     return {"interpreted": to_latex(node), "error": None,
             "note": " ".join(message(key, lang) for key in notes) or None}
 
-
-def grade_question(question, answer, *, lang: str = "en", seed: int | None = None) -> dict:
-    from .questions import grade_question as _grade
-
-    return _grade(question, answer, lang=lang, seed=seed)

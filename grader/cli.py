@@ -14,19 +14,17 @@ import time
 
 from .api import grade_fast_then_contained
 from .engine import grade_request
-from .feedback import RESULT_FIELDS, result
+from .feedback import result
 from .messages import message
+from .result import Result
 from .worker import HARD_TIMEOUT_S, Worker
 
 
-def contract_line(request_id: object, graded: dict, elapsed_ms: float) -> str:
-    out = {field: graded.get(field) for field in RESULT_FIELDS}
-    out["id"] = request_id
-    out["elapsed_ms"] = round(elapsed_ms, 3)
-    return json.dumps(out, ensure_ascii=False)
+def contract_line(request_id: object, graded: Result, elapsed_ms: float) -> str:
+    return json.dumps(graded.timed(request_id, elapsed_ms).to_json(), ensure_ascii=False)
 
 
-def grade_one(request: object, worker: Worker, in_process: bool) -> dict:
+def grade_one(request: object, worker: Worker, in_process: bool) -> Result:
     return grade_fast_then_contained(request, worker) if in_process else worker.grade(request)
 
 

@@ -9,7 +9,6 @@ sample that did is reported instead.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -18,19 +17,13 @@ from .decide import compare_values
 from .evaluate import Env, FunctionModel, evaluate
 from .messages import message
 from .nodes import Node, facts
+from .result import Counterexample
 
 NICE_VALUES = (2.0, 1.0, 3.0, -1.0, 0.5, -2.0, 1.5, 4.0)
 NICE_FUNCTIONS = (("t^2", "p2"), ("t^3", "p3"), ("sin(t)", "sin"), ("e^t", "exp"))
 MAX_CANDIDATES = 64  # e.g. 8 x 8: every pair of nice values for two symbols
 MIN_CANDIDATES = 16  # enough random integer matrices to find one that shows a difference
 NICE_MATRIX_SIZE = 2
-
-
-@dataclass(frozen=True, slots=True)
-class Counterexample:
-    point: str  # "x = 2, F(t) = t^2"
-    answer: str
-    expected: str
 
 
 @lru_cache(maxsize=256)

@@ -10,20 +10,28 @@ reached.
 from __future__ import annotations
 
 from .errors import EvalError, GraderError, ParseError
-from .expression import ExpectedBroken, SymbolicCheck, counterexample_text, full_verdict, prepare
+from .expression import (
+    ExpectedBroken,
+    SymbolicCheck,
+    counterexample_of,
+    counterexample_text,
+    full_verdict,
+    prepare,
+)
 from .feedback import caret_text, misconfigured, reason, result
 from .latex import to_latex
 from .messages import message
 from .names import Declarations
 from .nodes import Node
 from .parser import parse
+from .result import Result, Step, StepStatus
 
 MAX_LINES = 40
 
 
 def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
                      decls: Declarations, lang: str = "en",
-                     symbolic: SymbolicCheck | None = None) -> dict:
+                     symbolic: SymbolicCheck | None = None) -> Result:
     try:
         start_node = prepare(start, decls).node if start else None
     except GraderError as err:
@@ -33,10 +41,9 @@ def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
     except GraderError as err:
         return misconfigured("part_expected", err, lang)
     if not lines:
-        return result(feedback=message("no_lines", lang), error=message("no_lines", lang),
-                      steps=[])
+        return result(feedback=message("no_lines", lang), error=message("no_lines", lang))
     lines = lines[:MAX_LINES]
-    steps: list[dict] = []
+    steps: list[Step] = []
     previous: Node | None = start_node
     rendered: list[str] = [to_latex(start_node)] if start_node is not None else []
     for number, text in enumerate(lines, start=1):
@@ -44,9 +51,9 @@ def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
         steps.append(step)
         if node is not None:
             previous = node
-            rendered.append(step["interpreted"])
-    first_wrong = next((s["line"] for s in steps if s["status"] != "verified"), None)
-    last_node = previous if steps[-1]["status"] != "unreadable" else None
+            rendered.append(step.interpreted)
+    first_wrong = next((s.line for s in steps if s.status is not StepStatus.VERIFIED), None)
+    last_node = previous if steps[-1].status is not StepStatus.UNREADABLE else None
     reaches = target_node is None or (last_node is not None and
                                       _same(last_node, target_node, symbolic) == "equal")
     correct = first_wrong is None and reaches
@@ -55,12 +62,12 @@ def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
     if correct:
         feedback = message("derivation_correct", lang)
     elif first_wrong is not None:
-        feedback = steps[first_wrong - 1]["feedback"]
+        feedback = steps[first_wrong - 1].feedback
     else:
         feedback = message("last_not_target", lang)
     return result(correct=correct, score=score, feedback=feedback,
                   interpreted=" = ".join(rendered) or None, first_wrong_step=first_wrong,
-                  steps=steps, reaches_target=reaches)
+                  steps=tuple(steps), reaches_target=reaches)
 
 
 def _same(a: Node, b: Node, symbolic: SymbolicCheck | None) -> str:
@@ -71,7 +78,7 @@ def _same(a: Node, b: Node, symbolic: SymbolicCheck | None) -> str:
 
 
 def _check_line(number: int, text: str, previous: Node | None, decls: Declarations, lang: str,
-                symbolic: SymbolicCheck | None) -> tuple[dict, Node | None]:
+                symbolic: SymbolicCheck | None) -> tuple[Step, Node | None]:
     try:
         node, _ = parse(text, decls)
     except ParseError as err:
@@ -94,10 +101,12 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
                      message("step_cannot_decide", lang, line=number)), node
     why = message("step_does_not_follow", lang, line=number)
     if verdict.status == "different":
-        example = counterexample_text(node, previous, verdict, lang, "counterexample_step")
-        why += (("" if lang == "zh" else " ") + example) if example else ""
+        example = counterexample_of(node, previous, verdict, lang)
+        if example is not None:
+            why += ("" if lang == "zh" else " ") + counterexample_text(
+                example, lang, "counterexample_step")
     return _step(number, "does_not_follow", interpreted, why), node
 
 
-def _step(number: int, status: str, interpreted: str | None, feedback: str) -> dict:
-    return {"line": number, "status": status, "interpreted": interpreted, "feedback": feedback}
+def _step(number: int, status: str, interpreted: str | None, feedback: str) -> Step:
+    return Step(number, StepStatus(status), interpreted, feedback)

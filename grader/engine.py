@@ -19,6 +19,7 @@ from .names import Declarations
 from .normalize import normalize
 from .numeric import Tolerance, grade_numeric
 from .parser import NO_DECLARATIONS, parse
+from .result import Result
 from .symbolic import symbolic_equal
 
 KINDS = ("expression", "numeric", "derivation")
@@ -80,7 +81,7 @@ def tolerance(request: dict) -> Tolerance:
     return Tolerance.of(**values)
 
 
-def grade_request(request: object, *, symbolic: bool = True) -> dict:
+def grade_request(request: object, *, symbolic: bool = True) -> Result:
     """Grade one request. With `symbolic=False` (the in-process fast path: parsing and numpy
     sampling only, all bounded by the parser's limits) a case that needs sympy raises
     NeedsWorker instead, for the caller to send to the contained worker."""
@@ -101,7 +102,7 @@ def grade_request(request: object, *, symbolic: bool = True) -> dict:
         return result(feedback=text, error=f"{text} ({type(err).__name__})")
 
 
-def _grade(request: object, lang: str, symbolic) -> dict:
+def _grade(request: object, lang: str, symbolic) -> Result:
     if not isinstance(request, dict):
         raise BadRequest("each line must be a JSON object")
     kind = request.get("kind")

@@ -22,6 +22,7 @@ from .messages import message
 from .names import Declarations
 from .nodes import Node, symbol_names
 from .parser import parse, parse_with_notes
+from .result import Counterexample, Result
 
 # (answer tree, expected tree) -> True / False / None (cannot decide); runs in the worker.
 SymbolicCheck = Callable[[Node, Node], bool | None]
@@ -98,7 +99,7 @@ def full_verdict(answer: Node, expected: Prepared | Node,
 
 def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: str = "en",
                      malrules: list[dict] | tuple = (),
-                     symbolic: SymbolicCheck | None = None) -> dict:
+                     symbolic: SymbolicCheck | None = None) -> Result:
     try:
         exp = prepare(expected, decls)
     except GraderError as err:
@@ -121,25 +122,25 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
         return misconfigured("part_expected", broken.err, lang)
     if verdict.status == "equal":
         return result(correct=True, score=1.0, feedback=message("correct", lang),
-                      interpreted=interpreted, malrule=None)
+                      interpreted=interpreted)
     if verdict.status == "shape":
         size = MATRIX_SIZE if uses_matrices(node, exp.node) else None
         text = message("shape_mismatch", lang,
                        answer=shape_text(verdict.answer_shape, lang, size),
                        expected=shape_text(verdict.expected_shape, lang, size))
-        return result(feedback=text, interpreted=interpreted, malrule=None)
+        return result(feedback=text, interpreted=interpreted)
     matched = match_malrule(node, malrules, decls, symbolic)
     if matched is not None:
         return result(feedback=message("malrule_match", lang, feedback=matched),
                       interpreted=interpreted, malrule=matched)
     if verdict.status == "different":
-        text = wrong_with_counterexample(node, exp.node, verdict, lang)
+        text, example = wrong_with_counterexample(node, exp.node, verdict, lang)
         # A wrong 1/2x was often meant as 1/(2x): say how it was read.
         return result(feedback=("" if lang == "zh" else " ").join(
                           [text, *(message(key, lang) for key in notes)]),
-                      interpreted=interpreted, malrule=None)
+                      interpreted=interpreted, counterexample=example)
     text = message("cannot_decide", lang)
-    return result(feedback=text, error=text, interpreted=interpreted, malrule=None)
+    return result(feedback=text, error=text, interpreted=interpreted)
 
 
 def malrule_symbols(malrules, decls: Declarations) -> set[str]:
@@ -164,20 +165,24 @@ def match_malrule(node: Node, malrules, decls: Declarations,
     return None
 
 
-def wrong_with_counterexample(answer: Node, expected: Node, verdict: Verdict, lang: str) -> str:
-    example = counterexample_text(answer, expected, verdict, lang, "counterexample")
-    gap = "" if lang == "zh" else " "
-    return message("wrong_formula", lang) + (gap + example if example else "")
+def wrong_with_counterexample(answer: Node, expected: Node, verdict: Verdict,
+                              lang: str) -> tuple[str, Counterexample | None]:
+    example = counterexample_of(answer, expected, verdict, lang)
+    text = message("wrong_formula", lang)
+    if example is not None:
+        text += ("" if lang == "zh" else " ") + counterexample_text(example, lang, "counterexample")
+    return text, example
 
 
-def counterexample_text(answer: Node, expected: Node, verdict: Verdict, lang: str,
-                        key: str) -> str:
+def counterexample_of(answer: Node, expected: Node, verdict: Verdict,
+                      lang: str) -> Counterexample | None:
     env = verdict.env or sampling_env(uses_matrices(answer, expected))
     try:
-        example = find_counterexample(answer, expected, env, verdict.sample, lang)
+        return find_counterexample(answer, expected, env, verdict.sample, lang)
     except (GraderError, FloatingPointError, ValueError):
-        example = None
-    if example is None:
-        return ""
+        return None
+
+
+def counterexample_text(example: Counterexample, lang: str, key: str) -> str:
     return message(key, lang, point=example.point, answer=example.answer,
                    expected=example.expected)

@@ -1,22 +1,19 @@
-"""Turn verdicts and errors into the result dict and one learner-facing text (zh or en)."""
+"""Turn verdicts and errors into a `Result` and one learner-facing text (zh or en)."""
 
 from __future__ import annotations
 
 from .errors import GraderError, ParseError
 from .messages import message
 from .normalize import normalize
-
-RESULT_FIELDS = ("id", "correct", "score", "feedback", "interpreted", "error",
-                 "first_wrong_step", "elapsed_ms")
+from .result import Result, verdict_for
 
 
 def result(*, correct: bool = False, score: float = 0.0, feedback: str = "",
-           interpreted: str | None = None, error: str | None = None,
-           first_wrong_step: int | None = None, **extra: object) -> dict:
-    out = {"correct": bool(correct), "score": float(score), "feedback": feedback,
-           "interpreted": interpreted, "error": error, "first_wrong_step": first_wrong_step}
-    out.update(extra)
-    return out
+           error: str | None = None, **fields: object) -> Result:
+    """A `Result` whose verdict follows from (correct, score, error): an error makes it
+    unreadable, otherwise correct, partial (score > 0) or wrong."""
+    return Result(verdict=verdict_for(correct=correct, score=score, error=error),
+                  score=float(score), feedback=feedback, error=error, **fields)
 
 
 def reason(err: GraderError, lang: str) -> str:
@@ -43,18 +40,18 @@ def _is_wide(ch: str) -> bool:
     return unicodedata.east_asian_width(ch) in ("W", "F")
 
 
-def unreadable(raw: str, err: ParseError, lang: str) -> dict:
+def unreadable(raw: str, err: ParseError, lang: str) -> Result:
     column, picture = caret_text(raw, err)
     text = message("unreadable", lang, column=column, reason=reason(err, lang))
     return result(feedback=f"{text}\n{picture}", error=text)
 
 
-def cannot_grade(err: GraderError, lang: str, interpreted: str | None) -> dict:
+def cannot_grade(err: GraderError, lang: str, interpreted: str | None) -> Result:
     text = message("cannot_grade", lang, reason=reason(err, lang))
     return result(feedback=text, error=text, interpreted=interpreted)
 
 
-def misconfigured(part_key: str, err: GraderError, lang: str) -> dict:
+def misconfigured(part_key: str, err: GraderError, lang: str) -> Result:
     text = message("misconfigured", lang, part=message(part_key, lang), reason=reason(err, lang))
     return result(feedback=text, error=text)
 

@@ -26,6 +26,7 @@ from .latex import to_latex
 from .messages import message
 from .nodes import Matrix, Mul, Neg, Node, Num, Pow, is_constant, symbol_names
 from .parser import NO_DECLARATIONS, parse
+from .result import Result
 
 DEFAULT_RTOL = 1e-6
 _ENV = Env(k=1, n=1, seed=0)
@@ -98,7 +99,7 @@ def expected_values(expected: object) -> tuple[tuple[int, ...], list[float]]:
     return shape, array.reshape(-1).tolist()
 
 
-def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> dict:
+def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> Result:
     e_shape, e_flat = expected_values(expected)
     try:
         node, _ = parse(answer, NO_DECLARATIONS, space_vectors=True)

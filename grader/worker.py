@@ -19,6 +19,7 @@ import time
 
 from .feedback import result
 from .messages import message
+from .result import Result
 
 HARD_TIMEOUT_S = 1.5  # every answer comes back within 2 s, kill and reply included
 STARTUP_TIMEOUT_S = 60.0  # a cold interpreter importing numpy and sympy on a busy machine
@@ -129,7 +130,7 @@ class Worker:
             if self._child is None:
                 self._child = _Child(self.test_hooks)
 
-    def call(self, job: str, payload: object, lang: str = "en") -> dict:
+    def call(self, job: str, payload: object, lang: str = "en") -> Result:
         try:
             data = json.dumps({"job": job, "payload": payload}, ensure_ascii=False).encode()
         except (TypeError, ValueError) as err:
@@ -147,7 +148,7 @@ class Worker:
             except (BrokenPipeError, OSError):
                 line = None
             if line is not None:
-                return json.loads(line)
+                return Result.from_wire(json.loads(line))
             died = not child.alive()
             self._discard()  # hung or crashed: kill it; the warm spare takes over next time
             if self.keep_spare and self._spare is None:
@@ -157,7 +158,7 @@ class Worker:
             text = message("cannot_evaluate" if died else "timeout", lang)
             return result(feedback=text, error=text)
 
-    def grade(self, request: dict) -> dict:
+    def grade(self, request: dict) -> Result:
         lang = request.get("lang", "en") if isinstance(request, dict) else "en"
         return self.call("grade", request, lang if lang in ("en", "zh") else "en")
 

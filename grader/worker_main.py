@@ -64,7 +64,7 @@ def main() -> None:
             reply = result(error="out of memory")
         except Exception as err:  # noqa: BLE001 - report, never die on one bad request
             reply = result(error=f"internal error: {type(err).__name__}")
-        channel.write(json.dumps(reply, ensure_ascii=False) + "\n")
+        channel.write(json.dumps(reply.to_wire(), ensure_ascii=False) + "\n")
         channel.flush()
 
 

@@ -9,20 +9,22 @@ from .bank import Bank
 from .enums import Verdict
 from .question_types import GeneratedQuestion, Question
 
-GradeQuestion = Callable[..., dict]
+# grade(question, answer, *, lang, variant) -> grader.Result: `quizbank.grading.grade`, or a
+# stand-in in tests.
+GradeQuestion = Callable[..., Any]
 
 
 class GraderUnavailable(RuntimeError):
-    """`grader.grade_question` cannot be imported (the grader is not installed or not built yet)."""
+    """The grader cannot be imported (it is not installed, or broken)."""
 
 
 def import_grade_question() -> GradeQuestion:
-    """Imported lazily: validating the bank must not need sympy or the grader's worker."""
+    """Imported lazily: validating the bank must not need the grader."""
     try:
-        from grader import grade_question
+        from .grading import grade
     except Exception as error:  # noqa: BLE001 - any import failure means: no grader to run
-        raise GraderUnavailable(f"grader.grade_question is not available ({error})") from error
-    return grade_question
+        raise GraderUnavailable(f"the grader is not available ({error})") from error
+    return grade
 
 
 @dataclass(frozen=True)
@@ -46,24 +48,17 @@ class TestOutcome:
         )
 
 
-def verdict_of(result: dict) -> Verdict:
-    """The grader's result -> the verdict authors write: unreadable answers carry an `error`."""
-    if result.get("error"):
+def verdict_of(result) -> Verdict:
+    """A `grader.Result` -> the verdict authors write (partial credit is not correct: wrong)."""
+    if result.unreadable:
         return Verdict.UNREADABLE
-    return Verdict.CORRECT if result.get("correct") else Verdict.WRONG
+    return Verdict.CORRECT if result.correct else Verdict.WRONG
 
 
-def _answer_with_keys(question: GeneratedQuestion, answer: dict[str, str], seed: int) -> dict:
-    """Replace the word "key" by the answer key that compute gives for this seed."""
-    if "key" not in answer.values():
-        return answer
-    from compute import generate  # torch, lazily: only generated tests that use "key" need it
-
-    problem = generate(question.template, seed=seed, difficulty=question.difficulty.value)
-    return {
-        name: json.dumps(problem["answers"][name]) if text == "key" else text
-        for name, text in answer.items()
-    }
+def _answer_with_keys(answer: dict[str, str], variant) -> dict:
+    """Replace the word "key" by the variant's answer key."""
+    return {name: json.dumps(variant.answers[name]) if text == "key" else text
+            for name, text in answer.items()}
 
 
 def run_question_tests(
@@ -71,16 +66,16 @@ def run_question_tests(
 ) -> list[TestOutcome]:
     outcomes = []
     for k, test in enumerate(question.tests, start=1):
-        seed = getattr(test, "seed", None)
         answer: Any = test.answer
+        variant = None
         try:
             if isinstance(question, GeneratedQuestion):
-                answer = _answer_with_keys(question, answer, seed)
-            result = grade(question, answer, lang=lang, seed=seed)
-            got, feedback = (
-                verdict_of(result).value,
-                str(result.get("error") or result.get("feedback") or ""),
-            )
+                from .variants import variant_for  # torch, lazily: only generated tests need it
+
+                variant = variant_for(question, test.seed)
+                answer = _answer_with_keys(answer, variant)
+            result = grade(question, answer, lang=lang, variant=variant)
+            got, feedback = verdict_of(result).value, str(result.error or result.feedback or "")
         except Exception as error:  # noqa: BLE001 - a crash is a failed test, reported like one
             got, feedback = "error", f"{type(error).__name__}: {error}"
         outcomes.append(

@@ -13,6 +13,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the grader is imported by the caller that checks
+    from grader import Result
 
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")  # the bank's Identifier rule
 MAX_LINES = 40
@@ -95,27 +99,26 @@ GRADER_STATUS = {
 }
 
 
-def report_from_result(result: dict, lines: Sequence[str], *, has_start: bool,
+def report_from_result(result: Result, lines: Sequence[str], *, has_start: bool,
                        has_target: bool) -> DerivationReport:
     """The grader's derivation result (`steps`, `reaches_target`) as a per-line report."""
     rows = []
     readable_before = has_start
-    for step in result.get("steps") or []:
-        number = int(step["line"])
-        status = GRADER_STATUS.get(step.get("status"), LineStatus.UNDECIDED)
+    for step in result.steps:
+        number = step.line
+        status = GRADER_STATUS[step.status.value]
         if status is LineStatus.VERIFIED and not readable_before:
             status = LineStatus.START  # the first readable line: nothing before it to follow from
         readable_before = readable_before or status is not LineStatus.UNREADABLE
         text = lines[number - 1] if 0 < number <= len(lines) else ""
-        rows.append(LineResult(number, text, status, step.get("interpreted"),
-                               step.get("feedback") or ""))
-    reached = bool(result.get("reaches_target")) if has_target and rows else None
-    error = result.get("error") if not rows else None
+        rows.append(LineResult(number, text, status, step.interpreted, step.feedback))
+    reached = bool(result.reaches_target) if has_target and rows else None
+    error = result.error if not rows else None
     return DerivationReport(tuple(rows), reached, error)
 
 
 def check_derivation(
-    lines: Sequence[str], decl: Declarations, *, lang: str, check: Callable[[dict], dict],
+    lines: Sequence[str], decl: Declarations, *, lang: str, check: Callable[[dict], Result],
     target: str | None = None, start: str | None = None,
 ) -> DerivationReport:
     """Check `lines` (blank ones dropped) from `start` (or from the first line) to `target`."""

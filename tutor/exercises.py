@@ -146,7 +146,7 @@ def numeric_request(expected: Any, answer: str, tolerance: Mapping[str, Any], la
 
 def grade_exercise(exercise: Exercise, typed: Mapping[str, str], *, lang: str = "en",
                    seconds: float = 0.0,
-                   check: Callable[[dict], dict] | None = None) -> ExerciseResult:
+                   check: Callable[[dict], Any] | None = None) -> ExerciseResult:
     """Grade every asked answer (a blank one is wrong, not an error) into one result.
 
     `check` is `grader.check` unless a test or benchmark passes another.
@@ -162,25 +162,15 @@ def grade_exercise(exercise: Exercise, typed: Mapping[str, str], *, lang: str = 
             results.append(AnswerResult(name, "", correct=False))
             continue
         verdict = check(numeric_request(exercise.expected[name], text, exercise.tolerance, lang))
-        error = verdict.get("error")
         results.append(AnswerResult(
             name=name,
             answer=text,
-            correct=bool(verdict.get("correct")) and not error,
-            error=_message(error),
-            feedback=_message(verdict.get("feedback")),
-            interpreted=verdict.get("interpreted"),
+            correct=verdict.correct,
+            error=verdict.error or None,
+            feedback=verdict.feedback or None,
+            interpreted=verdict.interpreted,
         ))
     return ExerciseResult(exercise, tuple(results), seconds)
-
-
-def _message(value: Any) -> str | None:
-    # The grader may report a message as text or as {"message": ...}; the page wants text.
-    if value is None or value == "":
-        return None
-    if isinstance(value, Mapping):
-        return str(value.get("message") or value)
-    return str(value)
 
 
 def answer_shape(value: Any) -> tuple[int, ...]:

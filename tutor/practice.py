@@ -2,7 +2,7 @@
 recorded result; hints one at a time.
 
 A page keeps one `QuestionSession` per question on screen and calls the functions here. Grading
-goes through `grader.grade_question` and recording through a `record` callable (the tutor store's
+goes through `quizbank.grading.grade` and recording through a `record` callable (the tutor store's
 attempt writer), both passed in so tests and benchmarks can swap them.
 """
 
@@ -13,7 +13,11 @@ import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the grader (numpy) is imported when the first answer is graded
+    from grader import Result
+    from tutor.interview import RubricOutcome
 
 # Generated questions draw a fresh seed in this range; small enough to read and share.
 SEED_RANGE = (1, 99_999)
@@ -59,16 +63,24 @@ def pick_next(ids: Sequence[str], *, recent: Sequence[str], rng: random.Random) 
 
 @dataclass(frozen=True)
 class Outcome:
-    """One graded answer: the grader's result plus what the store recorded."""
+    """One graded answer: the grader's result plus what the store recorded. An interview
+    answer also carries the rubric's judgement of the learner's ticks."""
 
-    result: dict
+    result: Result
     answer: Any
-    correct: bool
-    score: float
     confidence: str
     hints_used: int
     elapsed_s: float
     attempt_id: Any = None
+    rubric: RubricOutcome | None = None
+
+    @property
+    def correct(self) -> bool:
+        return self.result.correct
+
+    @property
+    def score(self) -> float:
+        return self.result.score
 
 
 @dataclass
@@ -137,25 +149,9 @@ def answer_text(answer: Any) -> str:
     return json.dumps(answer, ensure_ascii=False, sort_keys=isinstance(answer, dict))
 
 
-def result_correct(result: dict) -> bool:
-    """The grader says `correct` (bool); an unreadable answer (`error`) is never correct."""
-    return bool(result.get("correct")) and not result.get("error")
-
-
-def result_score(result: dict) -> float:
-    score = result.get("score")
-    if score is None:
-        return 1.0 if result_correct(result) else 0.0
-    return float(score)
-
-
-def verdict_of(result: dict) -> str:
+def verdict_of(result: Result) -> str:
     """correct / partial / wrong / error, the store's verdict for a grader result."""
-    if result.get("error"):
-        return "error"
-    if result_correct(result):
-        return "correct"
-    return "partial" if result_score(result) > 0 else "wrong"
+    return "error" if result.unreadable else result.verdict.value
 
 
 def new_attempt(question, session: QuestionSession, outcome: Outcome, *, mode: str = "practice"):
@@ -163,7 +159,7 @@ def new_attempt(question, session: QuestionSession, outcome: Outcome, *, mode: s
     from tutor.rating import DEFAULT_SLOW_SECONDS
     from tutor.store.records import NewAttempt
 
-    details = outcome.result.get("details") or {}
+    rubric = outcome.rubric
     ticks = tuple(outcome.answer.get("ticked", ())) if isinstance(outcome.answer, dict) else ()
     is_interview = _value(question.type) == "interview"
     return NewAttempt(
@@ -177,9 +173,9 @@ def new_attempt(question, session: QuestionSession, outcome: Outcome, *, mode: s
         confidence=CONFIDENCE_LEVEL[outcome.confidence],
         rubric_ticks=ticks,
         mode=mode,
-        required_missed=bool(details.get("missed")) if is_interview else False,
-        misconception_ticked=bool(details.get("misconceptions")) if is_interview else False,
-        bonus_hit=bool(details.get("bonus")) if is_interview else False,
+        required_missed=bool(rubric and rubric.missed_required),
+        misconception_ticked=bool(rubric and rubric.misconceptions),
+        bonus_hit=bool(rubric and rubric.bonus),
         # an interview answer is typed at length: "slow" means nothing there
         slow_after_seconds=None if is_interview else DEFAULT_SLOW_SECONDS,
     )
@@ -192,23 +188,22 @@ def grade_answer(
     *,
     confidence: str,
     lang: str,
-    grade: Callable[..., dict],
+    grade: Callable[..., tuple[Result, RubricOutcome | None]],
     now: float | None = None,
 ) -> Outcome:
     """Grade `answer` and remember the outcome on the session (not recorded yet).
 
-    `grade(question, answer, lang=, seed=)` is `grade` below (grader.grade_question, or the
+    `grade(question, answer, lang=, seed=)` is `grade` below (the bank's grading, or the
     rubric for interview answers).
     """
     if confidence not in CONFIDENCES:
         raise ValueError(f"confidence must be one of {CONFIDENCES}, got {confidence!r}")
-    result = grade(question, answer, lang=lang, seed=session.seed)
+    result, rubric = grade(question, answer, lang=lang, seed=session.seed)
     elapsed = (time.monotonic() if now is None else now) - session.started_at
     outcome = Outcome(
         result=result,
         answer=answer,
-        correct=result_correct(result),
-        score=result_score(result),
+        rubric=rubric,
         confidence=confidence,
         hints_used=session.hints_shown,
         elapsed_s=round(max(elapsed, 0.0), 3),
@@ -230,7 +225,7 @@ def record_outcome(session: QuestionSession, question, outcome: Outcome, *,
 
 
 def submit_answer(session: QuestionSession, question, answer: Any, *, confidence: str, lang: str,
-                  grade: Callable[..., dict], record: Callable[[Any], Any] | None = None,
+                  grade: Callable[..., tuple[Result, RubricOutcome | None]], record: Callable[[Any], Any] | None = None,
                   mode: str = "practice", now: float | None = None) -> Outcome:
     """`grade_answer` then `record_outcome`. (A page may show the verdict in between, so the
     learner does not wait for the database write.)"""
@@ -239,9 +234,10 @@ def submit_answer(session: QuestionSession, question, answer: Any, *, confidence
     return record_outcome(session, question, outcome, record=record, mode=mode)
 
 
-def rubric_result(question, ticked: Iterable[str]) -> dict:
+def rubric_result(question, ticked: Iterable[str]) -> tuple[Result, RubricOutcome]:
     """An interview answer graded by the learner's confirmed ticks (`tutor.interview.grade_ticks`:
-    every required point and no misconception is right), as a grader-style result."""
+    every required point and no misconception is right)."""
+    from grader import Result, Verdict
     from tutor.interview import grade_ticks
 
     ticked = tuple(dict.fromkeys(ticked))
@@ -249,24 +245,20 @@ def rubric_result(question, ticked: Iterable[str]) -> dict:
     if unknown:
         raise ValueError(f"unknown rubric points: {', '.join(unknown)}")
     outcome = grade_ticks(question, ticked)
-    return {
-        "correct": _value(outcome.verdict) == "correct",
-        "score": round(outcome.score, 4),
-        "feedback": "",
-        "interpreted": None,
-        "error": None,
-        "details": {"missed": list(outcome.missed_required),
-                    "misconceptions": list(outcome.misconceptions), "bonus": list(outcome.bonus)},
-    }
+    return Result(Verdict(_value(outcome.verdict)), score=round(outcome.score, 4)), outcome
 
 
-def grade(question, answer: Any, *, lang: str, seed: int | None = None) -> dict:
-    """`grader.grade_question`, except interview answers, which the rubric ticks decide."""
+def grade(question, answer: Any, *, lang: str,
+          seed: int | None = None) -> tuple[Result, RubricOutcome | None]:
+    """The bank's grading (a generated question against its variant for `seed`), except
+    interview answers, which the rubric ticks decide."""
     if _value(question.type) == "interview":
         return rubric_result(question, answer["ticked"])
-    import grader
+    from quizbank.grading import grade as grade_question
+    from quizbank.variants import variant_for
 
-    return grader.grade_question(question, answer, lang=lang, seed=seed)
+    variant = variant_for(question, seed) if _value(question.type) == "generated" else None
+    return grade_question(question, answer, lang=lang, variant=variant), None
 
 
 @dataclass

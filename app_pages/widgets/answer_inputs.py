@@ -1,7 +1,7 @@
 """One input per question type. Text answers sit outside the form (Enter shows the "interpreted
 as" preview before submitting); everything else sits inside the caller's `st.form`.
 
-Each `*_input` returns the answer in the shape `grader.grade_question` takes, or None when the
+Each `*_input` returns the answer in the shape `quizbank.grading.grade` takes, or None when the
 learner has not given one yet. Bank text (options, steps) is authored Markdown; learner text is
 only ever shown through `st.code` or the grader's LaTeX.
 """

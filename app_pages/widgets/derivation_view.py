@@ -60,6 +60,6 @@ def report_view(report: DerivationReport) -> None:
             st.warning(tr("derivation.target_missed"), icon=":material/flag_circle:")
 
 
-def line_statuses(result: dict, lines, *, has_target: bool = True) -> None:
+def line_statuses(result, lines, *, has_target: bool = True) -> None:
     """Practice: the grader's per-line steps of a graded derivation question (from its start)."""
     report_view(report_from_result(result, list(lines), has_start=True, has_target=has_target))

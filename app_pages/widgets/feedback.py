@@ -24,9 +24,9 @@ def verdict(outcome: Outcome, lang: str, kind: str = "") -> None:
     """Correct / not quite / unreadable, with everything the grader explained."""
     result = outcome.result
     with st.container(key=VERDICT_TEST_ID):
-        if result.get("error"):
+        if result.unreadable:
             st.warning(tr("practice.unreadable"), icon=":material/help:")
-            st.code(str(result.get("feedback") or result["error"]), language=None)
+            st.code(result.feedback or result.error or "", language=None)
             return
         if outcome.correct:
             st.success(tr("practice.correct"), icon=":material/check_circle:")
@@ -34,17 +34,17 @@ def verdict(outcome: Outcome, lang: str, kind: str = "") -> None:
             st.error(tr("practice.wrong"), icon=":material/cancel:")
         if 0 < outcome.score < 1:
             st.caption(tr("practice.score", score=outcome.score))
-        if result.get("interpreted"):
+        if result.interpreted:
             st.caption(tr("practice.interpreted_as"))
-            st.latex(result["interpreted"])
+            st.latex(result.interpreted)
         if outcome.correct:
             return
-        if result.get("malrule"):  # bank text, authored with $LaTeX$
-            st.info(f"**{tr('practice.malrule')}** — {result['malrule']}", icon=":material/lightbulb:")
-        elif kind in MARKDOWN_FEEDBACK and result.get("feedback"):
-            st.markdown(str(result["feedback"]))
-        elif result.get("feedback"):
-            st.text(str(result["feedback"]))
+        if result.malrule:  # bank text, authored with $LaTeX$
+            st.info(f"**{tr('practice.malrule')}** — {result.malrule}", icon=":material/lightbulb:")
+        elif kind in MARKDOWN_FEEDBACK and result.feedback:
+            st.markdown(result.feedback)
+        elif result.feedback:
+            st.text(result.feedback)
 
 
 def hints(question, session: QuestionSession, lang: str, key: str) -> None:

@@ -59,7 +59,7 @@ def interview_question(
     from app_pages.widgets.feedback import verdict
 
     verdict(session.last, lang)
-    missed_points(question, session.last.result, lang)
+    missed_points(question, session.last.rubric, lang)
     if question.followups and go_to is not None:
         st.markdown(f"**{tr('practice.followups')}**")
         from app_pages.widgets.resources import question as bank_question
@@ -96,10 +96,12 @@ def rubric_form(question, suggested: set[str], lang: str, *, key: str,
     return ticked if confirmed else None
 
 
-def missed_points(question, result: dict, lang: str) -> None:
-    details = result.get("details") or {}
+def missed_points(question, rubric, lang: str) -> None:
+    """The required points the learner missed and the misconceptions they ticked."""
+    if rubric is None:
+        return
     by_id = {p.id: p for p in question.rubric}
-    missed = [by_id[i] for i in details.get("missed", []) + details.get("misconceptions", [])]
+    missed = [by_id[i] for i in (*rubric.missed_required, *rubric.misconceptions)]
     if missed:
         st.markdown(f"**{tr('practice.missed_points')}**")
         st.markdown("\n".join(f"- {p.text.get(lang)}" for p in missed))

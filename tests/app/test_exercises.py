@@ -218,8 +218,8 @@ def test_shape_examples_are_read_with_their_shape(shape):
     for size in reversed(shape):
         zeros = [zeros] * size
     result = grader.check({"kind": "numeric", "answer": text, "expected": zeros, "rtol": 1e-3})
-    assert not result.get("error"), result  # readable, and the same shape as the key
-    assert "shape" not in (result.get("feedback") or "").lower()
+    assert not result.error, result  # readable, and the same shape as the key
+    assert "shape" not in (result.feedback or "").lower()
 
 
 @given(template=st.sampled_from(TEMPLATE_NAMES),

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from grader import Result, Verdict
 from tests.app.learner_bank import fixture_bank
 from tutor import practice
 from tutor.practice import Filters, PracticeRun
@@ -64,10 +65,10 @@ def test_hints_are_revealed_one_at_a_time_and_stop_at_the_last():
     ],
 )
 def test_rubric_result(ticked, correct, score, missed, misconceptions):
-    result = practice.rubric_result(BANK.questions["fx-interview"], ticked)
-    assert (result["correct"], result["score"]) == (correct, score)
-    assert result["details"]["missed"] == missed
-    assert result["details"]["misconceptions"] == misconceptions
+    result, rubric = practice.rubric_result(BANK.questions["fx-interview"], ticked)
+    assert (result.correct, result.score) == (correct, score)
+    assert list(rubric.missed_required) == missed
+    assert list(rubric.misconceptions) == misconceptions
 
 
 def test_rubric_result_refuses_unknown_points():
@@ -78,11 +79,10 @@ def test_rubric_result_refuses_unknown_points():
 @pytest.mark.parametrize(
     ("result", "verdict"),
     [
-        ({"correct": True, "score": 1.0, "error": None}, "correct"),
-        ({"correct": False, "score": 0.5, "error": None}, "partial"),
-        ({"correct": False, "score": 0.0, "error": None}, "wrong"),
-        ({"correct": False, "score": 0.0, "error": "cannot read"}, "error"),
-        ({"correct": True, "error": "odd"}, "error"),
+        (Result(Verdict.CORRECT, score=1.0), "correct"),
+        (Result(Verdict.PARTIAL, score=0.5), "partial"),
+        (Result(Verdict.WRONG), "wrong"),
+        (Result(Verdict.UNREADABLE, error="cannot read"), "error"),
     ],
 )
 def test_verdict_of(result, verdict):
@@ -91,7 +91,7 @@ def test_verdict_of(result, verdict):
 
 def _fixed_grade(result):
     def grade(question, answer, *, lang, seed=None):
-        return dict(result)
+        return result, None
 
     return grade
 
@@ -103,7 +103,7 @@ def test_submit_records_one_attempt_with_hints_time_and_confidence():
     recorded = []
     outcome = practice.submit_answer(
         session, q, ["a"], confidence="high", lang="en",
-        grade=_fixed_grade({"correct": True, "score": 1.0, "error": None}),
+        grade=_fixed_grade(Result(Verdict.CORRECT, score=1.0)),
         record=recorded.append, now=112.5,
     )
     assert outcome.correct and outcome.hints_used == 1 and outcome.elapsed_s == 12.5
@@ -136,7 +136,7 @@ def test_bad_confidence_is_refused_before_grading():
     session = practice.start_question(q, rng=random.Random(0))
     with pytest.raises(ValueError, match="confidence"):
         practice.submit_answer(session, q, ["a"], confidence="sure", lang="en",
-                               grade=_fixed_grade({"correct": True}))
+                               grade=_fixed_grade(Result(Verdict.CORRECT)))
     assert not session.attempted
 
 

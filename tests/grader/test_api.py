@@ -38,9 +38,9 @@ def worker(monkeypatch) -> RecordingWorker:
 ])
 def test_sampling_decides_without_the_worker(worker, request_):
     graded = grader.check(request_)
-    assert graded["correct"] and graded["error"] is None
+    assert graded.correct and graded.error is None
     assert worker.requests == []
-    assert graded["elapsed_ms"] >= 0
+    assert graded.elapsed_ms >= 0
 
 
 def test_what_sampling_cannot_decide_goes_to_the_worker(worker):
@@ -48,12 +48,12 @@ def test_what_sampling_cannot_decide_goes_to_the_worker(worker):
     request = {"kind": "expression", "expected": "sqrt(-1-x^2)", "answer": "sqrt(-(1+x^2))"}
     graded = grader.check(request)
     assert worker.requests == [request]
-    assert graded["feedback"] == "from the worker"
+    assert graded.feedback == "from the worker"
 
 
 def test_wrong_and_unreadable_answers_are_graded_here_too(worker):
-    assert not grader.check({"kind": "numeric", "expected": 2, "answer": "3"})["correct"]
-    assert grader.check({"kind": "numeric", "expected": 2, "answer": "2+"})["error"]
+    assert not grader.check({"kind": "numeric", "expected": 2, "answer": "3"}).correct
+    assert grader.check({"kind": "numeric", "expected": 2, "answer": "2+"}).error
     assert worker.requests == []
 
 

@@ -35,45 +35,45 @@ def derive(grade, lines, start=None, target=None, **decls):
 )
 def test_derivations(grade, lines, start, target, decls, correct, first_wrong, statuses):
     r = derive(grade, lines, start, target, **decls)
-    assert r["correct"] is correct, r["feedback"]
-    assert r["first_wrong_step"] == first_wrong
-    assert [s["status"] for s in r["steps"]] == statuses
+    assert r.correct is correct, r.feedback
+    assert r.first_wrong_step == first_wrong
+    assert [s.status for s in r.steps] == statuses
 
 
 def test_first_wrong_line_feedback_has_a_counterexample(grade):
     r = derive(grade, ["(x+1)^2", "x^2 + 1"], target="x^2+2x+1")
-    assert r["first_wrong_step"] == 2
-    assert "Line 2" in r["feedback"] and "x = " in r["feedback"]
-    assert "line before" in r["feedback"]
+    assert r.first_wrong_step == 2
+    assert "Line 2" in r.feedback and "x = " in r.feedback
+    assert "line before" in r.feedback
 
 
 def test_last_line_not_target_message_and_half_score(grade):
     r = derive(grade, ["(x+1)^2", "x^2 + 2x + 1"], target="x^2")
-    assert "not the target" in r["feedback"]
-    assert r["score"] == 0.5
+    assert "not the target" in r.feedback
+    assert r.score == 0.5
 
 
 def test_partial_score_counts_verified_lines_before_the_first_problem(grade):
     r = derive(grade, ["x + x", "2x", "3x"], start="2x", target="3x")
-    assert r["first_wrong_step"] == 3
-    assert r["score"] == pytest.approx(2 / 3)
+    assert r.first_wrong_step == 3
+    assert r.score == pytest.approx(2 / 3)
 
 
 def test_answer_text_with_newlines_is_split_into_lines(grade):
     r = derive(grade, "(x+1)^2\nx^2+2x+1\n", target="x^2+2x+1")
-    assert r["correct"] and len(r["steps"]) == 2
+    assert r.correct and len(r.steps) == 2
 
 
 def test_chinese_step_feedback(grade):
     r = derive(grade, ["(x+1)^2", "x^2 + 1"], lang="zh")
-    assert "第 2 行不能由上一行推出" in r["feedback"]
+    assert "第 2 行不能由上一行推出" in r.feedback
 
 
 def test_empty_derivation_is_an_error(grade):
     r = derive(grade, [], target="x")
-    assert r["error"] and not r["correct"]
+    assert r.error and not r.correct
 
 
 def test_misconfigured_start_is_reported(grade):
     r = derive(grade, ["x"], start="((")
-    assert "misconfigured" in r["error"]
+    assert "misconfigured" in r.error

@@ -54,107 +54,106 @@ JF = {"matrices": ["J_F", "g"]}
 def test_formula_verdicts(grade, answer, expected, decls, correct):
     r = grade(kind="expression", expected=expected, answer=answer, **decls)
     if correct is None:
-        assert r["error"] and not r["correct"]
+        assert r.error and not r.correct
     else:
-        assert r["correct"] is correct, r["feedback"]
-        assert r["score"] == (1.0 if correct else 0.0)
-        assert r["error"] is None
+        assert r.correct is correct, r.feedback
+        assert r.score == (1.0 if correct else 0.0)
+        assert r.error is None
 
 
 def test_counterexample_names_point_and_both_values(grade):
     r = grade(kind="expression", expected="x^2 + 2x + 1", answer="x^2 + 2x")
     # At x = 2 the answer is 8 and the expected answer is 9: checkable by hand.
-    assert "x = 2" in r["feedback"]
-    assert "8" in r["feedback"] and "9" in r["feedback"]
+    assert "x = 2" in r.feedback
+    assert "8" in r.feedback and "9" in r.feedback
 
 
 def test_counterexample_uses_a_concrete_function(grade):
     r = grade(kind="expression", expected="1 + F'(x)", answer="1 + F(x)", functions=["F"])
-    assert "F(t) = " in r["feedback"]
-    assert "For example" in r["feedback"]
+    assert "F(t) = " in r.feedback
+    assert "For example" in r.feedback
 
 
 def test_counterexample_for_matrices_shows_small_integer_matrices(grade):
     r = grade(kind="expression", expected="A B", answer="B A", matrices=["A", "B"], lang="zh")
-    assert "例如" in r["feedback"] and "A = [[" in r["feedback"]
+    assert "例如" in r.feedback and "A = [[" in r.feedback
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_shape_feedback_gives_both_shapes(grade, lang):
     r = grade(kind="expression", expected="(I + W)^T g", answer="g^T (I + W)", lang=lang, **WG)
-    assert not r["correct"]
+    assert not r.correct
     words = {"en": ("row vector", "column vector"), "zh": ("行向量", "列向量")}[lang]
-    assert all(w in r["feedback"] for w in words)
+    assert all(w in r.feedback for w in words)
 
 
 def test_scalar_against_vector_literal_is_a_shape_error(grade):
     r = grade(kind="expression", expected="[x, 2x]", answer="x")
-    assert "scalar" in r["feedback"] and "vector of length 2" in r["feedback"]
+    assert "scalar" in r.feedback and "vector of length 2" in r.feedback
 
 
 def test_malrule_match_returns_its_feedback(grade):
     rules = [{"answer": "(I + W) g", "feedback": "You forgot the transpose."}]
     r = grade(kind="expression", expected="(I + W)^T g", answer="g + W g", malrules=rules, **WG)
-    assert not r["correct"]
-    assert "You forgot the transpose." in r["feedback"]
-    assert r["malrule"] == "You forgot the transpose."
+    assert not r.correct
+    assert "You forgot the transpose." in r.feedback
+    assert r.malrule == "You forgot the transpose."
 
 
 def test_broken_malrule_does_not_block_grading(grade):
     rules = [{"answer": "(((", "feedback": "x"}, {"nope": 1}]
     r = grade(kind="expression", expected="x", answer="x + 1", malrules=rules)
-    assert r["error"] is None and not r["correct"]
+    assert r.error is None and not r.correct
 
 
 @pytest.mark.parametrize(("lang", "word"), [("en", "character 5"), ("zh", "第 5 个字符")])
 def test_unreadable_answer_points_at_the_raw_character(grade, lang, word):
     r = grade(kind="expression", expected="x", answer="x ＋ $ 1", lang=lang)
-    assert r["interpreted"] is None and r["error"]
-    assert word in r["feedback"]
+    assert r.interpreted is None and r.error
+    assert word in r.feedback
     # The caret sits under "$"; the full-width "＋" is padded with a full-width space.
-    assert r["feedback"].splitlines()[-2:] == ["  x ＋ $ 1", "    \u3000 ^"]
+    assert r.feedback.splitlines()[-2:] == ["  x ＋ $ 1", "    \u3000 ^"]
 
 
 def test_interpreted_is_latex_from_the_tree(grade):
     r = grade(kind="expression", expected="x", answer="(I+W)^T g", **WG)
-    assert r["interpreted"] == r"{\left(I + W\right)}^{\top} g"
+    assert r.interpreted == r"{\left(I + W\right)}^{\top} g"
 
 
 def test_misconfigured_expected_is_not_the_learners_fault(grade):
     r = grade(kind="expression", expected="(x", answer="x")
-    assert "misconfigured" in r["error"]
+    assert "misconfigured" in r.error
 
 
 def test_answer_that_cannot_be_evaluated_says_why(grade):
     r = grade(kind="expression", expected="(I + W)^T g", answer="1 + W", **WG)
-    assert r["error"] and "cannot add" in r["error"]
-    assert r["interpreted"] == "1 + W"
+    assert r.error and "cannot add" in r.error
+    assert r.interpreted == "1 + W"
 
 
 def test_symbols_the_question_does_not_use_are_named(grade):
     r = grade(kind="expression", expected="x + 1", answer="y + 1")
-    assert r["error"] and "y" in r["error"] and r["interpreted"] == "y + 1"
-    assert grade(kind="expression", expected="x + 1", answer="y + 1", symbols=["x", "y"])[
-        "error"] is None
+    assert r.error and "y" in r.error and r.interpreted == "y + 1"
+    assert grade(kind="expression", expected="x + 1", answer="y + 1", symbols=["x", "y"]).error is None
 
 
 def test_cannot_decide_is_honest(grade):
     # Never real for real x: no valid sample point, and sympy cannot prove it either way.
     r = grade(kind="expression", expected="sqrt(-1 - x^2) + F(x)", answer="F(x)",
               functions=["F"])
-    assert not r["correct"]
-    assert r["error"] is not None
+    assert not r.correct
+    assert r.error is not None
 
 
 def test_symbolic_fallback_decides_where_sampling_cannot(grade):
     r = grade(kind="expression", expected="sqrt(-1 - x^2)", answer="sqrt(-(1 + x^2))")
-    assert r["correct"], r["feedback"]
+    assert r.correct, r.feedback
 
 
 @pytest.mark.parametrize(("lang", "note"), [("en", "reads as (1/2)·x"), ("zh", "读作 (1/2)·x")])
 def test_a_wrong_product_after_a_division_says_how_it_was_read(grade, lang, note):
     wrong = grade(kind="expression", expected="1/(2x)", answer="1/2x", lang=lang)
-    assert not wrong["correct"] and note in wrong["feedback"]
-    assert grade(kind="expression", expected="x/2", answer="1/2x", lang=lang)["correct"]
+    assert not wrong.correct and note in wrong.feedback
+    assert grade(kind="expression", expected="x/2", answer="1/2x", lang=lang).correct
     other = grade(kind="expression", expected="1/(2x)", answer="1/(3x)", lang=lang)
-    assert note not in other["feedback"]
+    assert note not in other.feedback

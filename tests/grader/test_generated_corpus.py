@@ -25,9 +25,9 @@ def graded_verdict(line: dict) -> tuple[str, dict]:
     """The grader's verdict in the corpus's words. A wrong answer must be read and judged wrong:
     an error (unreadable, misconfigured) is not agreement."""
     graded = grade_request(line)
-    if graded["error"]:
+    if graded.error:
         return "error", graded
-    return ("correct" if graded["correct"] else "wrong"), graded
+    return ("correct" if graded.correct else "wrong"), graded
 
 
 def test_file_is_what_the_script_writes():

@@ -61,7 +61,7 @@ def hostile_answers(sentinel):
 
 def test_template_syntax_is_only_grouping(worker):
     r = worker.grade({"kind": "expression", "expected": "x", "answer": "{{7*7}}"})
-    assert r["interpreted"] == r"7 \cdot 7" and not r["correct"]
+    assert r.interpreted == r"7 \cdot 7" and not r.correct
 
 
 def test_no_code_runs_and_every_answer_returns_quickly_with_a_message(worker, tmp_path):
@@ -73,8 +73,8 @@ def test_no_code_runs_and_every_answer_returns_quickly_with_a_message(worker, tm
                               "functions": ["F"]})
             elapsed = time.monotonic() - start
             assert elapsed < LIMIT_S, (answer[:40], elapsed)
-            assert r["correct"] is False
-            assert r["error"], (kind, answer[:60], r["feedback"])
+            assert r.correct is False
+            assert r.error, (kind, answer[:60], r.feedback)
     assert not sentinel.exists()
 
 
@@ -90,10 +90,10 @@ def test_the_apps_entry_point_keeps_the_same_guarantees(worker, tmp_path, monkey
         for kind, expected in (("expression", "x + F(x)"), ("numeric", 1.0)):
             r = grader.check({"kind": kind, "expected": expected, "answer": answer,
                               "functions": ["F"]})
-            assert r["elapsed_ms"] < LIMIT_S * 1000, (answer[:40], r["elapsed_ms"])
-            assert r["correct"] is False and r["error"], (kind, answer[:60], r["feedback"])
+            assert r.elapsed_ms < LIMIT_S * 1000, (answer[:40], r.elapsed_ms)
+            assert r.correct is False and r.error, (kind, answer[:60], r.feedback)
     assert not sentinel.exists()
-    assert grader.check({"kind": "expression", "expected": "x^2", "answer": "x*x"})["correct"]
+    assert grader.check({"kind": "expression", "expected": "x^2", "answer": "x*x"}).correct
 
 
 @pytest.mark.parametrize(
@@ -113,7 +113,7 @@ def test_the_apps_entry_point_keeps_the_same_guarantees(worker, tmp_path, monkey
 )
 def test_hostile_requests_are_refused_with_a_message(worker, request_):
     r = worker.grade(request_)
-    assert r["error"] and r["correct"] is False
+    assert r.error and r.correct is False
 
 
 def test_worker_is_killed_after_a_hang_and_replaced(worker):
@@ -121,23 +121,23 @@ def test_worker_is_killed_after_a_hang_and_replaced(worker):
     start = time.monotonic()
     r = worker.call("sleep", 30)
     assert time.monotonic() - start < LIMIT_S
-    assert r["error"] and "too long" in r["error"]
+    assert r.error and "too long" in r.error
     assert worker.restarts == before_restarts + 1
     ok = worker.grade({"kind": "expression", "expected": "x^2", "answer": "x*x"})
-    assert ok["correct"] is True
+    assert ok.correct is True
     assert worker.pid != before_pid
 
 
 def test_worker_that_dies_is_replaced(worker):
     r = worker.call("crash", None)
-    assert r["error"]
-    assert worker.grade({"kind": "numeric", "expected": 2, "answer": "1+1"})["correct"]
+    assert r.error
+    assert worker.grade({"kind": "numeric", "expected": 2, "answer": "1+1"}).correct
 
 
 def test_memory_limit_stops_a_huge_allocation(worker):
     r = worker.call("allocate", 4096)  # 4 GB: over the worker's address-space limit
-    assert r["error"] == "out of memory"
-    assert worker.grade({"kind": "numeric", "expected": 2, "answer": "1+1"})["correct"]
+    assert r.error == "out of memory"
+    assert worker.grade({"kind": "numeric", "expected": 2, "answer": "1+1"}).correct
 
 
 def test_hostile_answers_through_the_cli_fast_path(tmp_path):
@@ -167,5 +167,5 @@ def test_shared_worker_is_safe_across_threads():
                  "answer": f"{i} + x" if i % 2 else f"x + {i + 1}"} for i in range(40)]
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(grader.check, requests))
-    assert [r["id"] for r in results] == [r["id"] for r in requests]
-    assert [r["correct"] for r in results] == [i % 2 == 1 for i in range(40)]
+    assert [r.id for r in results] == [r["id"] for r in requests]
+    assert [r.correct for r in results] == [i % 2 == 1 for i in range(40)]

@@ -54,13 +54,13 @@ HALF_POW_20 = 0.5**20  # 9.5367431640625e-07, the source text's 9.54×10^-7
 )
 def test_tolerance_rules(grade, answer, expected, tol, correct):
     r = grade(kind="numeric", expected=expected, answer=answer, **tol)
-    assert r["correct"] is correct, r["feedback"]
+    assert r.correct is correct, r.feedback
 
 
 @pytest.mark.parametrize("answer", ["nan", "inf", "NaN", "∞", "-inf", "1e309", "10^400"])
 def test_non_finite_answers_are_refused_with_a_message(grade, answer):
     r = grade(kind="numeric", expected=1.0, answer=answer, rtol=1.0)
-    assert not r["correct"] and r["error"]
+    assert not r.correct and r.error
 
 
 @pytest.mark.parametrize(
@@ -70,54 +70,54 @@ def test_non_finite_answers_are_refused_with_a_message(grade, answer):
 )
 def test_computed_vectors_and_matrices(grade, answer, expected):
     r = grade(kind="numeric", expected=expected, answer=answer)
-    assert r["correct"] and r["error"] is None, r["feedback"]
+    assert r.correct and r.error is None, r.feedback
 
 
 @pytest.mark.parametrize("answer", ["0/0", "[1/0, 1]"])
 def test_undefined_values_never_match_but_are_not_read_errors(grade, answer):
     r = grade(kind="numeric", expected=[1, 1] if "," in answer else 1.0, answer=answer,
               rtol=1.0)
-    assert not r["correct"] and r["error"] is None and "tolerance" in r["feedback"]
+    assert not r.correct and r.error is None and "tolerance" in r.feedback
 
 
 def test_inverse_of_a_singular_matrix_is_explained(grade):
     r = grade(kind="numeric", expected=[[1, 0], [0, 1]], answer="[1 2; 2 4]^-1")
-    assert "no inverse" in r["error"]
+    assert "no inverse" in r.error
 
 
 @pytest.mark.parametrize("answer", ["sqrt(-4)", "log(-1)"])
 def test_complex_values_are_named(grade, answer):
     r = grade(kind="numeric", expected=2.0, answer=answer)
-    assert "not a real number" in r["error"]
+    assert "not a real number" in r.error
 
 
 def test_wrong_shape_gives_both_shapes(grade):
     r = grade(kind="numeric", expected=[[1, 2], [3, 4]], answer="[1, 2, 3, 4]")
-    assert "vector of length 4" in r["feedback"] and "2×2 matrix" in r["feedback"]
+    assert "vector of length 4" in r.feedback and "2×2 matrix" in r.feedback
 
 
 def test_vector_names_the_wrong_entries_and_gives_partial_score(grade):
     r = grade(kind="numeric", expected=[1, 2, 3, 4], answer="[1, 2, 3, 5]")
-    assert "entries 4" in r["feedback"]
-    assert r["score"] == 0.75
+    assert "entries 4" in r.feedback
+    assert r.score == 0.75
 
 
 def test_symbols_in_a_numeric_answer_are_named(grade):
     r = grade(kind="numeric", expected=1.0, answer="x + 1")
-    assert "x" in r["error"]
+    assert "x" in r.error
 
 
 def test_expected_may_be_a_formula(grade):
-    assert grade(kind="numeric", expected="0.5^20", answer="9.5367e-7", rtol=1e-4)["correct"]
+    assert grade(kind="numeric", expected="0.5^20", answer="9.5367e-7", rtol=1e-4).correct
 
 
 def test_too_few_digits_message_in_chinese(grade):
     r = grade(kind="numeric", expected=HALF_POW_20, answer="9.5e-7", sigfigs=3, lang="zh")
-    assert "3 位有效数字" in r["feedback"]
+    assert "3 位有效数字" in r.feedback
 
 
 @pytest.mark.parametrize(("answer", "expected"), [("[0.5]", [0.5]), ("0.5", [0.5]), ("[0.5]", 0.5),
                                                   ("[[0.5]]", [[0.5]])])
 def test_one_entry_vector_and_a_number_are_the_same_answer(grade, answer, expected):
     # Regression: `[0.5]` for a one-entry vector was reported as the wrong shape.
-    assert grade(kind="numeric", expected=expected, answer=answer, rtol=1e-9)["correct"]
+    assert grade(kind="numeric", expected=expected, answer=answer, rtol=1e-9).correct

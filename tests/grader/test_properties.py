@@ -27,7 +27,7 @@ def test_commuted_sums_grade_correct(terms, rnd):
     shuffled = texts[:]
     rnd.shuffle(shuffled)
     r = grade(" + ".join(texts), " + ".join(shuffled), functions=["F"])
-    assert r["correct"], (texts, shuffled, r["feedback"])
+    assert r.correct, (texts, shuffled, r.feedback)
 
 
 @FAST
@@ -36,7 +36,7 @@ def test_commuted_sums_grade_correct(terms, rnd):
 def test_commuted_scalar_products_grade_correct(factors, rnd):
     shuffled = factors[:]
     rnd.shuffle(shuffled)
-    assert grade("*".join(factors), " ".join(shuffled), functions=["F"])["correct"]
+    assert grade("*".join(factors), " ".join(shuffled), functions=["F"]).correct
 
 
 @FAST
@@ -44,15 +44,15 @@ def test_commuted_scalar_products_grade_correct(factors, rnd):
 def test_expanded_and_factored_polynomials_agree(a, b, c, d):
     factored = f"({a}x + ({b}))({c}x + ({d}))"
     expanded = f"{a * c}x^2 + ({a * d + b * c})x + ({b * d})"
-    assert grade(factored, expanded)["correct"]
+    assert grade(factored, expanded).correct
 
 
 @FAST
 @given(nonzero, coef)
 def test_residual_forms_agree(a, b):
     # a(x + F(x)) + b = a x + a F(x) + b, and its derivative is a(1 + F'(x)).
-    assert grade(f"{a}(x + F(x)) + ({b})", f"{a}F(x) + {a}x + ({b})", functions=["F"])["correct"]
-    assert grade(f"diff({a}(x + F(x)), x)", f"{a} + {a}F'(x)", functions=["F"])["correct"]
+    assert grade(f"{a}(x + F(x)) + ({b})", f"{a}F(x) + {a}x + ({b})", functions=["F"]).correct
+    assert grade(f"diff({a}(x + F(x)), x)", f"{a} + {a}F'(x)", functions=["F"]).correct
 
 
 @FAST
@@ -61,14 +61,14 @@ def test_residual_forms_agree(a, b):
 def test_perturbed_answer_grades_wrong(terms, k, extra):
     expected = " + ".join(term_text(*t) for t in terms)
     r = grade(expected, f"{expected} + ({k}){extra}", functions=["F"], symbols=["x", "y"])
-    assert not r["correct"] and r["error"] is None
+    assert not r.correct and r.error is None
 
 
 @FAST
 @given(nonzero)
 def test_perturbed_matrix_answer_grades_wrong(k):
     r = grade("(I + W)^T g", f"(I + W)^T g + ({k}) g", matrices=["W", "g"])
-    assert not r["correct"]
+    assert not r.correct
 
 
 @settings(max_examples=300, deadline=None)
@@ -77,7 +77,7 @@ def test_arbitrary_text_never_raises(text, kind):
     expected = {"expression": "x + F(x)", "numeric": 1.0, "derivation": "x"}[kind]
     r = grade_request({"kind": kind, "expected": expected, "answer": text if kind != "derivation"
                        else [text], "functions": ["F"], "matrices": ["W"]})
-    assert isinstance(r["correct"], bool) and isinstance(r["feedback"], str)
+    assert isinstance(r.correct, bool) and isinstance(r.feedback, str)
     p = preview(text, functions=["F"], matrices=["W"])
     assert set(p) >= {"interpreted", "error"}
     assert (p["interpreted"] is None) != (p["error"] is None)
@@ -88,7 +88,7 @@ def test_arbitrary_text_never_raises(text, kind):
 def test_formula_like_noise_never_raises(text):
     r = grade_request({"kind": "expression", "expected": "x", "answer": text,
                        "functions": ["F"], "matrices": ["W", "g"]})
-    assert isinstance(r["correct"], bool)
+    assert isinstance(r.correct, bool)
 
 
 @FAST

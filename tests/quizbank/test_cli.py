@@ -9,6 +9,7 @@ import jsonschema
 import pytest
 import yaml
 
+from grader import Result, Verdict
 from quizbank import SHIPPED_BANK, load_bank
 from quizbank import author_tests as author_tests_module
 from quizbank.cli import main
@@ -88,28 +89,39 @@ def test_stats_table(capsys):
 
 def test_test_command_without_grader_says_so_and_exits_2(monkeypatch, capsys):
     def missing():
-        raise author_tests_module.GraderUnavailable("grader.grade_question is not available (test)")
+        raise author_tests_module.GraderUnavailable("the grader is not available (test)")
 
     monkeypatch.setattr("quizbank.cli.import_grade_question", missing)
     assert main(["test", str(VALID_BANK)]) == 2
     assert (
-        "cannot run author tests: grader.grade_question is not available" in capsys.readouterr().err
+        "cannot run author tests: the grader is not available" in capsys.readouterr().err
     )
 
 
-def fake_grader(question, answer, *, lang, seed):
+def fake_grader(question, answer, *, lang, variant):
     """Marks correct exactly the answers the fixture's first test of each question gives."""
     first = question.tests[0].answer
     if question.type == "generated":
-        assert seed == 7 and set(answer) == {"grad_x", "loss"}
+        assert variant == ("variant", question.template, 7) and set(answer) == {"grad_x", "loss"}
         assert all(text != "key" for text in answer.values())  # "key" replaced by the answer key
-        return {"correct": True, "error": None, "feedback": ""}
+        return Result(Verdict.CORRECT)
     if answer == "(I + W) g":
-        return {"correct": False, "error": None, "feedback": "You forgot the transpose."}
-    return {"correct": answer == first, "error": None, "feedback": f"graded in {lang}"}
+        return Result(Verdict.WRONG, feedback="You forgot the transpose.")
+    verdict = Verdict.CORRECT if answer == first else Verdict.WRONG
+    return Result(verdict, feedback=f"graded in {lang}")
 
 
-def test_test_command_reports_failures_like_a_test_runner(monkeypatch, capsys, tmp_path):
+@pytest.fixture
+def no_compute(monkeypatch):
+    """Generated questions' variants without running compute (the fake grader checks them)."""
+    monkeypatch.setattr("quizbank.variants.variant_for",
+                        lambda question, seed: ("variant", question.template, seed))
+    monkeypatch.setattr(author_tests_module, "_answer_with_keys",
+                        lambda answer, variant: {k: "[1]" for k in answer})
+
+
+def test_test_command_reports_failures_like_a_test_runner(monkeypatch, capsys, tmp_path,
+                                                         no_compute):
     bank_file = tmp_path / "bank.yaml"
     text = (VALID_BANK / "all_types.yaml").read_text(encoding="utf-8")
     # The fake grader says "correct" to [b]; expecting "wrong" must fail at that test's line.
@@ -118,9 +130,6 @@ def test_test_command_reports_failures_like_a_test_runner(monkeypatch, capsys, t
         encoding="utf-8",
     )
     monkeypatch.setattr("quizbank.cli.import_grade_question", lambda: fake_grader)
-    monkeypatch.setattr(
-        author_tests_module, "_answer_with_keys", lambda q, answer, seed: {k: "[1]" for k in answer}
-    )
     assert main(["test", str(bank_file), "--lang", "zh"]) == 1
     out = capsys.readouterr().out.splitlines()
     line = next(
@@ -132,12 +141,11 @@ def test_test_command_reports_failures_like_a_test_runner(monkeypatch, capsys, t
     ]
 
 
-def test_a_grader_crash_is_a_failed_test_not_a_traceback(monkeypatch, capsys):
-    def crashing(question, answer, *, lang, seed):
+def test_a_grader_crash_is_a_failed_test_not_a_traceback(monkeypatch, capsys, no_compute):
+    def crashing(question, answer, *, lang, variant):
         raise ZeroDivisionError("boom")
 
     monkeypatch.setattr("quizbank.cli.import_grade_question", lambda: crashing)
-    monkeypatch.setattr(author_tests_module, "_answer_with_keys", lambda q, answer, seed: answer)
     assert main(["test", str(VALID_BANK)]) == 1
     out = capsys.readouterr().out
     assert "fx-numeric: test #1: expected correct got error (ZeroDivisionError: boom)" in out
@@ -163,9 +171,6 @@ def test_loading_the_bank_imports_neither_torch_nor_the_grader():
 
 
 def test_test_command_with_the_real_grader(tmp_path, capsys):
-    grader = pytest.importorskip("grader")
-    if not hasattr(grader, "grade_question"):
-        pytest.skip("grader.grade_question not built yet")
     assert main(["test", str(VALID_BANK)]) == 0
     assert capsys.readouterr().out == "10 passed, 0 failed\n"
 
@@ -189,9 +194,6 @@ def test_test_command_with_the_real_grader(tmp_path, capsys):
 
 def test_every_shipped_author_test_passes(capsys):
     """The shipped bank's author tests, through the real grader: the bank's own unit tests."""
-    grader = pytest.importorskip("grader")
-    if not hasattr(grader, "grade_question"):
-        pytest.skip("grader.grade_question not built yet")
     code = main(["test"])
     out = capsys.readouterr().out
     assert code == 0, out

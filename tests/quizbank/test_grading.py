@@ -1,9 +1,11 @@
-"""grade_question for every bank question type, and rubric keyword suggestions."""
+"""quizbank.grading.grade for every bank question type: one grader.Result each."""
 
 import pytest
 
-import grader
+from grader import Verdict
 from quizbank import parse_bank
+from quizbank.grading import grade
+from quizbank.variants import build_variant
 
 BASE = {"topic": "jacobian", "difficulty": "medium",
         "source": {"text": "gradient-propagation", "section": "3.2"},
@@ -45,65 +47,71 @@ GENERATED = question(id="g", type="generated", template="linear_residual_block",
 
 
 @pytest.mark.parametrize(
-    ("q", "answer", "correct", "score"),
+    ("q", "answer", "verdict", "score"),
     [
-        (CHOICE_SINGLE, ["a"], True, 1.0),
-        (CHOICE_SINGLE, ["b"], False, 0.0),
-        (CHOICE_MULTI, ["a", "b"], True, 1.0),
-        (CHOICE_MULTI, ["a"], False, 0.5),
-        (CHOICE_MULTI, ["a", "c"], False, 0.0),
-        (CHOICE_MULTI, ["a", "b", "c", "d"], False, 0.0),
-        (EXPRESSION, "g + W^T g", True, 1.0),
-        (EXPRESSION, "(I+W) g", False, 0.0),
-        (NUMERIC, "[0.4 2.05]", True, 1.0),
-        (NUMERIC, "[0.4, 2.5]", False, 0.5),
-        (DERIVATION, ["diff(x, x) + diff(F(x), x)", "1 + F'(x)"], True, 1.0),
-        (ORDERING, ["s1", "s2", "s3", "s4"], True, 1.0),
-        (ORDERING, ["s2", "s1", "s3", "s4"], False, 5 / 6),
-        (ORDERING, ["s4", "s3", "s2", "s1"], False, 0.0),
+        (CHOICE_SINGLE, ["a"], "correct", 1.0),
+        (CHOICE_SINGLE, ["b"], "wrong", 0.0),
+        (CHOICE_MULTI, ["a", "b"], "correct", 1.0),
+        (CHOICE_MULTI, ["a"], "partial", 0.5),
+        (CHOICE_MULTI, ["a", "c"], "wrong", 0.0),
+        (CHOICE_MULTI, ["a", "b", "c", "d"], "wrong", 0.0),
+        (EXPRESSION, "g + W^T g", "correct", 1.0),
+        (EXPRESSION, "(I+W) g", "wrong", 0.0),
+        (NUMERIC, "[0.4 2.05]", "correct", 1.0),
+        (NUMERIC, "[0.4, 2.5]", "partial", 0.5),
+        (DERIVATION, ["diff(x, x) + diff(F(x), x)", "1 + F'(x)"], "correct", 1.0),
+        (ORDERING, ["s1", "s2", "s3", "s4"], "correct", 1.0),
+        (ORDERING, ["s2", "s1", "s3", "s4"], "partial", 5 / 6),
+        (ORDERING, ["s4", "s3", "s2", "s1"], "wrong", 0.0),
     ],
 )
-def test_grade_question_by_type(q, answer, correct, score):
-    r = grader.grade_question(q, answer, lang="en")
-    assert r["correct"] is correct, r["feedback"]
-    assert r["score"] == pytest.approx(score)
-    assert r["id"] == q.id
+def test_grade_by_type(q, answer, verdict, score):
+    r = grade(q, answer, lang="en")
+    assert r.verdict is Verdict(verdict), r.feedback
+    assert r.correct is (verdict == "correct")
+    assert r.score == pytest.approx(score)
 
 
 def test_choice_feedback_for_the_chosen_distractor():
-    r = grader.grade_question(CHOICE_SINGLE, ["b"], lang="zh")
-    assert "乙错了" in r["feedback"]
-    chosen = [d for d in r["details"] if d["chosen"]]
-    assert chosen == [{"id": "b", "chosen": True, "correct": False, "feedback": "乙错了"}]
+    r = grade(CHOICE_SINGLE, ["b"], lang="zh")
+    assert "乙错了" in r.feedback
 
 
 def test_expression_malrule_in_the_learners_language():
-    r = grader.grade_question(EXPRESSION, "(I + W) g", lang="zh")
-    assert r["malrule"] == "忘了转置" and "忘了转置" in r["feedback"]
+    r = grade(EXPRESSION, "(I + W) g", lang="zh")
+    assert r.malrule == "忘了转置" and "忘了转置" in r.feedback
 
 
 def test_ordering_names_the_first_misplaced_step():
-    r = grader.grade_question(ORDERING, ["s2", "s1", "s3", "s4"], lang="zh")
-    assert r["first_wrong_step"] == 1 and "第 1 步" in r["feedback"]
+    r = grade(ORDERING, ["s2", "s1", "s3", "s4"], lang="zh")
+    assert r.first_wrong_step == 1 and "第 1 步" in r.feedback
 
 
 def test_unknown_choice_id_is_an_error():
-    assert grader.grade_question(CHOICE_SINGLE, ["zzz"])["error"]
+    r = grade(CHOICE_SINGLE, ["zzz"])
+    assert r.error and r.verdict is Verdict.UNREADABLE
 
 
-def test_generated_grades_each_ask_against_compute():
-    import compute
-
-    key = compute.generate("linear_residual_block", seed=7, difficulty="medium")["answers"]
+def test_generated_grades_each_ask_against_the_variant_it_is_given():
+    variant = build_variant("linear_residual_block", seed=7, difficulty="medium")
+    key = variant.answers
     answers = {"loss": repr(key["loss"]), "grad_x": str(key["grad_x"])}
-    r = grader.grade_question(GENERATED, answers, seed=7)
-    assert r["correct"] and set(r["details"]) == {"loss", "grad_x"}
+    r = grade(GENERATED, answers, variant=variant)
+    assert r.correct and [p.name for p in r.parts] == ["loss", "grad_x"]
     answers["loss"] = repr(key["loss"] * 1.01)
-    r = grader.grade_question(GENERATED, answers, seed=7)
-    assert not r["correct"] and r["score"] == 0.5
-    assert r["details"]["loss"]["correct"] is False
+    r = grade(GENERATED, answers, variant=variant)
+    assert r.verdict is Verdict.PARTIAL and r.score == 0.5
+    assert r.part("loss").verdict is Verdict.WRONG and r.part("grad_x").correct
+
+
+def test_generated_needs_the_variant_of_its_own_template():
+    with pytest.raises(ValueError, match="variant"):
+        grade(GENERATED, {"loss": "1"})
+    other = build_variant("gradient_multiplier", seed=7)
+    with pytest.raises(ValueError, match="gradient_multiplier"):
+        grade(GENERATED, {"loss": "1"}, variant=other)
 
 
 def test_interview_is_not_auto_graded():
-    r = grader.grade_question(INTERVIEW, "The identity path: 梯度 = I + J, so it never vanishes")
-    assert r["error"] and r["correct"] is False and r["score"] == 0
+    r = grade(INTERVIEW, "The identity path: 梯度 = I + J, so it never vanishes")
+    assert r.verdict is Verdict.UNREADABLE and r.error and r.score == 0
