@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from .author_tests import GraderUnavailable, import_grade_question, run_author_tests
-from .loader import load_bank
+from .folders import configured_folders
+from .loader import load_bank, load_bank_folders
 from .problems import BankError
 from .schema import bank_file_schema
 from .stats import bank_stats, format_stats
@@ -16,8 +17,15 @@ EXIT_OK, EXIT_INVALID, EXIT_NO_GRADER = 0, 1, 2
 
 
 def _load_or_report(path: str | None):
+    """The bank at `path`; without one, the shipped bank and every configured instructor folder
+    (`TUTOR_BANK_PATHS`, the `[tutor]` section of the app's configuration)."""
     try:
-        return load_bank(Path(path) if path else None)
+        if path:
+            return load_bank(Path(path))
+        folders = configured_folders()
+        for problem in folders.problems:
+            print(f"configuration: {problem}", file=sys.stderr)
+        return load_bank_folders(folders.all)
     except BankError as error:
         for problem in error.problems:
             print(problem)
@@ -69,7 +77,8 @@ def cmd_test(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="quizbank", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    bank_help = "a bank folder or file (default: the shipped bank)"
+    bank_help = ("a bank folder or file (default: the shipped bank and the instructor folders "
+                 "named by TUTOR_BANK_PATHS and the [tutor] section of the configuration)")
 
     validate = commands.add_parser("validate", help="check the bank; exit 1 listing every problem")
     validate.add_argument("path", nargs="?", help=bank_help)

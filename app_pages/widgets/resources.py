@@ -8,11 +8,22 @@ import streamlit as st
 
 
 @st.cache_resource(show_spinner=False)
-def bank():
-    """The validated shipped bank (read-only after loading, so safe to share)."""
+def bank_cache():
+    """One cache of the bank files per server: the shipped bank and the instructor folders."""
     import quizbank
 
-    return quizbank.load_bank()
+    return quizbank.BankCache(quizbank.configured_folders().all)
+
+
+def live_bank():
+    """The bank as its files are now, with the files withheld for problems (quizbank.live)."""
+    return bank_cache().current()
+
+
+def bank():
+    """The validated bank: shipped and instructor questions, re-read when a file changes (a
+    stat of each file per call; the same object while nothing changed, so safe to share)."""
+    return live_bank().bank
 
 
 def question(question_id: str):
