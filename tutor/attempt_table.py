@@ -1,0 +1,75 @@
+"""Every learner's attempts as columns, read from the progress store for item analytics.
+
+Only what the statistics need is read (no answer text): one row per attempt, in the order the
+attempts were recorded. The answers of one question are read separately, when the instructor opens
+its wrong-answer classes (`read_answers`).
+
+A *reveal* is an attempt that ended the question without an answer: the learner pressed "Show
+solution" / "I don't know", which records verdict `wrong` with an empty answer. That is the one
+definition of a reveal here (`REVEAL_SQL`); change it in this module only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from sqlalchemy import and_, func, select
+
+from tutor.store.schema import attempts
+
+REVEAL_SQL = and_(attempts.c.verdict == "wrong", func.trim(attempts.c.answer) == "")
+
+
+@dataclass(frozen=True)
+class AttemptTable:
+    """Columns of equal length, one entry per attempt, oldest first."""
+
+    learner: np.ndarray  # int64 profile ids
+    question: np.ndarray  # object: question ids
+    verdict: np.ndarray  # object: correct | partial | wrong | error
+    hints: np.ndarray  # int64
+    seconds: np.ndarray  # float64
+    revealed: np.ndarray  # bool
+
+    def __len__(self) -> int:
+        return len(self.learner)
+
+    @classmethod
+    def from_rows(cls, rows) -> AttemptTable:
+        """From (learner, question, verdict, hints, seconds, revealed) tuples."""
+        columns = list(zip(*rows, strict=True)) if rows else [()] * 6
+        return cls(
+            learner=np.asarray(columns[0], dtype=np.int64),
+            question=np.asarray(columns[1], dtype=object),
+            verdict=np.asarray(columns[2], dtype=object),
+            hints=np.asarray(columns[3], dtype=np.int64),
+            seconds=np.asarray(columns[4], dtype=np.float64),
+            revealed=np.asarray(columns[5], dtype=bool),
+        )
+
+
+def read_attempt_table(store) -> AttemptTable:
+    """All attempts of every profile (the instructor's view of the class)."""
+    query = select(attempts.c.profile_id, attempts.c.question_id, attempts.c.verdict,
+                   attempts.c.hints_used, attempts.c.seconds, REVEAL_SQL).order_by(attempts.c.id)
+    return AttemptTable.from_rows(store.read(lambda conn: conn.execute(query).all()))
+
+
+@dataclass(frozen=True)
+class LearnerAnswer:
+    """One typed answer to one question. `learner` is used only to count distinct learners; it is
+    never shown next to an answer."""
+
+    learner: int
+    answer: str
+    verdict: str
+
+
+def read_answers(store, question_id: str) -> list[LearnerAnswer]:
+    """The non-empty answers given to one question, oldest first."""
+    query = (select(attempts.c.profile_id, attempts.c.answer, attempts.c.verdict)
+             .where(attempts.c.question_id == question_id, func.trim(attempts.c.answer) != "")
+             .order_by(attempts.c.id))
+    rows = store.read(lambda conn: conn.execute(query).all())
+    return [LearnerAnswer(int(r[0]), str(r[1]), str(r[2])) for r in rows]
