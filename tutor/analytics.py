@@ -59,8 +59,9 @@ def item_statistics(table: AttemptTable) -> pd.DataFrame:
     """One row per question that has attempts (columns `COLUMNS`), by question id."""
     if len(table) == 0:
         return pd.DataFrame(columns=COLUMNS)
-    question_ids, question_code = np.unique(table.question, return_inverse=True)
-    _, learner_code = np.unique(table.learner, return_inverse=True)
+    # Hash-based codes (pd.factorize) are several times faster than sorting the id strings.
+    question_code, question_ids = pd.factorize(table.question, sort=True)
+    learner_code, _ = pd.factorize(table.learner)
     nq, nl = len(question_ids), int(learner_code.max()) + 1
     first = _first_tries(table, learner_code, question_code, nq)
     fq, fl = question_code[first], learner_code[first]
@@ -91,7 +92,7 @@ def item_statistics(table: AttemptTable) -> pd.DataFrame:
         reveal_rate = np.where(learners > 0, reveals / np.maximum(learners, 1), np.nan)
 
     frame = pd.DataFrame({
-        "question": question_ids.astype(str),
+        "question": np.asarray(question_ids, dtype=str),
         "learners": learners,
         "attempts": np.bincount(question_code, minlength=nq),
         "first_try_correct": rate,
