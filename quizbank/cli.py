@@ -69,6 +69,13 @@ def cmd_test(args) -> int:
     if bank is None:
         return EXIT_INVALID
     outcomes = run_author_tests(bank, grade, lang=args.lang)
+    if args.mutations:
+        from .mutations import run_mutation_tests, survivors_report
+
+        mutations = run_mutation_tests(bank, grade, lang=args.lang)
+        if args.report:
+            write_text_atomically(Path(args.report), survivors_report(mutations))
+        outcomes = [*outcomes, *mutations]
     failed = [o for o in outcomes if not o.passed]
     for outcome in failed:
         print(outcome)
@@ -143,6 +150,11 @@ def build_parser() -> argparse.ArgumentParser:
     test = commands.add_parser("test", help="run every question's author tests through the grader")
     test.add_argument("path", nargs="?", help=bank_help)
     test.add_argument("--lang", choices=("en", "zh"), default="en", help="feedback language")
+    test.add_argument("--mutations", action="store_true",
+                      help="also mutation-test the answer keys: wrong answers derived from each "
+                           "key must be rejected, and every mal-rule must be reachable")
+    test.add_argument("--report", help="with --mutations: write a Markdown report of the "
+                                       "mutants that survived or were justified to this file")
     test.set_defaults(run=cmd_test)
 
     export = commands.add_parser("moodle-export", help="write questions as Moodle XML")
