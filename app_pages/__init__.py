@@ -36,6 +36,8 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("common.nav.review", "review.py", ":material/history:", "review", "common.nav.progress"),
     PageSpec("common.nav.interview", "interview.py", ":material/record_voice_over:", "interview", "common.nav.progress"),
     PageSpec("common.nav.dashboard", "dashboard.py", ":material/monitoring:", "dashboard", "common.nav.progress"),
+    PageSpec("author.nav", "author.py", ":material/edit_document:", "author", "author.nav_section"),
+    PageSpec("analytics.nav", "analytics.py", ":material/query_stats:", "analytics", "author.nav_section"),
 )
 
 

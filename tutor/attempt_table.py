@@ -89,3 +89,11 @@ def read_answers(store, question_id: str) -> list[LearnerAnswer]:
              .order_by(attempts.c.id))
     rows = store.read(lambda conn: conn.execute(query).all())
     return [LearnerAnswer(int(r[0]), str(r[1]), str(r[2])) for r in rows]
+
+
+def store_version(store) -> tuple[int, int]:
+    """(number of attempts, last attempt id): changes whenever an attempt is recorded or
+    deleted, so a page can cache the statistics on it."""
+    query = select(func.count(), func.max(attempts.c.id))
+    count, last = store.read(lambda conn: conn.execute(query).one())
+    return int(count or 0), int(last or 0)
