@@ -43,6 +43,7 @@ st.subheader(tr("analytics.flags_title"))
 if flagged.empty:
     st.success(tr("analytics.no_flags"))
 else:
+    view.flag_list(flagged)
     view.table(flagged)
 with st.expander(tr("analytics.all_questions", n=len(frame))):
     view.table(frame)

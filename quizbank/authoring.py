@@ -190,10 +190,13 @@ def merged_file_text(target: Path, question_text: str, question_id: str,
 def save_draft(text: str, bank: Bank, *, folder: Path, file_name: str,
                replaces: str | None = None) -> Path:
     """Validate the question and the whole file it lands in, then write that file atomically.
+    The question replaces `replaces` in the file when it keeps that id, else it is added.
     Raises SaveRefused (nothing written) with every problem."""
     draft = check_draft(text, bank, replaces=replaces)
     if not draft.ok:
         raise SaveRefused(list(draft.problems))
+    if draft.question.id != replaces:
+        replaces = None  # a new id saves a new question ("save as"); nothing is ever dropped
     target = instructor_file(folder, file_name)
     new_text = merged_file_text(target, text, draft.question.id, replaces)
     _check_file_text(new_text, target, bank)
@@ -216,6 +219,24 @@ def _check_file_text(text: str, target: Path, bank: Bank) -> None:
     problems += [p for p in cross_check([*others, *parsed]) if p.path == shown and p.field != "id"]
     if problems:
         raise SaveRefused(problems)
+
+
+def save_new_file(text: str, bank: Bank, *, folder: Path, file_name: str) -> Path:
+    """A whole new bank file (e.g. imported from Moodle XML), validated with the bank; an existing
+    file is never replaced. Raises SaveRefused."""
+    target = instructor_file(folder, file_name)
+    if target.exists():
+        raise SaveRefused([Problem(shown_path(target), None, "-", "-",
+                                   "a file of that name exists; choose another name")])
+    _check_file_text(text, target, bank)
+    write_text_atomically(target, text)
+    return target
+
+
+def in_folders(bank: Bank, question_id: str, folders) -> bool:
+    """Whether a question lives in one of `folders` (an instructor's, so it may be edited)."""
+    path = Path(bank.location(question_id).path).resolve()
+    return any(path.is_relative_to(Path(f).resolve()) for f in folders)
 
 
 # --- a class of wrong answers becomes a mal-rule -----------------------------------------------

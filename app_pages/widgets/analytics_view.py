@@ -82,6 +82,13 @@ def table(frame: pd.DataFrame) -> None:
     })
 
 
+def flag_list(flagged: pd.DataFrame) -> None:
+    """One line per flagged question: what is wrong with it, then its numbers."""
+    for row in flagged.itertuples():
+        st.markdown(tr("analytics.flag_line", flags=row.flag_text, question=row.question,
+                       learners=row.learners, rate=row.first_try_correct))
+
+
 def classes_chart(classes) -> None:
     data = pd.DataFrame({"answer": [c.representative for c in classes],
                          "learners": [c.learners for c in classes]})

@@ -27,7 +27,10 @@ def yaml_editor(initial: str, version: int, plain: bool) -> str | None:
     response = code_editor(initial, lang="yaml", height=list(EDITOR_LINES),
                            response_mode="debounce", key=f"author.code.{version}",
                            options={"wrap": True, "tabSize": 2, "useSoftTabs": True,
-                                    "showPrintMargin": False})
+                                    "showPrintMargin": False, "showLineNumbers": True},
+                           # No pop-up completions: they swallow keys and offer Python words.
+                           props={"enableLiveAutocompletion": False, "enableSnippets": False,
+                                  "enableBasicAutocompletion": False, "tabSize": 2})
     if response and response.get("type") in ("change", "submit"):
         return response.get("text", "")
     return None

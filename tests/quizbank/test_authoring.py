@@ -113,11 +113,12 @@ def test_save_replaces_the_edited_question_in_place(folder):
     assert text.count("id: keep-me") == 1 and "# the first question" in text
 
 
-def test_save_can_rename_the_edited_question(folder):
+def test_saving_under_a_new_id_adds_a_question_and_keeps_the_old_one(folder):
+    # Regression: the editor held another question after a save; saving it replaced the first.
     bank = live(folder).bank
     edited = question_yaml(bank, "keep-me").replace("id: keep-me", "id: renamed")
     save_draft(edited, bank, folder=folder, file_name="course.yaml", replaces="keep-me")
-    assert set(live(folder).bank.questions) - set(SHIPPED.questions) == {"renamed"}
+    assert set(live(folder).bank.questions) - set(SHIPPED.questions) == {"keep-me", "renamed"}
 
 
 def test_an_invalid_question_is_never_written(folder):
