@@ -21,6 +21,9 @@ intermediate value real and finite), the answer is a real number too and has the
 A point where the expected formula is undefined says nothing; a point where it is defined and the
 answer is not (or differs) is a counterexample. So `log(x) + log(y)` -> `log(x*y)` is right (the
 expected form lives on x, y > 0) while `log(x*y)` -> `log(x) + log(y)` is wrong (x = y = -1).
+Isolated points do not count, as in any check by sampling: (x^2 - 1)/(x - 1) = x + 1 although
+x = 1 is a hole of one side only, and n! = n (n - 1)! although (0 - 1)! is a pole; the random
+points never fall on them (whole-number points start at 1 for that reason).
 """
 
 from __future__ import annotations
@@ -363,16 +366,20 @@ def check_formula(verdict: str, expected: str, answer: str, key: str, **options)
     summary of the evidence, raises NotJustified otherwise."""
     found = examine(expected, answer, key, **options)
     exact = "exact" if found.exact else "50/80-digit"
+    constant = not (Formula(expected).names() | Formula(answer).names())
     if verdict == "correct":
         if found.counterexample is not None:
             raise NotJustified(f"{key}: claimed correct, differs at {found.counterexample}")
-        names = Formula(expected).names() | Formula(answer).names()
-        if found.defined < (MIN_DEFINED_POINTS if names else 1):  # a constant: one value
+        if found.defined < (1 if constant else MIN_DEFINED_POINTS):
             raise NotJustified(f"{key}: only {found.defined} points in the expected's domain")
+        if constant:
+            return f"{exact}: the same number"
         return f"{exact}: equal at all {found.defined} points of the expected's domain"
     if verdict == "wrong":
         if found.counterexample is None:
             raise NotJustified(f"{key}: claimed wrong, equal at all {found.defined} points")
+        if constant:
+            return f"{exact}: different numbers"
         return f"{exact}: differs at {found.counterexample}"
     raise NotJustified(f"{key}: a formula check cannot confirm {verdict!r}")
 
@@ -452,6 +459,10 @@ def check_number(verdict: str, answer: str, key: Fraction, **tolerance) -> str:
     got = number_verdict(answer, key, **tolerance)
     if got != verdict:
         raise NotJustified(f"{answer!r} vs key {key}: claimed {verdict}, exact decimals say {got}")
+    if got == "unreadable":
+        return f"{answer} is undefined"
+    if got == "wrong" and Formula(answer).names() == set() and "inf" in answer:
+        return f"{answer} is infinite, the key {_decimal(key)}"
     return f"exact decimals: {answer} vs {_decimal(key)} is {got}"
 
 

@@ -308,11 +308,7 @@ formula("exp-log-identity", EXPLOG + "product of exponentials, by hand", "e^(x +
 POW = "laws of exponents (DLMF §4.2(iv), real powers of positive bases): "
 for name, lhs, rhs in [
     ("product rule", "x^2*x^3", "x^5"),
-    ("product rule", "x^a*x^b", "x^(a + b)"),
-    ("quotient rule", "x^a/x^b", "x^(a - b)"),
-    ("power rule", "(x^a)^b", "x^(a*b)"),
     ("power rule", "(x^3)^2", "x^6"),
-    ("power rule", "x^(2*a)", "(x^a)^2"),
     ("power of a product", "(x*y)^3", "x^3*y^3"),
     ("power of a quotient", "(x/y)^2", "x^2/y^2"),
     ("power of a product", "(2*x)^3", "8*x^3"),
@@ -328,7 +324,14 @@ for name, lhs, rhs in [
     ("root of a product of squares", "sqrt(x^2*y^2)", "abs(x*y)"),
 ]:
     formula("power-identity", POW + name, lhs, rhs, "correct", both=True)
+# With symbolic exponents only one direction is an identity on the expected's whole domain:
+# x^(a + b) is also defined at x < 0 when a + b is a whole number and a is not, where x^a x^b
+# is not. (x^a)^b = x^(ab) is left out: at x < 0 with a even and b = 1/2 the two differ, a
+# measure-zero set that a careful grader may or may not count.
 for name, lhs, rhs in [
+    ("product rule (expected on x > 0)", "x^a*x^b", "x^(a + b)"),
+    ("quotient rule (expected on x > 0)", "x^a/x^b", "x^(a - b)"),
+    ("power rule (expected on x > 0)", "(x^a)^2", "x^(2*a)"),
     ("product of roots (expected on x, y >= 0)", "sqrt(x)*sqrt(y)", "sqrt(x*y)"),
     ("square of a root (expected on x >= 0)", "sqrt(x)^2", "x"),
     ("half powers (expected on x >= 0)", "x^(1/2)*x^(1/2)", "x"),
@@ -1002,7 +1005,6 @@ for expected, answer, verdict, pe, pa in [
     ("x + 1", r"$$x + 1$$", "correct", None, "x + 1"),
     ("1/cos(x)", r"$\frac{1}{\sin x}$", "wrong", None, "1/sin(x)"),
     ("sin(x^2)", r"$\sin^2 x$", "wrong", None, "sin(x)**2"),
-    ("log(x)/log(10)", r"\log x", "wrong", None, "log(x)"),
 ]:
     formula("notation-latex", TEX + answer, expected, answer, verdict, plain=(pe, pa))
 
