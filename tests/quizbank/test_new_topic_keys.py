@@ -440,3 +440,15 @@ def test_variance_over_depth_key_matches_a_simulation():
     for _ in range(layers):
         x = x + a * rng.normal(0, s, x.size)
     assert x.var() == pytest.approx(v + layers * a**2 * s**2, rel=0.02)
+
+
+def test_zero_conv_weights_make_batchnorm_amplify_gradients_by_one_over_sqrt_eps():
+    # init-zero-gamma's argument against zeroing conv2: BatchNorm in training sees a constant zero
+    # input, outputs beta, and its backward pass scales the centred gradient by gamma / sqrt(eps).
+    bn = nn.BatchNorm2d(1, eps=1e-5).double()
+    x = torch.zeros(4, 1, 2, 2, dtype=torch.float64, requires_grad=True)
+    g = torch.tensor(_RNG.normal(size=(4, 1, 2, 2)))
+    y = bn(x)
+    (y * g).sum().backward()
+    assert torch.equal(y, torch.zeros_like(y) + bn.bias.detach())
+    np.testing.assert_allclose(x.grad.numpy(), ((g - g.mean()) / math.sqrt(1e-5)).numpy(), rtol=1e-9)
