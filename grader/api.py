@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import time
 
-from .engine import BadRequest, NeedsWorker, declarations, grade_request
 from .errors import ParseError
-from .feedback import caret_text, reason
-from .latex import to_latex
+from .kinds.feedback import caret_text, reason
+from .kinds.request import BadRequest, NeedsWorker, declarations, grade_request
 from .messages import message
-from .parser import parse_with_notes
+from .reading.latex import to_latex
+from .reading.parser import parse_with_notes
 from .result import Result
 from .worker import Worker, shared_worker
 

@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 
-from .feedback import result
+from .kinds.feedback import result
 from .messages import message
 from .result import Result
 

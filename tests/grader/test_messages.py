@@ -24,7 +24,7 @@ def test_every_message_key_used_by_the_code_exists():
     from pathlib import Path
 
     source = "\n".join(p.read_text(encoding="utf-8")
-                       for p in Path("grader").glob("*.py") if p.name != "messages.py")
+                       for p in Path("grader").rglob("*.py") if p.name != "messages.py")
     used = set(re.findall(r'(?:message|Error|LimitError|ParseError)\(\s*"([a-z_]+)"', source))
     used |= set(re.findall(r'(?:GraderError|EvalError|CannotDecide)\("([a-z_]+)"', source))
     internal = {"derivative_too_large", "matrix_derivative", "partial_derivative",

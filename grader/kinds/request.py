@@ -9,18 +9,18 @@ from __future__ import annotations
 import math
 import re
 
+from ..errors import GraderError
+from ..messages import message
+from ..reading.names import Declarations
+from ..reading.normalize import normalize
+from ..reading.parser import NO_DECLARATIONS, parse
+from ..result import Result
+from ..symbolic.equality import symbolic_equal
+from ..values.evaluate import Env, evaluate
 from .derivation import grade_derivation
-from .errors import GraderError
-from .evaluate import Env, evaluate
 from .expression import grade_expression
 from .feedback import misconfigured, result
-from .messages import message
-from .names import Declarations
-from .normalize import normalize
 from .numeric import Tolerance, grade_numeric
-from .parser import NO_DECLARATIONS, parse
-from .result import Result
-from .symbolic import symbolic_equal
 
 KINDS = ("expression", "numeric", "derivation")
 DECLARED_NAME = re.compile(r"^[A-Za-z]+(_[A-Za-z0-9+\-,]{1,20})?$")

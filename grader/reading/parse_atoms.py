@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .errors import LimitError, ParseError
+from ..errors import LimitError, ParseError
 from .lexer import Token
 from .limits import MAX_DIFF_ORDER
 from .names import CONSTANTS, NOT_FINITE, Declarations

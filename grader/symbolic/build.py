@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sympy
 
-from .errors import CannotDecide
-from .nodes import (
+from ..errors import CannotDecide
+from ..reading.nodes import (
     Add,
     Apply,
     Const,

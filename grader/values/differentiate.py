@@ -9,8 +9,8 @@ from __future__ import annotations
 import threading
 from functools import lru_cache
 
-from .errors import CannotDecide
-from .nodes import (
+from ..errors import CannotDecide
+from ..reading.nodes import (
     Add,
     Apply,
     Const,

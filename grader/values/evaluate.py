@@ -17,10 +17,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .constant import constant_value
-from .differentiate import expand_derivatives
-from .errors import EvalError
-from .nodes import (
+from ..errors import EvalError
+from ..reading.constant import constant_value
+from ..reading.nodes import (
     Add,
     Apply,
     Const,
@@ -39,6 +38,7 @@ from .nodes import (
     Transpose,
     is_constant,
 )
+from .differentiate import expand_derivatives
 
 MAX_MATRIX_POWER = 8
 FUNCTION_TERMS = ("a", "b", "c", "h", "g", "p2", "p3")

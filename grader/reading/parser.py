@@ -14,7 +14,7 @@ postfix and primary are one call, and the depth limit is checked inline.
 
 from __future__ import annotations
 
-from .errors import LimitError, ParseError
+from ..errors import LimitError, ParseError
 from .lexer import Token, tokenize
 from .limits import (
     MAX_DEPTH,
