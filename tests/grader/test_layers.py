@@ -97,3 +97,28 @@ def test_sympy_only_in_the_symbolic_stage(module):
     """sympy is for the bounded check in the contained worker (which also warms it up)."""
     if "sympy" in {m.split(".")[0] for m in imports_of(module)}:
         assert module.startswith("grader.symbolic.") or module == "grader.worker_main"
+
+
+def import_cycle() -> list[str] | None:
+    """One chain of modules that import each other in a circle, or None."""
+    graph = {m: sorted(i for i in grader_imports(m) if i in MODULES and i != m) for m in MODULES}
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> list[str] | None:
+        if module in path:
+            return path[path.index(module):] + [module]
+        if module in done:
+            return None
+        for target in graph[module]:
+            cycle = visit(target, path + [module])
+            if cycle:
+                return cycle
+        done.add(module)
+        return None
+
+    return next((c for c in map(lambda m: visit(m, []), sorted(graph)) if c), None)
+
+
+def test_no_two_modules_import_each_other():
+    """Not even inside one stage (the parser is one module, not two that call each other)."""
+    assert import_cycle() is None, " -> ".join(import_cycle())
