@@ -41,47 +41,22 @@ def symbol(name: str) -> sympy.Symbol:
 
 
 def to_sympy(node: Node) -> sympy.Expr:
-    match node:
-        case Num(_, text):
-            return sympy.Rational(text)  # text matched our number pattern: digits, '.', exponent
-        case Const(name):
-            return sympy.E if name == "e" else sympy.pi
-        case Sym(name):
-            return symbol(name)
-        case MatSym(name):
-            return sympy.Symbol(name, commutative=False)
-        case Ident():
-            return sympy.Integer(1)
-        case Neg(a):
-            return -to_sympy(a)
-        case Add(terms):
-            return sympy.Add(*(to_sympy(t) for t in terms))
-        case Mul(factors):
-            return sympy.Mul(*(to_sympy(f) for f in factors))
-        case Div(a, b):
-            den = to_sympy(b)
-            if not den.is_commutative:
-                raise CannotDecide("matrix_division")
-            return to_sympy(a) / den
-        case Pow(a, b):
-            return sympy.Pow(to_sympy(a), to_sympy(b))
-        case Func(name, a):
-            return _FUNCS[name](to_sympy(a))
-        case Apply(name, args, order):
-            return _apply(name, [to_sympy(a) for a in args], order)
-        case Diff(expr, var, order):
-            return sympy.diff(to_sympy(expr), symbol(var), order)
-        case Transpose(a):
-            return to_sympy(push_transpose(a))
-        case Factorial(a):
-            return sympy.factorial(int(a.value))
-        case Matrix(rows):
-            return sympy.ImmutableMatrix([[to_sympy(e) for e in row] for row in rows])
-    raise CannotDecide("unknown_node")
+    rule = _TO_SYMPY.get(type(node))
+    if rule is None:
+        raise CannotDecide("unknown_node")
+    return rule(node)
 
 
-def _apply(name: str, args: list[sympy.Expr], order: int) -> sympy.Expr:
-    f = sympy.Function(name)
+def _div(node: Div) -> sympy.Expr:
+    den = to_sympy(node.den)
+    if not den.is_commutative:
+        raise CannotDecide("matrix_division")
+    return to_sympy(node.num) / den
+
+
+def _apply(node: Apply) -> sympy.Expr:
+    f = sympy.Function(node.name)
+    args, order = [to_sympy(a) for a in node.args], node.order
     if order == 0:
         return f(*args)
     (arg,) = args
@@ -91,23 +66,40 @@ def _apply(name: str, args: list[sympy.Expr], order: int) -> sympy.Expr:
     return sympy.Subs(sympy.Derivative(f(t), (t, order)), t, arg)
 
 
+_TO_SYMPY = {
+    # Num.text matched our number pattern (digits, '.', exponent): an exact rational.
+    Num: lambda n: sympy.Rational(n.text),
+    Const: lambda n: sympy.E if n.name == "e" else sympy.pi,
+    Sym: lambda n: symbol(n.name),
+    MatSym: lambda n: sympy.Symbol(n.name, commutative=False),
+    Ident: lambda n: sympy.Integer(1),
+    Neg: lambda n: -to_sympy(n.arg),
+    Add: lambda n: sympy.Add(*(to_sympy(t) for t in n.terms)),
+    Mul: lambda n: sympy.Mul(*(to_sympy(f) for f in n.factors)),
+    Div: _div,
+    Pow: lambda n: sympy.Pow(to_sympy(n.base), to_sympy(n.exp)),
+    Func: lambda n: _FUNCS[n.name](to_sympy(n.arg)),
+    Apply: _apply,
+    Diff: lambda n: sympy.diff(to_sympy(n.expr), symbol(n.var), n.order),
+    Transpose: lambda n: to_sympy(push_transpose(n.arg)),
+    Factorial: lambda n: sympy.factorial(int(n.arg.value)),
+    Matrix: lambda n: sympy.ImmutableMatrix([[to_sympy(e) for e in row] for row in n.rows]),
+}
+
+
 def push_transpose(node: Node) -> Node:
     """(A B)^T = B^T A^T, (A + B)^T = A^T + B^T, (A^T)^T = A; scalars are their own transpose."""
-    match node:
-        case MatSym(name):
-            return MatSym(name + "^T")
-        case Transpose(a):
-            return a
-        case Add(terms):
-            return Add(tuple(push_transpose(t) for t in terms))
-        case Mul(factors):
-            return Mul(tuple(push_transpose(f) for f in reversed(factors)))
-        case Neg(a):
-            return Neg(push_transpose(a))
-        case Div(a, b):
-            return Div(push_transpose(a), b)
-        case Pow(a, b):
-            return Pow(push_transpose(a), b)
-        case Matrix(rows):
-            return Matrix(tuple(zip(*rows, strict=True)))
-    return node
+    rule = _TRANSPOSED.get(type(node))
+    return node if rule is None else rule(node)
+
+
+_TRANSPOSED = {
+    MatSym: lambda n: MatSym(n.name + "^T"),
+    Neg: lambda n: Neg(push_transpose(n.arg)),
+    Add: lambda n: Add(tuple(push_transpose(t) for t in n.terms)),
+    Mul: lambda n: Mul(tuple(push_transpose(f) for f in reversed(n.factors))),
+    Div: lambda n: Div(push_transpose(n.num), n.den),
+    Pow: lambda n: Pow(push_transpose(n.base), n.exp),
+    Transpose: lambda n: n.arg,
+    Matrix: lambda n: Matrix(tuple(zip(*n.rows, strict=True))),
+}
