@@ -10,7 +10,7 @@ import math
 import re
 
 from ..errors import GraderError
-from ..messages import message
+from ..messages import language, message
 from ..reading.names import Declarations
 from ..reading.normalize import normalize
 from ..reading.parser import NO_DECLARATIONS, parse
@@ -85,8 +85,7 @@ def grade_request(request: object, *, symbolic: bool = True) -> Result:
     """Grade one request. With `symbolic=False` (the in-process fast path: parsing and numpy
     sampling only, all bounded by the parser's limits) a case that needs sympy raises
     NeedsWorker instead, for the caller to send to the contained worker."""
-    lang = request.get("lang") if isinstance(request, dict) else None
-    lang = lang if lang in ("en", "zh") else "en"
+    lang = language(request.get("lang") if isinstance(request, dict) else None)
     try:
         return _grade(request, lang, symbolic_equal if symbolic else _defer_to_worker)
     except NeedsWorker:
