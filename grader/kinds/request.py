@@ -1,7 +1,9 @@
-"""One request of the JSON-Lines contract in, one result out. Runs inside the worker process.
+"""One request of the JSON-Lines contract in, one result out.
 
 Validates the request (a malformed request is an error result, never an exception), then
-dispatches on `kind` to the expression, numeric or derivation grader.
+dispatches on `kind` to the expression, numeric or derivation grader. Runs in the caller's
+process without sympy (`symbolic=False`: a case that needs it raises NeedsWorker) and in the
+contained worker with it.
 """
 
 from __future__ import annotations
