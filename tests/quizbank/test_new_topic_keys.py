@@ -22,8 +22,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-import grader
 import quizbank
+from quizbank.grading import grade
 
 BANK = quizbank.load_bank()
 NEW_FILES = ("09_normalization.yaml", "10_initialization.yaml", "11_transformer_depth.yaml",
@@ -352,8 +352,8 @@ def test_the_key_at_the_stated_precision_is_accepted(qid):
     question = BANK.questions[qid]
     precision = _stated_precision(question.prompt.en, _EN_SIGFIGS, _EN_DECIMALS, _EN_EXACT)
     typed = _typed_answer(question.answer, precision)
-    result = grader.grade_question(question, typed, lang="en")
-    assert result["correct"], (typed, result["feedback"])
+    result = grade(question, typed, lang="en")
+    assert result.correct, (typed, result.feedback)
 
 
 # --- expression keys against torch autograd ---------------------------------------------------------
