@@ -8,6 +8,10 @@ in the product.) Both verdicts are compared with the corpus's known verdicts. Th
 ours with every answer in the contained worker, the baseline) take turns CHUNK answers at a
 time, PASSES times; the speed-up is the median of the per-pass speed-ups.
 
+Also, one pass each: the independent corpus of answers to compute's problems
+(bench/corpus/generated.jsonl) and the identity corpus (bench/corpus/identities.jsonl: published
+identities, classic errors and notations), whose agreement is reported per class.
+
 Run: .venv/bin/python bench/bench_grader.py
 """
 
@@ -26,6 +30,11 @@ CORPUS = ROOT / "bench" / "corpus" / "answers.jsonl"
 # Answers to compute's problems whose verdicts come from exact arithmetic, not from the grader
 # (bench/corpus/make_generated.py): the independent check of both verdict accuracies.
 INDEPENDENT = ROOT / "bench" / "corpus" / "generated.jsonl"
+# Published identities, classic errors and notations, verdicts justified by exact or 50-digit
+# checks (bench/corpus/make_identities.py); agreement reported per class.
+sys.path.insert(0, str(ROOT / "bench" / "corpus"))
+import identity_agreement  # noqa: E402 - needs the path above
+
 BASELINE_BUDGET_S = 5
 PASSES = 7
 CHUNK = 50  # answers per turn in an interleaved pass
@@ -249,6 +258,7 @@ def main() -> int:
     if wrong:
         print("ours disagrees with the known verdict on:", wrong)
     report_independent()
+    report_identities()
     return 0
 
 
@@ -275,6 +285,40 @@ def report_independent() -> None:
     wrong = [(r["id"], r["answer"]) for r, ok in zip(rows, ours_right, strict=True) if not ok]
     if wrong:
         print("  ours disagrees with the known verdict on:", wrong)
+
+
+def baseline_words(verdict: bool | None) -> str:
+    return {True: "correct", False: "wrong", None: "unreadable"}[verdict]
+
+
+def report_identities() -> None:
+    """Agreement per class on the identity corpus (three-way: correct / wrong / unreadable),
+    ours through the warm CLI and the baseline, one pass. The baseline's "cannot read" counts
+    as an unreadable verdict, so it agrees on the cases that should be unreadable."""
+    lines = identity_agreement.load()
+    ours, _ = run_ours([identity_agreement.request(line) for line in lines])
+    base = run_baseline(lines)
+    ours_classes = identity_agreement.per_class(
+        lines, [identity_agreement.verdict_of_json(out) for out in ours])
+    base_classes = identity_agreement.per_class(lines, [baseline_words(v) for v, _ in base])
+    print(f"\nidentity corpus: {len(lines)} cases ({identity_agreement.CORPUS.relative_to(ROOT)}; "
+          "published identities, classic errors, notations; verdicts from exact / 50-digit "
+          "checks, not the grader), one pass")
+    print(f"  {'class':26}{'cases':>7}{'ours':>9}{'baseline':>10}{'base reads':>12}")
+
+    def pct(counts):
+        return f"{identity_agreement.percent(*counts):.1f}%"
+
+    for name, (count, _) in ours_classes.items():
+        read = sum(1 for line, (v, _) in zip(lines, base, strict=True)
+                   if line["class"] == name and v is not None)
+        print(f"  {name:26}{count:>7}{pct(ours_classes[name]):>9}"
+              f"{pct(base_classes[name]):>10}{read:>12}")
+    total = len(lines)
+    ours_all = (total, sum(a for _, a in ours_classes.values()))
+    base_all = (total, sum(a for _, a in base_classes.values()))
+    print(f"  {'all':26}{total:>7}{pct(ours_all):>9}{pct(base_all):>10}"
+          f"{sum(v is not None for v, _ in base):>12}")
 
 
 if __name__ == "__main__":

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import time
 
-from .engine import BadRequest, NeedsWorker, declarations, grade_request
 from .errors import ParseError
-from .feedback import caret_text, reason
-from .latex import to_latex
-from .messages import message
-from .parser import parse_with_notes
+from .kinds.feedback import caret_text, reason
+from .kinds.request import BadRequest, NeedsWorker, declarations, grade_request
+from .messages import language, message
+from .reading.latex import to_latex
+from .reading.parser import parse_with_notes
 from .result import Result
 from .worker import Worker, shared_worker
 
@@ -47,7 +47,7 @@ def preview(text: str, *, symbols=(), functions=(), matrices=(), lang: str = "en
 
     Only parsing happens here (bounded by the parser's limits), in-process; nothing is evaluated.
     """
-    lang = lang if lang in ("en", "zh") else "en"
+    lang = language(lang)
     if not isinstance(text, str):
         return {"interpreted": None, "error": message("empty", lang)}
     try:

@@ -13,8 +13,8 @@ import sys
 import time
 
 from .api import grade_fast_then_contained
-from .engine import grade_request
-from .feedback import result
+from .kinds.feedback import result
+from .kinds.request import grade_request
 from .messages import message
 from .result import Result
 from .worker import HARD_TIMEOUT_S, Worker

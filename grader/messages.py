@@ -162,6 +162,14 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
+LANGUAGES = ("en", "zh")
+
+
+def language(lang: object) -> str:
+    """The language to answer in: "zh" or "en"; anything else (missing, unknown) is English."""
+    return lang if lang in LANGUAGES else "en"
+
+
 def message(key: str, lang: str = "en", **params: object) -> str:
     entry = MESSAGES.get(key) or MESSAGES["cannot_evaluate"]
     template = entry.get(lang) or entry["en"]

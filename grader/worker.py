@@ -17,8 +17,8 @@ import sys
 import threading
 import time
 
-from .feedback import result
-from .messages import message
+from .kinds.feedback import result
+from .messages import language, message
 from .result import Result
 
 HARD_TIMEOUT_S = 1.5  # every answer comes back within 2 s, kill and reply included
@@ -159,8 +159,8 @@ class Worker:
             return result(feedback=text, error=text)
 
     def grade(self, request: dict) -> Result:
-        lang = request.get("lang", "en") if isinstance(request, dict) else "en"
-        return self.call("grade", request, lang if lang in ("en", "zh") else "en")
+        lang = language(request.get("lang") if isinstance(request, dict) else None)
+        return self.call("grade", request, lang)
 
     def close(self) -> None:
         with self._lock:

@@ -33,10 +33,10 @@ def main() -> None:
     os.dup2(2, 1)
     import sympy  # noqa: F401 - warm: the symbolic fallback must not pay for the import
 
-    from .engine import grade_request
-    from .feedback import result
-    from .parser import parse
-    from .symbolic import symbolic_equal
+    from .kinds.feedback import result
+    from .kinds.request import grade_request
+    from .reading.parser import parse
+    from .symbolic.equality import symbolic_equal
 
     grade_request({"kind": "expression", "expected": "x+1", "answer": "1+x"})  # warm caches
     symbolic_equal(parse("sqrt(x)^2")[0], parse("x")[0], budget=30)  # warm sympy's simplify

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from grader import Part, Result, Verdict, check
-from grader.messages import message
+from grader.messages import language, message
 
 from .question_types import (
     ChoiceQuestion,
@@ -59,7 +59,7 @@ def grade(question: Question, answer, *, lang: str = "en",
           variant: Variant | None = None) -> Result:
     """Grade `answer` (text, option/step ids, or a dict of asked answers for generated questions;
     `variant` is required for those)."""
-    lang = lang if lang in ("en", "zh") else "en"
+    lang = language(lang)
     if isinstance(question, ChoiceQuestion):
         return grade_choice(question, answer, lang)
     if isinstance(question, OrderingQuestion):

@@ -1,6 +1,6 @@
 import pytest
 
-from grader.engine import grade_request
+from grader.kinds.request import grade_request
 
 
 @pytest.fixture

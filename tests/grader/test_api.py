@@ -5,7 +5,7 @@ import pytest
 
 import grader
 from grader import api
-from grader.feedback import result
+from grader.kinds.feedback import result
 
 
 class RecordingWorker:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from grader.engine import grade_request
+from grader.kinds.request import grade_request
 
 CORPUS = Path(__file__).resolve().parents[2] / "bench" / "corpus"
 GENERATED = CORPUS / "generated.jsonl"

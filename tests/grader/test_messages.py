@@ -5,7 +5,7 @@ import string
 
 import pytest
 
-from grader.messages import MESSAGES, message
+from grader.messages import MESSAGES, language, message
 
 
 def placeholders(template):
@@ -24,7 +24,7 @@ def test_every_message_key_used_by_the_code_exists():
     from pathlib import Path
 
     source = "\n".join(p.read_text(encoding="utf-8")
-                       for p in Path("grader").glob("*.py") if p.name != "messages.py")
+                       for p in Path("grader").rglob("*.py") if p.name != "messages.py")
     used = set(re.findall(r'(?:message|Error|LimitError|ParseError)\(\s*"([a-z_]+)"', source))
     used |= set(re.findall(r'(?:GraderError|EvalError|CannotDecide)\("([a-z_]+)"', source))
     internal = {"derivative_too_large", "matrix_derivative", "partial_derivative",
@@ -36,3 +36,12 @@ def test_every_message_key_used_by_the_code_exists():
 
 def test_missing_placeholder_value_does_not_raise():
     assert message("expected", "en") == MESSAGES["expected"]["en"]
+
+
+@pytest.mark.parametrize("given, expected", [
+    ("zh", "zh"), ("en", "en"), (None, "en"), ("fr", "en"), ("", "en"), (3, "en"),
+    (["zh"], "en"), ({"lang": "zh"}, "en"),
+])
+def test_language_is_zh_or_en(given, expected):
+    """The one place a request's `lang` becomes a language: anything unknown is English."""
+    assert language(given) == expected

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.normalize import normalize
+from grader.reading.normalize import normalize
 
 
 @pytest.mark.parametrize(

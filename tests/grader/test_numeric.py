@@ -1,4 +1,4 @@
-"""Numbers, vectors and matrices against the tolerance rules (see grader/numeric.py)."""
+"""Numbers, vectors and matrices against the tolerance rules (see grader/kinds/numeric.py)."""
 
 import pytest
 

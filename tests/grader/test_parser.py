@@ -3,8 +3,8 @@
 import pytest
 
 from grader.errors import LimitError, ParseError
-from grader.names import Declarations
-from grader.nodes import (
+from grader.reading.names import Declarations
+from grader.reading.nodes import (
     Add,
     Apply,
     Const,
@@ -21,7 +21,7 @@ from grader.nodes import (
     Sym,
     Transpose,
 )
-from grader.parser import parse
+from grader.reading.parser import parse
 
 D = Declarations.of(symbols=["x", "a", "n"], functions=["F", "F_l"], matrices=["W", "g", "A", "B"])
 x, W, g, A, B = Sym("x"), MatSym("W"), MatSym("g"), MatSym("A"), MatSym("B")

@@ -5,8 +5,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grader.errors import GraderError
-from grader.parser import parse, parse_tokens
-from grader.plain_numbers import parse_plain_numbers
+from grader.reading.parser import parse, parse_tokens
+from grader.reading.plain_numbers import parse_plain_numbers
 
 
 def full_parser(text: str, space_vectors: bool):

@@ -3,8 +3,8 @@
 import pytest
 
 from grader import preview
-from grader.latex import to_latex
-from grader.parser import parse
+from grader.reading.latex import to_latex
+from grader.reading.parser import parse
 
 
 @pytest.mark.parametrize(
@@ -45,7 +45,7 @@ def test_rendered_latex_keeps_the_tree(text):
 
 
 def _decls():
-    from grader.names import Declarations
+    from grader.reading.names import Declarations
 
     return Declarations.of(symbols=["x", "a", "b", "c"], functions=["F"], matrices=["W", "g"])
 

@@ -4,7 +4,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grader import preview
-from grader.engine import grade_request
+from grader.kinds.request import grade_request
 
 coef = st.integers(min_value=-9, max_value=9)
 nonzero = coef.filter(lambda c: c != 0)
@@ -95,9 +95,9 @@ def test_formula_like_noise_never_raises(text):
 @given(st.text(alphabet="()[]^*+-/,'!0123456789.exyWIFg \\", max_size=40))
 def test_is_constant_agrees_with_facts(text):
     from grader.errors import GraderError
-    from grader.names import Declarations
-    from grader.nodes import facts, is_constant, walk
-    from grader.parser import parse
+    from grader.reading.names import Declarations
+    from grader.reading.nodes import facts, is_constant, walk
+    from grader.reading.parser import parse
 
     try:
         tree, _ = parse(text, Declarations.of(functions=["F"], matrices=["W"]))

@@ -65,7 +65,7 @@ def test_the_contained_worker_returns_the_same_result_as_in_process():
         contained = worker.grade(request)
     finally:
         worker.close()
-    from grader.engine import grade_request
+    from grader.kinds.request import grade_request
 
     assert contained == grade_request(request)
     assert [s.status for s in contained.steps] == [StepStatus.VERIFIED, StepStatus.DOES_NOT_FOLLOW]

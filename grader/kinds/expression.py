@@ -12,17 +12,17 @@ from functools import lru_cache
 
 import numpy as np
 
-from .counterexample import find_counterexample
-from .decide import MATRIX_SIZE, Verdict, compare_values, sampling_env, uses_matrices
-from .errors import CannotDecide, EvalError, GraderError, ParseError
-from .evaluate import Env, evaluate
+from ..errors import CannotDecide, EvalError, GraderError, ParseError
+from ..messages import message
+from ..reading.latex import to_latex
+from ..reading.names import Declarations
+from ..reading.nodes import Node, symbol_names
+from ..reading.parser import parse, parse_with_notes
+from ..result import Counterexample, Result
+from ..values.counterexample import find_counterexample
+from ..values.decide import MATRIX_SIZE, Verdict, compare_values, sampling_env, uses_matrices
+from ..values.evaluate import Env, evaluate
 from .feedback import cannot_grade, misconfigured, result, shape_text, unreadable
-from .latex import to_latex
-from .messages import message
-from .names import Declarations
-from .nodes import Node, symbol_names
-from .parser import parse, parse_with_notes
-from .result import Counterexample, Result
 
 # (answer tree, expected tree) -> True / False / None (cannot decide); runs in the worker.
 SymbolicCheck = Callable[[Node, Node], bool | None]

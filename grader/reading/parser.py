@@ -4,8 +4,11 @@ Grammar (loosest first):  list := sum (',' sum)*   sum := term (('+'|'-') term)*
 term := unary (('*'|'/'|implicit) unary)*   unary := ('-'|'+') unary | power
 power := postfix ('^' exponent)?   exponent := '-' exponent | postfix
 postfix := primary ("'" | '!')*
-Limits (depth, nodes, numbers, exponents) are checked while the tree is built, before anything
-is evaluated.
+primary := number | name | call | d/dx primary | (list) | {list} | |sum| | [rows] | \\frac{}{}
+           | \\sqrt[n]{} | \\begin{bmatrix} ... \\end{bmatrix}
+Limits (depth, nodes, numbers, exponents, derivative orders) are checked while the tree is
+built, before anything is evaluated. `parse` tries plain_numbers.py first: plain numbers and
+lists of them (the commonest answers) get the same tree there without the token stream.
 
 This runs for every keystroke and every answer, so the hot path is written for CPython: the
 current token is a plain attribute (kept in step with the index by `take`/`skip`), power,
@@ -14,23 +17,30 @@ postfix and primary are one call, and the depth limit is checked inline.
 
 from __future__ import annotations
 
-from .errors import LimitError, ParseError
+from ..errors import LimitError, ParseError
 from .lexer import Token, tokenize
 from .limits import (
     MAX_DEPTH,
+    MAX_DIFF_ORDER,
     MAX_FACTORIAL,
     MAX_LENGTH,
     MAX_NODES,
     check_exponent,
     number_value,
 )
-from .names import Declarations, prepare_tokens
+from .names import CONSTANTS, NOT_FINITE, Declarations, prepare_tokens
 from .nodes import (
+    BUILTIN_FUNCTIONS,
     Add,
+    Apply,
     Const,
+    Diff,
     Div,
     Factorial,
+    Func,
+    Ident,
     Matrix,
+    MatSym,
     Mul,
     Neg,
     Node,
@@ -38,12 +48,14 @@ from .nodes import (
     Pow,
     Sym,
     Transpose,
+    walk,
 )
 from .normalize import normalize
 from .plain_numbers import parse_plain_numbers
 
 IMPLICIT_STARTS = {"num", "name", "diffop", "cmd", "begin"}
 NO_DECLARATIONS = Declarations()
+NAME_ALIASES = {"ln": "log"}
 
 
 def parse(text: str, decls: Declarations = NO_DECLARATIONS,
@@ -88,7 +100,7 @@ class Parser:
         self.space_mode = [False]  # inside `[1 2; 3 4]` a space separates entries
         self.notes: set[str] = set()  # readings worth telling the learner (parse_with_notes)
 
-    # -- helpers --------------------------------------------------------------------------------
+    # -- the token cursor and the limits --------------------------------------------------------
     def peek(self, offset: int = 1) -> Token:
         return self.tokens[min(self.i + offset, len(self.tokens) - 1)]
 
@@ -129,7 +141,7 @@ class Parser:
         if self.depth > MAX_DEPTH:
             raise LimitError("too_deep", self.tok.pos, limit=MAX_DEPTH)
 
-    # -- grammar --------------------------------------------------------------------------------
+    # -- lists, sums, terms and powers ----------------------------------------------------------
     def parse_all(self) -> Node:
         if self.at("op", "="):  # a derivation line may start with "="
             self.take()
@@ -255,7 +267,7 @@ class Parser:
                 if self.nodes > MAX_NODES:
                     raise LimitError("too_many_nodes", self.tok.pos, limit=MAX_NODES)
             else:
-                node = _atoms.parse_atom(self)
+                node = self.parse_atom()
         finally:
             self.depth -= 1
         tok = self.tok
@@ -319,11 +331,259 @@ class Parser:
         finally:
             self.depth -= 1
 
+    # -- atoms: names, calls and derivatives ----------------------------------------------------
+    def parse_atom(self) -> Node:
+        t = self.tok
+        if t.kind == "num":
+            return self.make(number_value(self.take()))
+        if t.kind == "name":
+            return self.parse_name()
+        if t.kind == "diffop":
+            self.take()
+            return self.make_diff(self.parse_power(), t.text, 1, t)
+        if t.kind == "cmd":
+            return self.parse_command()
+        if t.kind == "begin":
+            return self.parse_environment()
+        if t.kind == "op":
+            if t.text in "({":
+                return self.parse_group()
+            if t.text == "[":
+                return self.parse_brackets()
+            if t.text == "|":
+                return self.parse_abs()
+        if t.kind == "eof":
+            raise ParseError("incomplete", t.pos)
+        raise ParseError("unexpected_token", t.pos, found=t.text)
 
-def number_node(parser: Parser, token: Token) -> Num:
-    return parser.make(number_value(token))
+    def parse_name(self) -> Node:
+        t = self.take()
+        name, decls = t.text, self.decls
+        if name in decls.functions:
+            order = 0
+            while self.at("op", "'"):
+                self.take()
+                order += 1
+            if order > MAX_DIFF_ORDER:
+                raise ParseError("derivative_order", t.pos, limit=MAX_DIFF_ORDER)
+            args = self.parse_call_args(t)
+            if order and len(args) != 1:
+                raise ParseError("prime_needs_one_argument", t.pos, name=name)
+            return self.make(Apply(name, tuple(args), order))
+        if name in decls.matrices:
+            return self.make(MatSym(name))
+        if name in decls.symbols:
+            return self.make(Sym(name))
+        if name in NOT_FINITE:
+            raise ParseError("not_finite", t.pos)
+        if name == "I" and decls.identity_is_matrix:
+            return self.make(Ident())
+        if name in CONSTANTS:
+            return self.make(Const(name))
+        if name == "diff":
+            return self.parse_diff_call(t)
+        if name == "transpose":
+            return self.make(Transpose(self.single_argument(t)))
+        name = NAME_ALIASES.get(name, name)
+        if name == "sigma" and self.at("op", "(") and not self.tok.space_before:
+            name = "sigmoid"  # σ(z) is the activation, as in the source texts
+        if name in BUILTIN_FUNCTIONS:
+            return self.make(Func(name, self.single_argument(t)))
+        if name in ("partial", "nabla"):
+            raise ParseError("unexpected_token", t.pos, found=t.text)
+        return self.make(Sym(name))
+
+    def parse_call_args(self, name_token: Token) -> list[Node]:
+        if not self.at("op", "("):
+            raise ParseError("expected_call", self.tok.pos, name=name_token.text)
+        opener = self.take()
+        self.space_mode.append(False)
+        args = self.parse_list()
+        self.space_mode.pop()
+        self.expect(")", opener)
+        return args
+
+    def single_argument(self, name_token: Token) -> Node:
+        """`sin(x)`, or `sin x` without parentheses: then, as on paper, the argument runs on through
+        the factors written right against it (`sin 2x` is sin(2x), `\\sin 2\\theta` is sin(2θ)) and
+        stops at an operator, a space or another function (`sin x cos x` is sin(x)·cos(x))."""
+        if self.at("op", "("):
+            args = self.parse_call_args(name_token)
+            if len(args) != 1:
+                raise ParseError("one_argument", name_token.pos, name=name_token.text)
+            return args[0]
+        if self.at("eof"):
+            raise ParseError("unexpected_end", self.tok.pos, expected="(")
+        factors = [self.parse_power()]
+        while self.continues_argument():
+            factors.append(self.parse_power())
+        return factors[0] if len(factors) == 1 else self.make(Mul(tuple(factors)))
+
+    def continues_argument(self) -> bool:
+        t = self.tok
+        if t.space_before:
+            return False
+        if t.kind == "num" or (t.kind == "op" and t.text == "("):
+            return True
+        return t.kind == "name" and not is_function_name(t.text, self.decls)
+
+    def parse_diff_call(self, t: Token) -> Node:
+        args = self.parse_call_args(t)
+        if len(args) not in (2, 3) or not isinstance(args[1], Sym):
+            raise ParseError("diff_arguments", t.pos)
+        order = 1
+        if len(args) == 3:
+            if not (isinstance(args[2], Num) and args[2].value.is_integer()
+                    and 1 <= args[2].value <= MAX_DIFF_ORDER):
+                raise ParseError("derivative_order", t.pos, limit=MAX_DIFF_ORDER)
+            order = int(args[2].value)
+        return self.make_diff(args[0], args[1].name, order, t)
+
+    def make_diff(self, expr: Node, var: str, order: int, t: Token) -> Node:
+        """Nested derivatives multiply the work: their total order is limited like one order."""
+        total = order + sum(n.order for n in walk(expr) if isinstance(n, Diff | Apply))
+        if total > MAX_DIFF_ORDER:
+            raise LimitError("derivative_order", t.pos, limit=MAX_DIFF_ORDER)
+        return self.make(Diff(expr, var, order))
+
+    # -- groups, |x| and matrices ---------------------------------------------------------------
+    def parse_group(self) -> Node:
+        opener = self.take()
+        closer = ")" if opener.text == "(" else "}"
+        self.space_mode.append(False)
+        saved_abs, self.abs_depth = self.abs_depth, 0
+        items = self.parse_list()
+        self.abs_depth = saved_abs
+        self.space_mode.pop()
+        self.expect(closer, opener)
+        if len(items) == 1:
+            return items[0]
+        return self.make(Matrix((tuple(items),)))
+
+    def parse_abs(self) -> Node:
+        """`|x|`: inside it, a `|` closes it (abs_depth) instead of starting a factor `|y|`."""
+        opener = self.take()
+        self.abs_depth += 1
+        self.space_mode.append(False)
+        inner = self.parse_sum()
+        self.space_mode.pop()
+        self.abs_depth -= 1
+        self.expect("|", opener)
+        return self.make(Func("abs", inner))
+
+    def parse_brackets(self) -> Node:
+        """`[a, b]`, `[a b]`, `[a; b]`, `[1 2; 3 4]`, `[[1,2],[3,4]]`."""
+        opener = self.take()
+        spaced = not self.has_top_level_comma()  # without commas, a space separates entries
+        self.space_mode.append(spaced)
+        saved_abs, self.abs_depth = self.abs_depth, 0
+        rows: list[list[Node]] = [[]]
+        while True:
+            rows[-1].append(self.parse_sum())
+            tok = self.tok
+            is_op = tok.kind == "op"
+            if is_op and tok.text == ",":
+                self.take()
+                continue
+            if spaced and not (is_op and tok.text in "];") and tok.kind != "eof":
+                continue  # the next entry starts right here
+            if is_op and tok.text == ";":
+                self.take()
+                rows.append([])
+                continue
+            break
+        self.abs_depth = saved_abs
+        self.space_mode.pop()
+        self.expect("]", opener)
+        return self.make(self.rows_to_matrix(rows, opener))
+
+    def has_top_level_comma(self) -> bool:
+        depth = 0
+        for token in self.tokens[self.i:]:
+            if token.kind != "op":
+                if token.kind == "eof":
+                    return False
+                continue
+            text = token.text
+            if text in "([{":
+                depth += 1
+            elif text in ")]}":
+                if depth == 0:
+                    return False
+                depth -= 1
+            elif text == "," and depth == 0:
+                return True
+        return False
+
+    def rows_to_matrix(self, rows: list[list[Node]], opener: Token) -> Matrix:
+        # [[1,2],[3,4]]: a single row whose entries are all row vectors of one length is a matrix.
+        first = rows[0]
+        if len(rows) == 1 and all(type(e) is Matrix and len(e.rows) == 1 for e in first):
+            rows = [list(e.rows[0]) for e in first]
+        width = len(rows[0])
+        for row in rows:
+            if len(row) != width:
+                raise ParseError("ragged_matrix", opener.pos)
+        for row in rows:
+            for entry in row:
+                if type(entry) is Matrix:
+                    raise ParseError("nested_matrix", opener.pos)
+        return Matrix(tuple(tuple(r) for r in rows))
+
+    def parse_environment(self) -> Node:
+        opener = self.take()
+        rows: list[list[Node]] = [[]]
+        self.space_mode.append(False)
+        while not self.at("end"):
+            rows[-1].append(self.parse_sum())
+            if self.at("op", "&"):
+                self.take()
+            elif self.at("rowsep"):
+                self.take()
+                if not self.at("end"):
+                    rows.append([])
+            elif not self.at("end"):
+                raise ParseError("expected", self.tok.pos, expected="& \\\\ \\end",
+                                 found=self.tok.text)
+        self.space_mode.pop()
+        self.take()
+        return self.make(self.rows_to_matrix(rows, opener))
+
+    # -- LaTeX commands -------------------------------------------------------------------------
+    def parse_command(self) -> Node:
+        t = self.take()
+        if t.text == "frac":
+            num = self.latex_argument()
+            den = self.latex_argument()
+            return self.make(Div(num, den))
+        if t.text == "sqrt":
+            if self.at("op", "["):
+                opener = self.take()
+                index = self.parse_sum()
+                self.expect("]", opener)
+                radicand = self.latex_argument()
+                return self.make(Pow(radicand, self.make(Div(self.make(Num(1.0, "1")), index))))
+            return self.make(Func("sqrt", self.latex_argument()))
+        raise ParseError("unexpected_token", t.pos, found="\\top")
+
+    def latex_argument(self) -> Node:
+        """`{...}`, or a single token as in `\\frac12` (one digit) or `\\frac ab`."""
+        t = self.tok
+        if t.kind == "op" and t.text == "{":
+            return self.parse_group()
+        if t.kind == "num":
+            first = t.text[0]
+            rest = t.text[1:]
+            if rest:
+                self.replace_current(Token("num", rest, t.pos + 1, t.end, False))
+            else:
+                self.take()
+            return self.make(Num(float(first), first))
+        if t.kind == "name":
+            return self.parse_name()
+        raise ParseError("expected", t.pos, expected="{", found=t.text)
 
 
-# parse_atoms builds on Parser (defined above) and the parser calls back into it; importing the
-# module object (not its names) works whichever of the two modules is imported first.
-from . import parse_atoms as _atoms  # noqa: E402
+def is_function_name(name: str, decls: Declarations) -> bool:
+    return (name in decls.functions or name in BUILTIN_FUNCTIONS or name in NAME_ALIASES
+            or name in ("diff", "transpose", "sigma"))

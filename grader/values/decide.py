@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..reading.nodes import Node, facts
 from .evaluate import Env, shape_of
-from .nodes import Node, facts
 
 SCALAR_SAMPLES = 8
 MATRIX_SAMPLES = 4

@@ -1,7 +1,9 @@
-"""One request of the JSON-Lines contract in, one result out. Runs inside the worker process.
+"""One request of the JSON-Lines contract in, one result out.
 
 Validates the request (a malformed request is an error result, never an exception), then
-dispatches on `kind` to the expression, numeric or derivation grader.
+dispatches on `kind` to the expression, numeric or derivation grader. Runs in the caller's
+process without sympy (`symbolic=False`: a case that needs it raises NeedsWorker) and in the
+contained worker with it.
 """
 
 from __future__ import annotations
@@ -9,18 +11,18 @@ from __future__ import annotations
 import math
 import re
 
+from ..errors import GraderError
+from ..messages import language, message
+from ..reading.names import Declarations
+from ..reading.normalize import normalize
+from ..reading.parser import NO_DECLARATIONS, parse
+from ..result import Result
+from ..symbolic.equality import symbolic_equal
+from ..values.evaluate import Env, evaluate
 from .derivation import grade_derivation
-from .errors import GraderError
-from .evaluate import Env, evaluate
 from .expression import grade_expression
 from .feedback import misconfigured, result
-from .messages import message
-from .names import Declarations
-from .normalize import normalize
 from .numeric import Tolerance, grade_numeric
-from .parser import NO_DECLARATIONS, parse
-from .result import Result
-from .symbolic import symbolic_equal
 
 KINDS = ("expression", "numeric", "derivation")
 DECLARED_NAME = re.compile(r"^[A-Za-z]+(_[A-Za-z0-9+\-,]{1,20})?$")
@@ -85,8 +87,7 @@ def grade_request(request: object, *, symbolic: bool = True) -> Result:
     """Grade one request. With `symbolic=False` (the in-process fast path: parsing and numpy
     sampling only, all bounded by the parser's limits) a case that needs sympy raises
     NeedsWorker instead, for the caller to send to the contained worker."""
-    lang = request.get("lang") if isinstance(request, dict) else None
-    lang = lang if lang in ("en", "zh") else "en"
+    lang = language(request.get("lang") if isinstance(request, dict) else None)
     try:
         return _grade(request, lang, symbolic_equal if symbolic else _defer_to_worker)
     except NeedsWorker:

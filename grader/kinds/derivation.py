@@ -9,7 +9,13 @@ reached.
 
 from __future__ import annotations
 
-from .errors import EvalError, GraderError, ParseError
+from ..errors import EvalError, GraderError, ParseError
+from ..messages import message
+from ..reading.latex import to_latex
+from ..reading.names import Declarations
+from ..reading.nodes import Node
+from ..reading.parser import parse
+from ..result import Result, Step, StepStatus
 from .expression import (
     ExpectedBroken,
     SymbolicCheck,
@@ -19,12 +25,6 @@ from .expression import (
     prepare,
 )
 from .feedback import caret_text, misconfigured, reason, result
-from .latex import to_latex
-from .messages import message
-from .names import Declarations
-from .nodes import Node
-from .parser import parse
-from .result import Result, Step, StepStatus
 
 MAX_LINES = 40
 

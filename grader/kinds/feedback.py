@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .errors import GraderError, ParseError
-from .messages import message
-from .normalize import normalize
-from .result import Result, verdict_for
+from ..errors import GraderError, ParseError
+from ..messages import message
+from ..reading.normalize import normalize
+from ..result import Result, verdict_for
 
 
 def result(*, correct: bool = False, score: float = 0.0, feedback: str = "",

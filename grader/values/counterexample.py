@@ -13,11 +13,11 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..messages import message
+from ..reading.nodes import Node, facts
+from ..result import Counterexample
 from .decide import compare_values
 from .evaluate import Env, FunctionModel, evaluate
-from .messages import message
-from .nodes import Node, facts
-from .result import Counterexample
 
 NICE_VALUES = (2.0, 1.0, 3.0, -1.0, 0.5, -2.0, 1.5, 4.0)
 NICE_FUNCTIONS = (("t^2", "p2"), ("t^3", "p3"), ("sin(t)", "sin"), ("e^t", "exp"))

@@ -33,9 +33,8 @@ def to_latex(node: Node) -> str:
     return _render(node)
 
 
-# Precedence by node type (a negative number binds like a product); a dict lookup, as the
-# renderer runs on every graded answer.
-_PREC = {Add: ADD, Neg: MUL, Mul: MUL, Div: MUL, Pow: POW, Transpose: POW}
+# How tightly each type binds when written out; a negative number binds like a product.
+_PREC = {Neg: MUL, Add: ADD, Mul: MUL, Div: MUL, Pow: POW, Transpose: POW}
 
 
 def _prec(node: Node) -> int:
@@ -65,8 +64,8 @@ def number_latex(text: str) -> str:
 
 
 def _render(node: Node) -> str:
-    render = _RENDER.get(type(node))
-    return render(node) if render is not None else r"\text{?}"
+    rule = _RENDER.get(type(node))
+    return rule(node) if rule is not None else r"\text{?}"
 
 
 def _add(node: Add) -> str:

@@ -17,16 +17,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .constant import constant_value
-from .decide import canonical, canonical_shape
-from .errors import GraderError, ParseError
-from .evaluate import Env, evaluate
+from ..errors import GraderError, ParseError
+from ..messages import message
+from ..reading.constant import constant_value
+from ..reading.latex import to_latex
+from ..reading.nodes import Matrix, Mul, Neg, Node, Num, Pow, is_constant, symbol_names
+from ..reading.parser import NO_DECLARATIONS, parse
+from ..result import Result
+from ..values.decide import canonical, canonical_shape
+from ..values.evaluate import Env, evaluate
 from .feedback import cannot_grade, result, shape_text, unreadable
-from .latex import to_latex
-from .messages import message
-from .nodes import Matrix, Mul, Neg, Node, Num, Pow, is_constant, symbol_names
-from .parser import NO_DECLARATIONS, parse
-from .result import Result
 
 DEFAULT_RTOL = 1e-6
 _ENV = Env(k=1, n=1, seed=0)

@@ -17,10 +17,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .constant import constant_value
-from .differentiate import expand_derivatives
-from .errors import EvalError
-from .nodes import (
+from ..errors import EvalError
+from ..reading.constant import constant_value
+from ..reading.nodes import (
     Add,
     Apply,
     Const,
@@ -39,6 +38,7 @@ from .nodes import (
     Transpose,
     is_constant,
 )
+from .differentiate import expand_derivatives
 
 MAX_MATRIX_POWER = 8
 FUNCTION_TERMS = ("a", "b", "c", "h", "g", "p2", "p3")
@@ -121,55 +121,28 @@ def shape_of(value: np.ndarray) -> tuple[int, ...]:
 
 
 def _eval(node: Node, env: Env) -> np.ndarray:
-    match node:
-        case Num(v, _):
-            return np.full(env.k, v, dtype=complex)
-        case Const(name):
-            return np.full(env.k, math.e if name == "e" else math.pi, dtype=complex)
-        case Sym(name):
-            return env.symbol(name)
-        case MatSym(name):
-            return env.matrix(name)
-        case Ident():
-            return np.broadcast_to(np.eye(env.n, dtype=complex), (env.k, env.n, env.n))
-        case Neg(a):
-            return -_eval(a, env)
-        case Add(terms):
-            values = [_eval(t, env) for t in terms]
-            shapes = {shape_of(v) for v in values}
-            if len(shapes) > 1:
-                raise EvalError("add_shapes", shapes=" + ".join(_shape_text(v) for v in values))
-            return sum(values[1:], values[0])
-        case Mul(factors):
-            result = _eval(factors[0], env)
-            for f in factors[1:]:
-                result = _multiply(result, _eval(f, env))
-            return result
-        case Div(a, b):
-            num, den = _eval(a, env), _eval(b, env)
-            if is_matrix(den):
-                raise EvalError("matrix_division")
-            return num / (den[:, None, None] if is_matrix(num) else den)
-        case Pow(a, b):
-            return _power(a, b, env)
-        case Func(name, a):
-            return _FUNCS[name](_eval(a, env))
-        case Apply(name, args, order):
-            return _apply(name, args, order, env)
-        case Transpose(a):
-            value = _eval(a, env)
-            return np.swapaxes(value, 1, 2) if is_matrix(value) else value
-        case Factorial(a):
-            return np.full(env.k, float(math.factorial(int(a.value))), dtype=complex)
-        case Matrix(rows):
-            entries = [[_eval(e, env) for e in row] for row in rows]
-            if any(is_matrix(e) for row in entries for e in row):
-                raise EvalError("nested_matrix")
-            return np.stack([np.stack(row, axis=-1) for row in entries], axis=-2)
-    raise EvalError("cannot_evaluate")
+    rule = _EVAL.get(type(node))
+    if rule is None:  # a Diff: expand_derivatives has replaced every one before this walk
+        raise EvalError("cannot_evaluate")
+    return rule(node, env)
 
 
-def _multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def _add(node: Add, env: Env) -> np.ndarray:
+    values = [_eval(t, env) for t in node.terms]
+    shapes = {shape_of(v) for v in values}
+    if len(shapes) > 1:
+        raise EvalError("add_shapes", shapes=" + ".join(_shape_text(v) for v in values))
+    return sum(values[1:], values[0])
+
+
+def _mul(node: Mul, env: Env) -> np.ndarray:
+    result = _eval(node.factors[0], env)
+    for f in node.factors[1:]:
+        result = _multiply_values(result, _eval(f, env))
+    return result
+
+
+def _multiply_values(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if not is_matrix(a) and not is_matrix(b):
         return a * b
     if not is_matrix(a):
@@ -181,14 +154,21 @@ def _multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.matmul(a, b)
 
 
-def _power(base_node: Node, exp_node: Node, env: Env) -> np.ndarray:
-    base = _eval(base_node, env)
+def _div(node: Div, env: Env) -> np.ndarray:
+    num, den = _eval(node.num, env), _eval(node.den, env)
+    if is_matrix(den):
+        raise EvalError("matrix_division")
+    return num / (den[:, None, None] if is_matrix(num) else den)
+
+
+def _pow(node: Pow, env: Env) -> np.ndarray:
+    base = _eval(node.base, env)
     if not is_matrix(base):
-        exponent = _eval(exp_node, env)
+        exponent = _eval(node.exp, env)
         if is_matrix(exponent):
             raise EvalError("matrix_exponent")
         return np.power(base, exponent)
-    k = constant_value(exp_node) if is_constant(exp_node) else None
+    k = constant_value(node.exp) if is_constant(node.exp) else None
     if k is None or not float(k).is_integer() or abs(k) > MAX_MATRIX_POWER:
         raise EvalError("matrix_power", limit=MAX_MATRIX_POWER)
     if base.shape[1] != base.shape[2]:
@@ -201,8 +181,9 @@ def _power(base_node: Node, exp_node: Node, env: Env) -> np.ndarray:
     return np.linalg.matrix_power(base, int(abs(k)))
 
 
-def _apply(name: str, args: tuple[Node, ...], order: int, env: Env) -> np.ndarray:
-    values = [_eval(a, env) for a in args]
+def _apply(node: Apply, env: Env) -> np.ndarray:
+    name, order = node.name, node.order
+    values = [_eval(a, env) for a in node.args]
     if len(values) == 1:
         return env.function(name).value(values[0], order)
     if len({v.shape for v in values}) != 1:
@@ -214,6 +195,42 @@ def _apply(name: str, args: tuple[Node, ...], order: int, env: Env) -> np.ndarra
     for v in values[1:]:
         product = product * v
     return total + mix.reshape(mix.shape + (1,) * (product.ndim - 1)) * product
+
+
+def _transpose(node: Transpose, env: Env) -> np.ndarray:
+    value = _eval(node.arg, env)
+    return np.swapaxes(value, 1, 2) if is_matrix(value) else value
+
+
+def _matrix(node: Matrix, env: Env) -> np.ndarray:
+    entries = [[_eval(e, env) for e in row] for row in node.rows]
+    if any(is_matrix(e) for row in entries for e in row):
+        raise EvalError("nested_matrix")
+    return np.stack([np.stack(row, axis=-1) for row in entries], axis=-2)
+
+
+def _scalar(env: Env, value: float) -> np.ndarray:
+    return np.full(env.k, value, dtype=complex)
+
+
+# One rule per node type (Diff has none: derivatives are expanded before evaluation).
+_EVAL = {
+    Num: lambda n, env: _scalar(env, n.value),
+    Const: lambda n, env: _scalar(env, math.e if n.name == "e" else math.pi),
+    Sym: lambda n, env: env.symbol(n.name),
+    MatSym: lambda n, env: env.matrix(n.name),
+    Ident: lambda n, env: np.broadcast_to(np.eye(env.n, dtype=complex), (env.k, env.n, env.n)),
+    Neg: lambda n, env: -_eval(n.arg, env),
+    Add: _add,
+    Mul: _mul,
+    Div: _div,
+    Pow: _pow,
+    Func: lambda n, env: _FUNCS[n.name](_eval(n.arg, env)),
+    Apply: _apply,
+    Transpose: _transpose,
+    Factorial: lambda n, env: _scalar(env, float(math.factorial(int(n.arg.value)))),
+    Matrix: _matrix,
+}
 
 
 def _shape_text(value: np.ndarray) -> str:

@@ -22,11 +22,10 @@ def constant_value(node: Node) -> float | None:
 
 
 def _const(node: Node) -> float:
-    # A dict lookup on the node type: this runs on every numeric entry and every exponent.
-    const = _CONST.get(type(node))
-    if const is None:
+    rule = _CONST.get(type(node))
+    if rule is None:  # a name, a matrix or a derivative: no constant value
         raise TypeError(node)
-    return const(node)
+    return rule(node)
 
 
 _CONST = {
@@ -37,9 +36,9 @@ _CONST = {
     Mul: lambda n: math.prod(_const(f) for f in n.factors),
     Div: lambda n: _const(n.num) / _const(n.den),
     Pow: lambda n: float(math.pow(_const(n.base), _const(n.exp))),
-    Factorial: lambda n: float(math.factorial(int(_const(n.arg)))),
     Func: lambda n: float(_REAL_FUNCS[n.name](_const(n.arg))),
     Transpose: lambda n: _const(n.arg),
+    Factorial: lambda n: float(math.factorial(int(_const(n.arg)))),
 }
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 
+from ..errors import LimitError
 from .constant import constant_value
-from .errors import LimitError
 from .lexer import Token
 from .nodes import Node, Num, Pow, is_constant, walk
 

@@ -10,8 +10,8 @@ import signal
 import threading
 from contextlib import contextmanager
 
-from .errors import CannotDecide
-from .nodes import Node
+from ..errors import CannotDecide
+from ..reading.nodes import Node
 
 SOFT_BUDGET_S = 0.8
 

@@ -1,0 +1,105 @@
+"""Build sympy objects from our tree with sympy constructors (never sympify of learner text).
+
+Matrix symbols become non-commutative symbols; the identity is 1 of that algebra; transposes are
+pushed down to the symbols ((AB)^T = B^T A^T) so A^T is just another non-commutative symbol.
+Only the worker process imports this module.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from ..errors import CannotDecide
+from ..reading.nodes import (
+    Add,
+    Apply,
+    Const,
+    Diff,
+    Div,
+    Factorial,
+    Func,
+    Ident,
+    Matrix,
+    MatSym,
+    Mul,
+    Neg,
+    Node,
+    Num,
+    Pow,
+    Sym,
+    Transpose,
+)
+
+_FUNCS = {"sqrt": sympy.sqrt, "exp": sympy.exp, "log": sympy.log, "sin": sympy.sin,
+          "cos": sympy.cos, "tan": sympy.tan, "tanh": sympy.tanh, "sinh": sympy.sinh,
+          "cosh": sympy.cosh, "sech": sympy.sech, "Abs": sympy.Abs,
+          "sigmoid": lambda u: 1 / (1 + sympy.exp(-u)), "abs": sympy.Abs}
+
+
+def symbol(name: str) -> sympy.Symbol:
+    return sympy.Symbol(name, real=True)
+
+
+def to_sympy(node: Node) -> sympy.Expr:
+    rule = _TO_SYMPY.get(type(node))
+    if rule is None:
+        raise CannotDecide("unknown_node")
+    return rule(node)
+
+
+def _div(node: Div) -> sympy.Expr:
+    den = to_sympy(node.den)
+    if not den.is_commutative:
+        raise CannotDecide("matrix_division")
+    return to_sympy(node.num) / den
+
+
+def _apply(node: Apply) -> sympy.Expr:
+    f = sympy.Function(node.name)
+    args, order = [to_sympy(a) for a in node.args], node.order
+    if order == 0:
+        return f(*args)
+    (arg,) = args
+    if isinstance(arg, sympy.Symbol):
+        return sympy.Derivative(f(arg), (arg, order))
+    t = sympy.Dummy("t")
+    return sympy.Subs(sympy.Derivative(f(t), (t, order)), t, arg)
+
+
+_TO_SYMPY = {
+    # Num.text matched our number pattern (digits, '.', exponent): an exact rational.
+    Num: lambda n: sympy.Rational(n.text),
+    Const: lambda n: sympy.E if n.name == "e" else sympy.pi,
+    Sym: lambda n: symbol(n.name),
+    MatSym: lambda n: sympy.Symbol(n.name, commutative=False),
+    Ident: lambda n: sympy.Integer(1),
+    Neg: lambda n: -to_sympy(n.arg),
+    Add: lambda n: sympy.Add(*(to_sympy(t) for t in n.terms)),
+    Mul: lambda n: sympy.Mul(*(to_sympy(f) for f in n.factors)),
+    Div: _div,
+    Pow: lambda n: sympy.Pow(to_sympy(n.base), to_sympy(n.exp)),
+    Func: lambda n: _FUNCS[n.name](to_sympy(n.arg)),
+    Apply: _apply,
+    Diff: lambda n: sympy.diff(to_sympy(n.expr), symbol(n.var), n.order),
+    Transpose: lambda n: to_sympy(push_transpose(n.arg)),
+    Factorial: lambda n: sympy.factorial(int(n.arg.value)),
+    Matrix: lambda n: sympy.ImmutableMatrix([[to_sympy(e) for e in row] for row in n.rows]),
+}
+
+
+def push_transpose(node: Node) -> Node:
+    """(A B)^T = B^T A^T, (A + B)^T = A^T + B^T, (A^T)^T = A; scalars are their own transpose."""
+    rule = _TRANSPOSED.get(type(node))
+    return node if rule is None else rule(node)
+
+
+_TRANSPOSED = {
+    MatSym: lambda n: MatSym(n.name + "^T"),
+    Neg: lambda n: Neg(push_transpose(n.arg)),
+    Add: lambda n: Add(tuple(push_transpose(t) for t in n.terms)),
+    Mul: lambda n: Mul(tuple(push_transpose(f) for f in reversed(n.factors))),
+    Div: lambda n: Div(push_transpose(n.num), n.den),
+    Pow: lambda n: Pow(push_transpose(n.base), n.exp),
+    Transpose: lambda n: n.arg,
+    Matrix: lambda n: Matrix(tuple(zip(*n.rows, strict=True))),
+}

@@ -1,0 +1,196 @@
+"""Exact differentiation on our own tree (no sympy), so `d/dx`, `diff` and F' evaluate numerically.
+
+Rules are the textbook ones; each result is simplified only where a factor is 0 or 1, and the
+result size is bounded so nested derivatives cannot blow up.
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+
+from ..errors import CannotDecide
+from ..reading.nodes import (
+    Add,
+    Apply,
+    Const,
+    Diff,
+    Div,
+    Factorial,
+    Func,
+    Ident,
+    Matrix,
+    MatSym,
+    Mul,
+    Neg,
+    Node,
+    Num,
+    Pow,
+    Sym,
+    Transpose,
+    count_nodes,
+    facts,
+)
+
+ZERO, ONE, TWO = Num(0.0, "0"), Num(1.0, "1"), Num(2.0, "2")
+MAX_DERIVED_NODES = 5000
+MAX_RULE_APPLICATIONS = 20000  # bounds the work of nested derivatives before anything is built
+
+
+# Rule applications left in the current expansion (per thread); running out = "cannot decide".
+_Budget = threading.local()
+
+
+def expand_derivatives(node: Node) -> Node:
+    """Replace every Diff node by its derivative (innermost first)."""
+    if not facts(node).has_diff:
+        return node
+    _Budget.remaining = MAX_RULE_APPLICATIONS
+    result = _expand(node)
+    if count_nodes(result) > MAX_DERIVED_NODES:
+        raise CannotDecide("derivative_too_large")
+    return result
+
+
+@lru_cache(maxsize=64)  # derived trees can be large: keep few
+def _expand(node: Node) -> Node:
+    rule = _EXPAND.get(type(node))
+    return node if rule is None else rule(node)  # leaves (and n!) contain no derivative
+
+
+def _expand_diff(node: Diff) -> Node:
+    result = _expand(node.expr)
+    for _ in range(node.order):
+        result = derivative(result, node.var)
+    return result
+
+
+_EXPAND = {
+    Neg: lambda n: Neg(_expand(n.arg)),
+    Add: lambda n: Add(tuple(_expand(t) for t in n.terms)),
+    Mul: lambda n: Mul(tuple(_expand(f) for f in n.factors)),
+    Div: lambda n: Div(_expand(n.num), _expand(n.den)),
+    Pow: lambda n: Pow(_expand(n.base), _expand(n.exp)),
+    Func: lambda n: Func(n.name, _expand(n.arg)),
+    Apply: lambda n: Apply(n.name, tuple(_expand(a) for a in n.args), n.order),
+    Diff: _expand_diff,
+    Transpose: lambda n: Transpose(_expand(n.arg)),
+    Matrix: lambda n: Matrix(tuple(tuple(_expand(e) for e in row) for row in n.rows)),
+}
+
+
+def add(*terms: Node) -> Node:
+    kept = tuple(t for t in terms if t != ZERO)
+    return ZERO if not kept else kept[0] if len(kept) == 1 else Add(kept)
+
+
+def mul(*factors: Node) -> Node:
+    if ZERO in factors:
+        return ZERO
+    kept = tuple(f for f in factors if f != ONE)
+    return ONE if not kept else kept[0] if len(kept) == 1 else Mul(kept)
+
+
+def neg(a: Node) -> Node:
+    return ZERO if a == ZERO else Neg(a)
+
+
+def derivative(node: Node, var: str) -> Node:
+    _Budget.remaining = getattr(_Budget, "remaining", MAX_RULE_APPLICATIONS) - 1
+    if _Budget.remaining < 0:
+        raise CannotDecide("derivative_too_large")
+    rule = _DERIVATIVE.get(type(node))
+    if rule is None:
+        raise CannotDecide("unknown_node")
+    return rule(node, var)
+
+
+def _d_matsym(node: MatSym, var: str) -> Node:
+    raise CannotDecide("matrix_derivative")
+
+
+def _d_mul(node: Mul, var: str) -> Node:
+    factors = node.factors
+    parts = []
+    for i, f in enumerate(factors):
+        d = derivative(f, var)
+        if d != ZERO:
+            parts.append(mul(*factors[:i], d, *factors[i + 1:]))
+    return add(*parts)
+
+
+def _d_div(node: Div, var: str) -> Node:
+    a, b = node.num, node.den
+    da, db = derivative(a, var), derivative(b, var)
+    if db == ZERO:
+        return ZERO if da == ZERO else Div(da, b)
+    return Div(add(mul(da, b), neg(mul(a, db))), Pow(b, TWO))
+
+
+def _d_pow(node: Pow, var: str) -> Node:
+    a, b = node.base, node.exp
+    da, db = derivative(a, var), derivative(b, var)
+    if db == ZERO:
+        return ZERO if da == ZERO else mul(b, Pow(a, add(b, Num(-1.0, "-1"))), da)
+    return mul(node, add(mul(db, Func("log", a)), mul(b, Div(da, a))))
+
+
+def _d_func(node: Func, var: str) -> Node:
+    da = derivative(node.arg, var)
+    if da == ZERO:
+        return ZERO
+    outer = _OUTER_DERIVATIVE.get(node.name)
+    if outer is None:
+        raise CannotDecide("unknown_function")
+    return mul(outer(node.arg), da)
+
+
+def _d_apply(node: Apply, var: str) -> Node:
+    name, args, order = node.name, node.args, node.order
+    if len(args) != 1:
+        if all(derivative(a, var) == ZERO for a in args):
+            return ZERO
+        raise CannotDecide("partial_derivative")
+    da = derivative(args[0], var)
+    return ZERO if da == ZERO else mul(Apply(name, args, order + 1), da)
+
+
+def _constant(node: Node, var: str) -> Node:
+    return ZERO
+
+
+_DERIVATIVE = {
+    Num: _constant,
+    Const: _constant,
+    Sym: lambda n, var: ONE if n.name == var else ZERO,
+    MatSym: _d_matsym,
+    Ident: _constant,
+    Neg: lambda n, var: neg(derivative(n.arg, var)),
+    Add: lambda n, var: add(*(derivative(t, var) for t in n.terms)),
+    Mul: _d_mul,
+    Div: _d_div,
+    Pow: _d_pow,
+    Func: _d_func,
+    Apply: _d_apply,
+    Diff: lambda n, var: derivative(_expand(n), var),
+    Transpose: lambda n, var: Transpose(derivative(n.arg, var)),
+    Factorial: _constant,
+    Matrix: lambda n, var: Matrix(tuple(tuple(derivative(e, var) for e in row)
+                                        for row in n.rows)),
+}
+
+# d/du f(u) for the built-in functions, as a tree in u.
+_OUTER_DERIVATIVE = {
+    "sqrt": lambda a: Div(ONE, mul(TWO, Func("sqrt", a))),
+    "exp": lambda a: Func("exp", a),
+    "log": lambda a: Div(ONE, a),
+    "sin": lambda a: Func("cos", a),
+    "cos": lambda a: Neg(Func("sin", a)),
+    "tan": lambda a: Div(ONE, Pow(Func("cos", a), TWO)),
+    "tanh": lambda a: Pow(Func("sech", a), TWO),
+    "sinh": lambda a: Func("cosh", a),
+    "cosh": lambda a: Func("sinh", a),
+    "sech": lambda a: Neg(Mul((Func("sech", a), Func("tanh", a)))),
+    "sigmoid": lambda a: Mul((Func("sigmoid", a), add(ONE, Neg(Func("sigmoid", a))))),
+    "abs": lambda a: Div(a, Func("abs", a)),
+}

@@ -1,0 +1,117 @@
+"""Every walk over the tree handles every node type and every built-in function.
+
+A new node type or function needs a rule in each walk's table (children, LaTeX, constant value,
+numpy evaluation, derivative, sympy construction); these tests name the walk that lacks one.
+"""
+
+from dataclasses import fields
+from typing import get_args
+
+import pytest
+
+from grader.errors import CannotDecide
+from grader.reading.constant import constant_value
+from grader.reading.latex import to_latex
+from grader.reading.nodes import (
+    BUILTIN_FUNCTIONS,
+    Add,
+    Apply,
+    Const,
+    Diff,
+    Div,
+    Factorial,
+    Func,
+    Ident,
+    Matrix,
+    MatSym,
+    Mul,
+    Neg,
+    Node,
+    Num,
+    Pow,
+    Sym,
+    Transpose,
+    children,
+)
+from grader.symbolic.build import to_sympy
+from grader.values.differentiate import derivative
+from grader.values.evaluate import Env, evaluate
+
+NODE_TYPES = get_args(Node)
+X, TWO, HALF, A = Sym("x"), Num(2.0, "2"), Num(0.5, "0.5"), MatSym("A")
+
+SAMPLES = {
+    Num: TWO, Const: Const("pi"), Sym: X, MatSym: A, Ident: Ident(), Neg: Neg(X),
+    Add: Add((X, TWO)), Mul: Mul((TWO, X)), Div: Div(X, TWO), Pow: Pow(X, TWO),
+    Func: Func("sin", X), Apply: Apply("F", (X,), 1), Diff: Diff(Pow(X, TWO), "x"),
+    Transpose: Transpose(A), Factorial: Factorial(Num(3.0, "3")), Matrix: Matrix(((X, TWO),)),
+}
+# The types that can make up a constant, each as a constant; the others have no constant value.
+CONSTANTS = {
+    Num: TWO, Const: Const("e"), Neg: Neg(TWO), Add: Add((TWO, HALF)), Mul: Mul((TWO, HALF)),
+    Div: Div(TWO, HALF), Pow: Pow(TWO, HALF), Func: Func("sin", HALF), Transpose: Transpose(TWO),
+    Factorial: Factorial(Num(3.0, "3")),
+}
+NOT_CONSTANT = (Sym, MatSym, Ident, Apply, Diff, Matrix)
+BY_TYPE = pytest.mark.parametrize("kind", NODE_TYPES, ids=lambda k: k.__name__)
+
+
+def test_every_node_type_has_a_sample():
+    assert set(SAMPLES) == set(NODE_TYPES)
+    assert set(CONSTANTS) | set(NOT_CONSTANT) == set(NODE_TYPES)
+
+
+def nodes_in_fields(node) -> list:
+    found = []
+    for field in fields(node):
+        value = getattr(node, field.name)
+        rows = value if isinstance(value, tuple) else (value,)
+        for item in rows:
+            found.extend(item if isinstance(item, tuple) else (item,))
+    return [n for n in found if isinstance(n, NODE_TYPES)]
+
+
+@BY_TYPE
+def test_children(kind):
+    assert list(children(SAMPLES[kind])) == nodes_in_fields(SAMPLES[kind])
+
+
+@BY_TYPE
+def test_latex(kind):
+    assert r"\text{?}" not in to_latex(SAMPLES[kind])
+
+
+@BY_TYPE
+def test_constant_value(kind):
+    if kind in CONSTANTS:
+        assert isinstance(constant_value(CONSTANTS[kind]), float)
+    else:
+        assert constant_value(SAMPLES[kind]) is None
+
+
+@BY_TYPE
+def test_evaluate(kind):
+    assert evaluate(SAMPLES[kind], Env(k=2, n=2, seed=0)).shape[0] == 2
+
+
+@BY_TYPE
+def test_derivative(kind):
+    try:
+        derivative(SAMPLES[kind], "x")
+    except CannotDecide as err:
+        assert kind in (MatSym, Transpose) and err.key == "matrix_derivative"
+
+
+@BY_TYPE
+def test_sympy(kind):
+    to_sympy(SAMPLES[kind])
+
+
+@pytest.mark.parametrize("name", BUILTIN_FUNCTIONS)
+def test_every_builtin_function_in_every_walk(name):
+    node = Func(name, X)
+    assert r"\text{?}" not in to_latex(node)
+    assert isinstance(constant_value(Func(name, HALF)), float)
+    assert evaluate(node, Env(k=2, n=2, seed=0)).shape == (2,)
+    assert derivative(node, "x") is not None
+    to_sympy(node)
