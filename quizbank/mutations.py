@@ -101,7 +101,8 @@ def _first_entry(value, f):
 
 
 def _plain(value) -> str:
-    return json.dumps(_map(value, lambda x: float(f"{x:.12g}")))
+    # Full precision (repr): a mutant 10 tolerances away must not be rounded back onto the key.
+    return json.dumps(_map(value, float))
 
 
 def number_mutants(key, tolerance) -> list[tuple[str, Any]]:

@@ -140,3 +140,14 @@ def test_cli_fails_on_a_survivor_and_writes_the_report(tmp_path, capsys, monkeyp
     out = capsys.readouterr().out
     assert code == 1 and "malrule_is_key" in out and "bank.yaml:" in out
     assert "(W + I)^T g" in report.read_text(encoding="utf-8")
+
+
+def test_a_tiny_absolute_tolerance_is_not_rounded_away(sample):
+    # Regression: mutants were printed with 12 significant figures, so 230144 + 1e-8 came out as
+    # the key itself and "survived".
+    q = question(sample, "numeric", answer=230144,
+                 tolerance={"kind": "absolute", "value": 1.0e-9},
+                 tests=[{"answer": "230144", "verdict": "correct"}])
+    outcomes = {o.kind: o for o in run_question_mutations(q, grade)}
+    assert outcomes["tolerance_x10_up"].status == KILLED
+    assert outcomes["tolerance_x10_up"].mutant != "230144.0"
