@@ -114,7 +114,8 @@ def simulated_questions(bank, rng: random.Random) -> list[SimQuestion]:
             swapped = [ids[1], ids[0], *ids[2:]]
             out.append(SimQuestion(q.id, "ordering", ",".join(ids), (",".join(swapped),), a, b))
     plant = [i for i, s in enumerate(out) if s.kind == "choice"][:3]
-    for index, (a, b) in zip(plant, [(1.0, 8.0), (1.0, -8.0), (-1.5, 0.0)], strict=False):
+    # b = +-40: right with probability 1e-17 or 1 - 1e-17, i.e. never or always.
+    for index, (a, b) in zip(plant, [(1.0, 40.0), (1.0, -40.0), (-1.5, 0.0)], strict=False):
         out[index] = SimQuestion(out[index].id, out[index].kind, out[index].key,
                                  out[index].wrong, a, b)
     return out

@@ -157,11 +157,20 @@ def test_instructor_authors_two_questions_then_a_learner_answers_them(instructor
 
 
 def test_analytics_flags_classes_and_a_new_malrule(instructor_server, browser):
-    server, _ = instructor_server
+    server, data = instructor_server
+    # An instructor's question of its own (a file dropped into the folder: seen without restart).
+    folder = data / "my-bank"
+    folder.mkdir(exist_ok=True)
+    qid = "e2e-analytics"
+    (folder / "analytics.yaml").write_text(
+        "questions:\n" + "".join(f"    {line}\n" if k else f"  - {line}\n"
+                                   for k, line in enumerate(
+                                       FORMULA.replace("e2e-formula", qid).splitlines())),
+        encoding="utf-8")
     page = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US").new_page()
     page.set_default_timeout(30_000)
-    # A learner gives a wrong formula to the instructor's question (saved by the test above).
-    open_question(page, server.url, "e2e-formula")
+    # A learner gives a wrong formula to it.
+    open_question(page, server.url, qid)
     type_formula(page, "Your answer", "W^T g")
     assert not submit_and_verdict(page).startswith("Correct")
 
@@ -173,7 +182,7 @@ def test_analytics_flags_classes_and_a_new_malrule(instructor_server, browser):
 
     select = main(page).locator('[data-testid="stSelectbox"]').last
     select.click()
-    page.keyboard.type("e2e-formula")
+    page.keyboard.type(qid)
     page.get_by_role("option").first.click()
     wait_text(page, "Class 1")
     assert main(page).get_by_text("Interpreted as").count() >= 1
@@ -182,7 +191,7 @@ def test_analytics_flags_classes_and_a_new_malrule(instructor_server, browser):
     main(page).get_by_role("button", name="Turn this class into a mal-rule").first.click()
     wait_text(page, "now gets this feedback")
 
-    open_question(page, server.url, "e2e-formula")
+    open_question(page, server.url, qid)
     type_formula(page, "Your answer", "W^T  g")
     main(page).get_by_role("button", name="Submit answer").click()
     wait_text(page, "Only the branch: add g itself.")
