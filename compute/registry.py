@@ -34,8 +34,8 @@ SPECS: tuple[TemplateSpec, ...] = (
         "linear_residual_block",
         {"en": "Forward and backward pass of y = x + Wx with a squared-error loss; "
                "the input gradient split into identity and branch paths.",
-         "zh": "线性残差模块 y = x + Wx 的前向与反向传播（平方误差损失），"
-               "输入梯度拆成恒等路径与变换分支两部分。"},
+         "zh": "线性残差块 y = x + Wx 的前向与反向传播（平方误差损失），"
+               "输入梯度拆成恒等路径与残差分支两部分。"},
         ("x", "W", "t"),
         ("y", "loss", "grad_y", "grad_x", "grad_x_identity", "grad_x_branch", "grad_W"),
     ),
@@ -58,14 +58,14 @@ SPECS: tuple[TemplateSpec, ...] = (
     TemplateSpec(
         "residual_mapping",
         {"en": "The residual a block must learn: F = H - x.",
-         "zh": "模块需要学习的残差：F = H - x。"},
+         "zh": "残差块需要学习的残差：F = H - x。"},
         ("x", "H"),
         ("F",),
     ),
     TemplateSpec(
         "prenorm_postnorm_jacobian",
         {"en": "Jacobians of a Pre-LN block x + W LN(x) and a Post-LN block LN(x + Wx).",
-         "zh": "Pre-LN 模块 x + W LN(x) 与 Post-LN 模块 LN(x + Wx) 的雅可比矩阵。"},
+         "zh": "Pre-LN 块 x + W LN(x) 与 Post-LN 块 LN(x + Wx) 的雅可比矩阵。"},
         ("x", "W", "eps"),
         ("J_pre", "J_post"),
     ),
@@ -87,7 +87,7 @@ SPECS: tuple[TemplateSpec, ...] = (
         "transformer_block_shapes",
         {"en": "Shapes and parameter counts of a Transformer block (attention, FFN, two "
                "LayerNorms).",
-         "zh": "Transformer 模块的张量形状与参数量（注意力、FFN、两个 LayerNorm）。"},
+         "zh": "Transformer 块的张量形状与参数量（注意力、FFN、两个 LayerNorm）。"},
         ("B", "T", "d", "ffn_mult", "heads"),
         ("attn_output_shape", "ffn_hidden_shape", "attn_params", "ffn_params",
          "layernorm_params", "block_params"),
@@ -95,7 +95,7 @@ SPECS: tuple[TemplateSpec, ...] = (
     TemplateSpec(
         "projection_shortcut",
         {"en": "Parameters of the linear projection shortcut W_s x (+ b) when widths differ.",
-         "zh": "维度不同时线性投影捷径 W_s x（+ b）的参数量。"},
+         "zh": "维度不同时投影快捷连接 W_s x（+ b）的参数量。"},
         ("d_in", "d_out", "bias"),
         ("shortcut_params",),
     ),
