@@ -114,6 +114,47 @@ SPECS: tuple[TemplateSpec, ...] = (
         ("var_x", "var_f", "cov"),
         ("var",),
     ),
+    TemplateSpec(
+        "norm_jacobian_vector",
+        {"en": "LayerNorm and RMSNorm (no affine parameters): outputs and Jacobian-vector "
+               "products J v.",
+         "zh": "LayerNorm 与 RMSNorm（不含仿射参数）：输出与雅可比矩阵-向量积 J v。"},
+        ("z", "v", "eps"),
+        ("ln", "ln_jvp", "rms", "rms_jvp"),
+    ),
+    TemplateSpec(
+        "residual_variance_depth",
+        {"en": "Variance of the residual stream after L blocks, with and without 1/sqrt(L) "
+               "branch scaling (normalized or unnormalized branches).",
+         "zh": "L 个残差块之后残差流的方差：分支不缩放与按 1/sqrt(L) 缩放（分支输入归一化或不归一化）。"},
+        ("depth", "var0", "branch", "normalized"),
+        ("var_unscaled", "var_scaled"),
+    ),
+    TemplateSpec(
+        "scaled_shortcut",
+        {"en": "Scaled shortcuts x_{i+1} = lambda_i x_i + F_i (Identity Mappings): the forward "
+               "value and the shortcut's gradient factor prod lambda_i.",
+         "zh": "被缩放的快捷连接 x_{i+1} = lambda_i x_i + F_i（Identity Mappings）：前向值与快捷连接的"
+               "梯度因子 prod lambda_i。"},
+        ("lam", "F", "x0"),
+        ("x_n", "shortcut_factor"),
+    ),
+    TemplateSpec(
+        "stochastic_depth",
+        {"en": "Stochastic depth with linearly decaying survival: expected depth, a block's "
+               "survival probability and its inference-time output.",
+         "zh": "保留概率线性衰减的随机深度：期望深度、某个块的保留概率及其推理时的输出。"},
+        ("blocks", "p_last", "block", "x", "f"),
+        ("expected_depth", "survival", "test_output"),
+    ),
+    TemplateSpec(
+        "mixed_precision_sum",
+        {"en": "A residual update x + f rounded in FP16 and in BF16, and the spacing of each "
+               "format around x.",
+         "zh": "残差更新 x + f 在 FP16 与 BF16 中的舍入结果，以及两种格式在 x 附近的间距。"},
+        ("x", "f"),
+        ("sum_fp16", "sum_bf16", "spacing_fp16", "spacing_bf16"),
+    ),
 )
 
 _BY_NAME = {spec.name: spec for spec in SPECS}
