@@ -16,7 +16,7 @@ import yaml
 
 GLOSSARY_PATH = Path(__file__).with_name("glossary.yaml")
 LANGS = ("zh", "en")
-_CODE_SPAN = re.compile(r"`[^`]*`")
+_CODE_SPAN = re.compile(r"```.*?```|`[^`]*`", re.DOTALL)  # fenced blocks, then spans
 
 
 @dataclass(frozen=True)
