@@ -68,14 +68,14 @@ def explain(params, answers):
         "en": fill(r"A stack of @L layers has branch derivatives $a_l = @a$ (plain layers "
                    r"$x_{l+1} = F_l(x_l)$, residual layers $x_{l+1} = x_l + F_l(x_l)$).", **v),
         "zh": fill(r"@L 层网络各层分支的局部导数为 $a_l = @a$（普通层 $x_{l+1} = F_l(x_l)$，"
-                   r"残差层 $x_{l+1} = x_l + F_l(x_l)$）。", **v),
+                   r"残差块 $x_{l+1} = x_l + F_l(x_l)$）。", **v),
     }
     steps = (r"$$\prod_l a_l = @pf = @plain$$" "\n\n"
              r"$$\prod_l (1 + a_l) = @rf = @res$$")
     solution = {
         "en": fill("By the chain rule the local derivatives multiply; each residual layer "
                    "contributes $1 + a_l$.\n\n" + steps, **v),
-        "zh": fill("由链式法则，各层局部导数相乘；残差层的局部导数是 $1 + a_l$。\n\n" + steps,
+        "zh": fill("由链式法则，各层局部导数相乘；残差块的局部导数是 $1 + a_l$。\n\n" + steps,
                    **v),
     }
     return prompt, solution

@@ -78,7 +78,7 @@ def explain(params, answers):
         "en": fill("A plain layer multiplies the gradient by $a$; a residual layer by $1 + a$ "
                    "(the 1 is the identity path). Over $n$ layers the factors multiply:\n\n"
                    + steps + "\n\n" + _ratio(answers, "en"), **v),
-        "zh": fill("普通层把梯度乘以 $a$，残差层乘以 $1 + a$（1 来自恒等路径）。"
+        "zh": fill("普通层把梯度乘以 $a$，残差块乘以 $1 + a$（1 来自恒等路径）。"
                    "经过 $n$ 层，各层因子相乘：\n\n" + steps + "\n\n" + _ratio(answers, "zh"), **v),
     }
     return prompt, solution

@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+import compute
 import quizbank
 from quizbank.glossary import LANGS, bank_violations, load_glossary, text_violations
 
@@ -59,3 +60,17 @@ def test_forbidden_patterns_compile_as_ascii():
     for term in TERMS:
         for patterns in term.forbidden.values():
             assert all(p.flags & re.ASCII for p in patterns)
+
+
+@pytest.mark.parametrize("template", [t["name"] for t in compute.list_templates()])
+def test_generated_texts_use_one_term_per_concept(template):
+    """What compute writes (descriptions, prompts, worked solutions) is learner-facing too."""
+    spec = next(t for t in compute.list_templates() if t["name"] == template)
+    texts = [spec["description"]]
+    for difficulty in compute.DIFFICULTIES:
+        for seed in range(3):
+            problem = compute.generate(template, seed=seed, difficulty=difficulty)
+            texts += [problem["prompt"], problem["solution"]]
+    violations = [v for text in texts for lang in LANGS
+                  for v in text_violations(text[lang], lang, TERMS, question_id=template)]
+    assert not violations, "\n".join(map(str, violations))
