@@ -78,7 +78,7 @@ def test_every_approximating_hint_has_a_checked_route():
 # The learner never sees the source texts: "section 4's numbers" or "the FAQ section" point at
 # nothing. (`source.section` is metadata for authors and is not checked.)
 SOURCE_REFERENCES = {
-    "zh": re.compile(r"原文|第[一二三四五六七八九十\d]+节|[“\"][^”\"]{1,12}[”\"]一节|本文"),
+    "zh": re.compile(r"原文|源文本|第[一二三四五六七八九十\d]+节|第[一二三]篇|[“\"][^”\"]{1,12}[”\"]一节|本文"),
     "en": re.compile(r"(?i)\bsections? \d|\bthe (?:source )?texts?\b|\bthe source\b|\bthe article\b"
                      r"|\bFAQ section\b"),
 }
