@@ -89,3 +89,15 @@ def test_no_reference_to_the_source_texts(question):
     found = [(lang, m.group(0)) for field in question.localized_fields() for lang in LANGS
              for m in SOURCE_REFERENCES[lang].finditer(getattr(field, lang) or "")]
     assert not found
+
+
+NUMERIC_SIGFIGS = [q for q in BANK if _type(q) == "numeric"
+                   and getattr(q.tolerance.kind, "value", q.tolerance.kind) == "sigfigs"]
+
+
+@pytest.mark.parametrize("question", NUMERIC_SIGFIGS, ids=lambda q: q.id)
+def test_a_sigfig_question_says_how_many_figures(question):
+    # The grader refuses too few figures ("2.1" for 3 significant figures): say so in the prompt.
+    n = int(question.tolerance.value)
+    assert f"{n} 位有效数字" in question.prompt.get("zh")
+    assert f"{n} significant figures" in question.prompt.get("en")
