@@ -75,8 +75,8 @@ def answer(params):
     x = torch.tensor(params["x"], dtype=torch.float64)
     W = torch.tensor(params["W"], dtype=torch.float64)
     eps = params["eps"]
-    J_pre = jacobian(lambda z: z + W @ layer_norm(z, eps), x)
-    J_post = jacobian(lambda z: layer_norm(z + W @ z, eps), x)
+    J_pre = jacobian(lambda z: z + W @ layer_norm(z, eps), x, vectorize=True)
+    J_post = jacobian(lambda z: layer_norm(z + W @ z, eps), x, vectorize=True)
     eye, aW = torch.eye(len(x), dtype=torch.float64), W.abs()
     return {"J_pre": snap(J_pre, eye + aW @ _jacobian_scale(torch, x, eps)).tolist(),
             "J_post": snap(J_post, _jacobian_scale(torch, x + W @ x, eps) @ (eye + aW)).tolist()}

@@ -55,7 +55,7 @@ def answer(params):
     alpha = params["alpha"]
     # The block is linear, so its Jacobian is the same at every x; take x = 0.
     x = torch.zeros(len(params["g"]), dtype=torch.float64, requires_grad=True)
-    J = torch.autograd.functional.jacobian(lambda z: z + alpha * (W @ z), x)
+    J = torch.autograd.functional.jacobian(lambda z: z + alpha * (W @ z), x, vectorize=True)
     y = x + alpha * (W @ x)
     (grad_x,) = torch.autograd.grad(y, x, grad_outputs=g)  # the vector-Jacobian product J^T g
     scale_J = torch.eye(len(g), dtype=torch.float64) + abs(alpha) * W.abs()

@@ -79,6 +79,9 @@ def test_layer_norm_problems_are_never_an_eps_artefact(problems, difficulty):
     for problem in problems("prenorm_postnorm_jacobian", difficulty):
         assert len(problem["params"]["x"]) >= 4
         assert problem["params"]["eps"] <= 1e-3
+    for problem in problems("norm_jacobian_vector", difficulty):
+        assert len(problem["params"]["z"]) >= 4
+        assert problem["params"]["eps"] <= 1e-3
 
 
 def test_easy_numbers_are_friendly():
