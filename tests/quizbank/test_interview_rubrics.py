@@ -89,7 +89,7 @@ def test_no_rubric_keyword_is_a_dead_stem():
     dead = []
     for question in INTERVIEWS:
         for point in question.rubric:
-            for keyword in point.keywords.en or ():
+            for keyword in (*(point.keywords.en or ()), *(point.keywords.zh or ())):
                 last = normalize(keyword).split(" ")[-1]
                 if keyword.endswith("*") or not re.fullmatch(r"[a-z]+", last):
                     continue
