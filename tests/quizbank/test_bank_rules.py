@@ -14,11 +14,13 @@ BANK = quizbank.load_bank()  # every file under quizbank/bank/
 LANGS = ("zh", "en")
 
 
-def grade(question, answer, seed: int | None = None) -> dict:
-    """The bank's grading entry point (the one line to change when it moves)."""
-    import grader
+def grade(question, answer, seed: int | None = None):
+    """The bank's grading entry point; a generated question against its variant for `seed`."""
+    from quizbank.grading import grade as grade_question
+    from quizbank.variants import variant_for
 
-    return grader.grade_question(question, answer, lang="en", seed=seed)
+    variant = variant_for(question, seed) if _type(question) == "generated" else None
+    return grade_question(question, answer, lang="en", variant=variant)
 
 
 def _type(question) -> str:
@@ -49,6 +51,7 @@ HINT_ROUTES = {
     ("worked-loss", 0): "0.5*(0.5^2 + 1.5^2)",
     ("worked-grad-x", 2): "[1.1*0.5 - 0.1*1.5, 0.2*0.5 + 1.3*1.5]",
     ("arch-bottleneck-params", 1): "256*64 + 64*64*9 + 64*256",
+    ("norm-ln-forward-numeric", 1): "[-2/1.8708, -1/1.8708, 0, 3/1.8708]",
 }
 
 
@@ -58,12 +61,12 @@ def test_a_hint_leads_to_an_accepted_answer(where, typed):
     question = BANK.questions[question_id]
     assert hint < len(question.hints)
     result = grade(question, typed)
-    assert result["correct"], result.get("feedback")
+    assert result.correct, result.feedback
 
 
 def test_rounding_the_hint_early_is_what_it_warns_against():
     # The route the old hint suggested is refused at 3 significant figures: the hint now says so.
-    assert not grade(BANK.questions["grad-plain-product-0p8-40"], "0.107^4")["correct"]
+    assert not grade(BANK.questions["grad-plain-product-0p8-40"], "0.107^4").correct
 
 
 def test_every_approximating_hint_has_a_checked_route():

@@ -24,11 +24,12 @@ BANK = quizbank.load_bank()  # every file under quizbank/bank/
 GENERATED = list(BANK.by_type("generated"))
 
 
-def grade(question, answer, seed: int) -> dict:
-    """The bank's grading entry point (the one line to change when it moves)."""
-    import grader
+def grade(question, answer, problem: dict):
+    """The bank's grading entry point, against the variant the learner saw."""
+    from quizbank.grading import grade as grade_question
+    from quizbank.variants import Variant
 
-    return grader.grade_question(question, answer, lang="en", seed=seed)
+    return grade_question(question, answer, lang="en", variant=Variant.from_problem(problem))
 
 
 def _value(enum) -> str:
@@ -153,11 +154,11 @@ def test_typing_the_worked_solution_is_correct(question, monkeypatch):
             answer[ask] = typed
         if len(answer) < len(question.asks):
             continue
-        result = grade(question, answer, seed)
-        if not result.get("correct"):
-            wrong = {ask: (answer[ask], problem["answers"][ask]) for ask, d in
-                     result["details"].items() if not d.get("correct")}
-            failures.append(f"seed {seed}: typed/key {wrong}: {result.get('feedback')}")
+        result = grade(question, answer, problem)
+        if not result.correct:
+            wrong = {part.name: (answer[part.name], problem["answers"][part.name])
+                     for part in result.parts if not part.result.correct}
+            failures.append(f"seed {seed}: typed/key {wrong}: {result.feedback}")
         built.clear()  # one seed at a time: memory stays flat
     print(f"{question.id}: {len(SEEDS)} seeds, {zeros} zero entries typed as 0, "
           f"{len(failures)} failures")
