@@ -16,7 +16,7 @@ source: {{text: gradient-propagation, section: "1"}}
 BODIES = {
     "choice": """\
 prompt:
-  zh: "残差模块的输出是？"
+  zh: "残差块的输出是？"
   en: "What does a residual block output?"
 hints:
   - {zh: "想想恒等路径。", en: "Think of the identity path."}
@@ -36,7 +36,7 @@ tests:
 """,
     "numeric": """\
 prompt:
-  zh: "标量残差模块 $y = x + F(x)$，$F'(x) = 0.5$，求 $\\\\partial y/\\\\partial x$。"
+  zh: "标量残差块 $y = x + F(x)$，$F'(x) = 0.5$，求 $\\\\partial y/\\\\partial x$。"
   en: "Scalar residual block $y = x + F(x)$ with $F'(x) = 0.5$. Compute $\\\\partial y/\\\\partial x$."
 hints:
   - {zh: "恒等路径贡献 1。", en: "The identity path contributes 1."}
@@ -54,10 +54,10 @@ tests:
 """,
     "expression": """\
 prompt:
-  zh: "线性残差模块 $y = (I + W)x$，上游梯度 $g$。用 `W`、`g` 写出 $\\\\nabla_x L$。"
+  zh: "线性残差块 $y = (I + W)x$，上游梯度 $g$。用 `W`、`g` 写出 $\\\\nabla_x L$。"
   en: "Linear residual block $y = (I + W)x$ with upstream gradient $g$. Write $\\\\nabla_x L$ with `W` and `g`."
 hints:
-  - {zh: "链式法则里雅可比要转置。", en: "The chain rule transposes the Jacobian."}
+  - {zh: "链式法则里雅可比矩阵要转置。", en: "The chain rule transposes the Jacobian."}
 solution:
   zh: "$\\\\nabla_x L = (I + W)^T g$。"
   en: "$\\\\nabla_x L = (I + W)^T g$."
@@ -95,7 +95,7 @@ prompt:
   zh: "为什么残差连接能缓解梯度消失？"
   en: "Why do residual connections ease vanishing gradients?"
 solution:
-  zh: "雅可比 $I + J_F$ 含单位矩阵，梯度总有一条不衰减的路径。"
+  zh: "雅可比矩阵 $I + J_F$ 含单位矩阵，梯度总有一条不衰减的路径。"
   en: "The Jacobian $I + J_F$ contains the identity, so the gradient always has a path that does not shrink."
 model_answer:
   zh: "$\\\\partial y/\\\\partial x = I + J_F$：即使 $J_F$ 很小，单位矩阵项也把梯度原样传回。"
@@ -128,8 +128,8 @@ tests:
 """,
     "generated": """\
 prompt:
-  zh: "按下面的数字计算这个线性残差块。"
-  en: "Work through this linear residual block with the numbers below."
+  zh: "按下面的数字计算这个线性残差块，结果保留 3 位有效数字。"
+  en: "Work through this linear residual block with the numbers below; give 3 significant figures."
 solution:
   zh: "逐步计算见下方的数值解答。"
   en: "The worked numbers are below."

@@ -53,10 +53,23 @@ def _emphasis(text: str) -> str:
     return _ITALIC.sub(r"<em>\1</em>", text)
 
 
+_FENCE = re.compile(r"^```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)\n```[ \t]*$", re.S | re.M)
+
+
 def markdown_to_html(text: str) -> str:
-    """One language's Markdown as Moodle HTML."""
+    """One language's Markdown as Moodle HTML (fenced code as <pre><code>, kept verbatim)."""
+    fences: list[str] = []
+
+    def keep(match: re.Match) -> str:
+        lang = f' class="language-{match.group(1)}"' if match.group(1) else ""
+        fences.append(f"<pre><code{lang}>{html.escape(match.group(2), quote=False)}</code></pre>")
+        return f"\n\n\x00{len(fences) - 1}\x00\n\n"
+
     blocks = []
-    for block in re.split(r"\n\s*\n", text.strip()):
+    for block in re.split(r"\n\s*\n", _FENCE.sub(keep, text.strip()).strip()):
+        if re.fullmatch(r"\x00\d+\x00", block.strip()):
+            blocks.append(fences[int(block.strip()[1:-1])])
+            continue
         lines = block.split("\n")
         if all(_BULLET.match(line) for line in lines):
             items = "".join(f"<li>{_inline(_BULLET.sub('', line, 1))}</li>" for line in lines)
@@ -113,6 +126,7 @@ class _ToMarkdown(HTMLParser):
         self.lists: list[list] = []  # ["ul"|"ol", item count]
         self.dropped: set[str] = set()
         self.other_langs: set[str] = set()
+        self.pre = 0  # inside <pre>: text kept verbatim, as a fenced code block
 
     @property
     def lang(self) -> str:
@@ -129,6 +143,16 @@ class _ToMarkdown(HTMLParser):
         if self.skip_depth:
             return
         attrs = dict(attrs)
+        if tag == "pre":
+            self.pre += 1
+            self.emit("\n\n```" + _code_language(attrs) + "\n")
+            return
+        if self.pre:
+            if tag == "code":
+                self._amend_fence_language(attrs)
+            elif tag == "br":
+                self.emit("\n")
+            return
         if tag == "span":
             self.span_depth += 1
             if "multilang" in (attrs.get("class") or "").split() and attrs.get("lang"):
@@ -168,6 +192,12 @@ class _ToMarkdown(HTMLParser):
             return
         if self.skip_depth:
             return
+        if tag == "pre" and self.pre:
+            self.pre -= 1
+            self.emit("\n```\n\n")
+            return
+        if self.pre:
+            return
         if tag == "span":
             if self.lang_stack and self.lang_stack[-1][0] == self.span_depth:
                 self.lang_stack.pop()
@@ -182,8 +212,28 @@ class _ToMarkdown(HTMLParser):
             self.emit("\n\n")
 
     def handle_data(self, data):
-        if not self.skip_depth:
+        if self.skip_depth:
+            return
+        if self.pre:
+            self.emit("\x01" + data.replace("\n", "\x02") + "\x01")  # verbatim, marked
+        else:
             self.emit(_escape_markdown(re.sub(r"\s+", " ", data)))
+
+    def _amend_fence_language(self, attrs) -> None:
+        """`<pre><code class="language-python">`: the fence opened by <pre> gets the language."""
+        lang = _code_language(attrs)
+        for k in range(len(self.out) - 1, -1, -1):
+            where, text = self.out[k]
+            if text.endswith("```\n") and text.strip() == "```":
+                self.out[k] = (where, text[:-1] + lang + "\n")
+                return
+
+
+def _code_language(attrs: dict) -> str:
+    for name in (attrs.get("class") or "").split():
+        if name.startswith("language-") and re.fullmatch(r"[A-Za-z0-9_+-]+", name[9:]):
+            return name[9:]
+    return ""
 
 
 def _escape_markdown(text: str) -> str:
@@ -199,11 +249,16 @@ def _maths_back(text: str) -> str:
 
 
 def _tidy(parts: list[str]) -> str:
-    text = "".join(parts)
-    text = re.sub(r"[ \t]*\n[ \t]*", "\n", text)  # spaces around line breaks come from the HTML
-    text = re.sub(r"[ \t]{2,}", " ", text)
-    text = re.sub(r"\n{3,}", "\n\n", text)
-    return _maths_back(text.strip())
+    pieces = re.split(r"(\x01[^\x01]*\x01)", "".join(parts))
+    out = []
+    for k, piece in enumerate(pieces):
+        if k % 2:  # code inside <pre>: exactly as written
+            out.append(piece[1:-1].replace("\x02", "\n"))
+            continue
+        piece = re.sub(r"[ \t]*\n[ \t]*", "\n", piece)  # spaces around breaks come from HTML
+        piece = re.sub(r"[ \t]{2,}", " ", piece)
+        out.append(_maths_back(re.sub(r"\n{3,}", "\n\n", piece)))
+    return "".join(out).strip()
 
 
 class HtmlReading:

@@ -166,6 +166,17 @@ def test_a_class_of_wrong_answers_becomes_a_malrule_with_its_author_test(folder)
     assert "# the first question" in (folder / "course.yaml").read_text(encoding="utf-8")
 
 
+def test_templates_follow_the_glossary():
+    from quizbank.glossary import load_glossary, text_violations
+
+    terms = load_glossary()
+    for kind in TYPES:
+        question = check_draft(template_yaml(kind), SHIPPED).question
+        for text in question.localized_fields():
+            for lang in ("zh", "en"):
+                assert text_violations(text.get(lang), lang, terms) == [], (kind, lang)
+
+
 def test_templates_are_bilingual():
     for kind in TYPES:
         question = check_draft(template_yaml(kind), SHIPPED).question

@@ -244,6 +244,8 @@ def test_every_note_code_has_an_english_sentence_and_app_translations():
     "plain", "**bold** and *italic*", "a `code` span", "inline $x^2 < y$ maths",
     "display $$\\sum_i x_i$$ maths", "line one\nline two", "para one\n\npara two",
     "- one\n- two $x$", "1. first\n2. second", "a & b < c",
+    # Regression: a fenced code block lost its indentation and blank lines on the way back.
+    "Code:\n\n```python\ndef f(x):\n\n\n    return x < 2  # $5\n```\n\nAfter $x$.",
 ])
 def test_markdown_survives_html_both_ways(markdown):
     assert html_to_markdown(markdown_to_html(markdown)).texts == {"en": markdown}
@@ -257,6 +259,7 @@ def test_markdown_survives_html_both_ways(markdown):
     ('<span class="multilang" lang="fr">Oui</span><span class="multilang" lang="en">Yes</span>',
      {"en": "Yes"}),
     ("<p>残差</p>", {"zh": "残差"}),
+    ("<pre>a  b\n  c</pre>", {"en": "```\na  b\n  c\n```"}),
     ("Common <span lang='en' class='multilang'>A</span><span lang='zh' class='multilang'>甲</span>",
      {"en": "Common A", "zh": "Common 甲"}),
 ])
