@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 
 import streamlit as st
@@ -44,3 +45,20 @@ def warm_grader() -> threading.Thread:
     warmer = threading.Thread(target=grader.warm_up, name="grader-warm-up", daemon=True)
     warmer.start()
     return warmer
+
+
+@st.cache_resource(show_spinner=False)
+def _open_store(url: str | None):
+    # A connection pool (thread-safe), opened once per server and database URL; errors are not
+    # cached, so a locked or missing file is retried on the next run.
+    from tutor.store import ProgressStore
+
+    return ProgressStore.open(url)
+
+
+def progress_store():
+    """The progress store (`tutor.store.ProgressStore`) for `$TUTOR_DATABASE_URL`, shared by every
+    session; raises `tutor.store.StoreUnavailable` when it cannot be opened."""
+    from tutor.store import ENV_URL
+
+    return _open_store(os.environ.get(ENV_URL))
