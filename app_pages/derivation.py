@@ -2,10 +2,10 @@
 
 import streamlit as st
 
+from app_pages.flows.derivation_check import declarations_from_text
 from app_pages.state import lang, tr
 from app_pages.widgets import resources
 from app_pages.widgets.derivation_view import check, report_view
-from tutor.derivation_check import declarations_from_text
 
 st.title(tr("derivation.title"))
 st.caption(tr("derivation.intro"))

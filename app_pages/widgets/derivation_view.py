@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages.state import tr
-from tutor.derivation_check import (
+from app_pages.flows.derivation_check import (
     Declarations,
     DerivationReport,
     LineStatus,
     check_derivation,
     report_from_result,
 )
+from app_pages.state import tr
 
 # Markdown colour directives and icons for each status: fixed strings, never learner text.
 BADGES = {

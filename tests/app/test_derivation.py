@@ -1,9 +1,9 @@
-"""The derivation checker's flow (tutor.derivation_check) and page."""
+"""The derivation checker's flow (app_pages.flows.derivation_check) and page."""
 
 import pytest
 
 import grader
-from tutor.derivation_check import (
+from app_pages.flows.derivation_check import (
     Declarations,
     LineStatus,
     check_derivation,
