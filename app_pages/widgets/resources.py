@@ -21,9 +21,12 @@ def question(question_id: str):
 
 
 def question_title(question, lang: str, limit: int = 90) -> str:
-    """The first line of a question's prompt, shortened: a label for links and buttons."""
+    """The first line of a question's prompt as plain text (no `$…$`, no Markdown), shortened:
+    a label for options, links and buttons."""
+    from app_pages.flows.plain_text import plain_text
+
     text = question.prompt.get(lang).strip()
-    line = text.splitlines()[0] if text else text
+    line = plain_text(text.splitlines()[0] if text else text).strip()
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
