@@ -30,6 +30,7 @@ class PageSpec:
 # In navigation order; the first page is the default one.
 PAGES: tuple[PageSpec, ...] = (
     PageSpec("common.nav.practice", "practice.py", ":material/edit_note:", "practice", "common.nav.learn"),
+    PageSpec("questions.nav", "questions.py", ":material/list_alt:", "questions", "common.nav.learn"),
     PageSpec("common.nav.exercises", "exercises.py", ":material/calculate:", "exercises", "common.nav.learn"),
     PageSpec("common.nav.derivation", "derivation.py", ":material/functions:", "derivation", "common.nav.learn"),
     PageSpec("common.nav.explore", "explore.py", ":material/insights:", "explore", "common.nav.learn"),

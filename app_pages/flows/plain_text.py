@@ -31,6 +31,7 @@ DROPPED = ("left", "right", "big", "Big", "bigg", "Bigg", "displaystyle", "limit
 SUB = dict(zip("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ", strict=True))
 SUP = dict(zip("0123456789+-=()inTt", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱⁿᵀᵗ", strict=True))
 
+_SEP = "\x01"  # ends a command's replacement, so "\\partial\\mathcal L" does not become "\\partialL"
 _GROUP = r"\{((?:[^{}]|\{[^{}]*\})*)\}"  # one brace group, one level of nesting inside
 _ARG = rf"(?:{_GROUP}|\s*(\\[A-Za-z]+|[^\s{{}}\\]))"  # a group, a command or one character
 
@@ -40,10 +41,11 @@ def _arg(match: re.Match, group: int) -> str:
 
 
 def _script(text: str, table: dict[str, str], mark: str) -> str:
-    text = text.strip()
-    if text and all(ch in table for ch in text):
-        return "".join(table[ch] for ch in text)
-    return f"{mark}{text}" if len(text) == 1 else f"{mark}({text})"
+    bare = text.replace("{", "").replace("}", "").replace(_SEP, "").strip()
+    if bare and all(ch in table for ch in bare):
+        return "".join(table[ch] for ch in bare)
+    # kept as typed (inner sub/superscripts are read by the next pass)
+    return f"{mark}{bare}" if len(bare) == 1 else f"{mark}({text.strip()})"
 
 
 def latex_to_text(tex: str) -> str:
@@ -52,17 +54,18 @@ def latex_to_text(tex: str) -> str:
     s = re.sub(r"\\(?:" + "|".join(DROPPED) + r")(?![A-Za-z])\s*", "", s)
     s = re.sub(r"\\operatorname\s*" + _GROUP + r"(?=\s*[A-Za-z\\])", r"\1 ", s)  # var z, not varz
     for _ in range(3):  # nested wrappers and fractions, innermost first
-        s = re.sub(r"\\(?:" + "|".join(WRAPPERS) + r")\s*" + _GROUP, r"\1", s)
-        s = re.sub(r"\\mathbb\s*" + _ARG, lambda m: BLACKBOARD.get(_arg(m, 1), _arg(m, 1)), s)
+        s = re.sub(r"\\(?:" + "|".join(WRAPPERS) + r")(?![A-Za-z])\s*" + _ARG,
+                   lambda m: _SEP + _arg(m, 1) + _SEP, s)
+        s = re.sub(r"\\mathbb\s*" + _ARG, lambda m: _SEP + BLACKBOARD.get(_arg(m, 1), _arg(m, 1)) + _SEP, s)
         s = re.sub(r"\\[dt]?frac\s*" + _ARG + r"\s*" + _ARG,
                    lambda m: _fraction(latex_to_text(_arg(m, 1)), latex_to_text(_arg(m, 3))), s)
         s = re.sub(r"\\sqrt\s*" + _GROUP, lambda m: f"√({m.group(1)})", s)
         s = re.sub(r"\\(" + "|".join(ACCENTS) + r")\s*" + _ARG,
-                   lambda m: "{" + _arg(m, 2) + ACCENTS[m.group(1)] + "}", s)
+                   lambda m: _SEP + _arg(m, 2) + ACCENTS[m.group(1)] + _SEP, s)
     s = re.sub(r"\\([A-Za-z]+|.)", lambda m: SYMBOLS.get(m.group(1), m.group(1)), s)
     s = re.sub(r"\^\s*" + _ARG, lambda m: _script(_arg(m, 1), SUP, "^"), s)
     s = re.sub(r"_\s*" + _ARG, lambda m: _script(_arg(m, 1), SUB, "_"), s)
-    s = s.replace("{", "").replace("}", "")
+    s = s.replace("{", "").replace("}", "").replace(_SEP, "")
     return re.sub(r"[ \t]{2,}", " ", s)
 
 
@@ -96,3 +99,12 @@ def _plain_markdown(text: str) -> str:
     text = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"\1", text)
     text = re.sub(r"^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+)", "", text, flags=re.M)
     return text.replace("\\", "")
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]{}()#+\-.!|$<>~])")
+
+
+def markdown_escaped(text: str) -> str:
+    """Plain text for a label that Streamlit reads as Markdown (`st.page_link`, buttons): every
+    Markdown and LaTeX marker is escaped, so the text shows exactly as given."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)

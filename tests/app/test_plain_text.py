@@ -24,6 +24,7 @@ RAW_MARKUP = re.compile(r"[$\\{}`]|\*\*|__")
         (r"$W=\begin{bmatrix}0.1&0.2\\-0.1&0.3\end{bmatrix}$", "W=[0.1, 0.2; -0.1, 0.3]"),
         (r"$G_{\mathrm{plain}}$ and $\prod_l(1+a_l)$", "Gₚₗₐᵢₙ and ∏ₗ(1+aₗ)"),
         (r"$\frac{a+b}{2}$, $2^{10}$, $x^{y+z}$", "(a+b)/2, 2¹⁰, x^(y+z)"),
+        (r"$\frac{\partial\mathcal L}{\partial x_i}$", "(∂L)/(∂ xᵢ)"),
         ("Which are **correct**? (Select *all*.)", "Which are correct? (Select all.)"),
         ("`out += identity` raises", "out += identity raises"),
         ("`x**2` stays code", "x**2 stays code"),
