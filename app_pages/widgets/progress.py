@@ -19,6 +19,7 @@ from app_pages.state import (
 from app_pages.widgets import resources
 from tutor.i18n import LANGUAGES, t
 from tutor.store import ProgressStore, StoreUnavailable, TutorError
+from tutor.store.records import MAX_ANSWER_CHARS
 
 PICKER_KEY = "profile.picker"
 NEW_NAME_KEY = "profile.new_name"
@@ -102,6 +103,9 @@ def recorder():
         return None
 
     def record(attempt):
+        if len(attempt.answer) > MAX_ANSWER_CHARS:  # the learner can type that much: say so
+            st.warning(tr("profile.answer_too_long", max=MAX_ANSWER_CHARS), icon=":material/save:")
+            return None
         try:
             return db.record_attempt(current_profile_id(), attempt)
         except TutorError as exc:
