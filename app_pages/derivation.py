@@ -38,7 +38,7 @@ def restore_fields() -> None:
     if draft.preset not in presets:
         draft = DerivationDraft(**{**draft.params(), "preset": ""})
     for name, key in KEYS.items():
-        st.session_state[key] = getattr(draft, name) or (None if name == "preset" else "")
+        st.session_state[key] = getattr(draft, name)
     if linked is not None and not linked.is_empty:
         st.session_state[_CHECKED] = draft
 
@@ -63,9 +63,9 @@ def name_problem(problem: NameProblem) -> str:
 
 
 restore_fields()
-st.selectbox(
-    tr("derivation.preset"), [None, *presets], key=KEYS["preset"], on_change=load_preset,
-    format_func={None: tr("derivation.no_preset"),
+st.selectbox(  # "" is "my own derivation": a real option, so no untranslated placeholder shows
+    tr("derivation.preset"), ["", *presets], key=KEYS["preset"], on_change=load_preset,
+    format_func={"": tr("derivation.no_preset"),
                  **{qid: resources.question_title(q, lang()) for qid, q in presets.items()}}.get,
 )
 if (chosen := presets.get(st.session_state.get(KEYS["preset"]))) is not None:

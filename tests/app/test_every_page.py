@@ -133,6 +133,9 @@ def label_problems(at: AppTest) -> list[str]:
             if TYPED not in label and (why := raw_markup(label, markdown=True)):
                 found.append(f"{type(node).__name__} label {label!r}: {why}")
         plain_options = isinstance(node, (tree.Selectbox, tree.Multiselect, tree.SelectSlider))
+        if isinstance(node, (tree.Selectbox, tree.Multiselect)) and not node.proto.placeholder \
+                and node.value in (None, []):
+            found.append(f"{type(node).__name__} {label!r}: shows Streamlit's English placeholder")
         for option in getattr(node, "options", None) or []:
             if TYPED in str(option):
                 continue
