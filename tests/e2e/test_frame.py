@@ -37,6 +37,13 @@ def nav(page, title: str) -> None:
     wait_idle(page)
 
 
+def rendered(page) -> None:
+    """Wait for a freshly loaded page's first run to end (the shell's sidebar, the title)."""
+    page.wait_for_selector('[data-testid="stSidebarNav"]', state="attached")
+    main(page).locator("h1").first.wait_for()
+    wait_idle(page)
+
+
 def url_profile(page) -> str | None:
     found = re.search(r"[?&]profile=(\d+)", page.url)
     return found.group(1) if found else None
@@ -77,6 +84,7 @@ def test_a_new_profile_is_current_through_practice_reload_and_import(
     expect(picker(page)).to_have_value(name)
 
     page.reload()
+    rendered(page)
     expect(picker(page)).to_have_value(name)
     assert url_profile(page) == bo
 
@@ -118,10 +126,13 @@ def test_two_tabs_keep_two_profiles(browser, app_url, app_server):
     try:
         tabs = [context.new_page() for _ in names]
         for tab, profile in zip(tabs, ids, strict=True):
+            tab.set_default_timeout(30_000)
             tab.goto(f"{app_url}/questions?lang=en&profile={profile}")
         for tab, name in zip(tabs, names, strict=True):
+            rendered(tab)  # a new session's first run: the page's own timeout, not expect's 5 s
             expect(picker(tab)).to_have_value(name)
         tabs[0].reload()
+        rendered(tabs[0])
         expect(picker(tabs[0])).to_have_value(names[0])
     finally:
         context.close()
@@ -147,6 +158,7 @@ def test_derivation_checker_refuses_a_target_typo_and_survives_a_reload(
     screenshot(f"derivation-target-typo-{lang}")
 
     page.reload()
+    rendered(page)
     expect(main(page).locator("textarea")).to_have_value("x + x\n3x\n2x")
     expect(page.locator(".st-key-derivation_report")).to_contain_text(refused)  # opens checked
     expect(boxes.nth(3)).to_have_value("2x +")
