@@ -138,6 +138,21 @@ def test_two_tabs_keep_two_profiles(browser, app_url, app_server):
         context.close()
 
 
+def test_derivation_checker_highlights_the_broken_line(page, goto, screenshot):
+    page.set_viewport_size(TALL)
+    goto("derivation", "en")
+    main(page).get_by_label("Symbols (comma-separated)").fill("x")
+    main(page).get_by_label("Functions (comma-separated)").fill("F")
+    main(page).get_by_label("Lines, one step per row", exact=True).fill(
+        "diff(x + F(x), x)\ndiff(x, x) + diff(F(x), x)\n1 + F(x)")
+    # Leaving the text box saves it (one rerun), then the click checks (another): wait for the
+    # report, do not read the page once.
+    main(page).get_by_role("button", name="Check each line").click()
+    expect(main(page).get_by_text("Line 3 does not follow from the line before it.").first).to_be_visible()
+    expect(page.locator(".st-key-derivation_report")).to_contain_text("For example")
+    screenshot("derivation-broken-en")
+
+
 @pytest.mark.parametrize(("lang", "check", "refused", "verified"), [
     ("en", "Check each line", "The target cannot be read", "verified"),
     ("zh", "逐行检查", "无法读取目标", "已验证"),
