@@ -100,7 +100,8 @@ def set_current_profile(profile_id: int | None) -> None:
 
 
 def _resolve_profile_id(wanted: object) -> int | None:
-    # Imported here: the store (SQLAlchemy) loads with the first page that needs a profile.
+    # Imported here: every module of the app imports this one, which must not pull in the
+    # store (SQLAlchemy) by itself.
     from app_pages.flows.profiles import choose_profile
     from app_pages.widgets.resources import progress_store
     from tutor.store import TutorError
