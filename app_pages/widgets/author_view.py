@@ -130,8 +130,9 @@ def moodle_tools(bank, folders) -> None:
                     notes_list(notes)
     with import_col:
         st.markdown(f"**{tr('author.moodle_import')}**")
-        upload = st.file_uploader(tr("author.moodle_file"), type=["xml"],
-                                  key="author.moodle.upload")
+        # Any file: a wrong one gets the import's own translated refusal, not Streamlit's
+        # English "Invalid file extension" error.
+        upload = st.file_uploader(tr("author.moodle_file"), key="author.moodle.upload")
         if upload is None:
             return
         try:
