@@ -18,10 +18,16 @@ GREEK = (
 LATEX_NAMES = {g: g for g in GREEK}
 LATEX_NAMES.update({"varepsilon": "epsilon", "varphi": "phi", "vartheta": "theta", "pi": "pi",
                     "partial": "partial", "infty": "inf", "nabla": "nabla"})
-for _fn in ("exp", "log", "ln", "sin", "cos", "tan", "tanh", "sinh", "cosh", "sech"):
+# \sin, \arcsin, \log_{10}, \max ...: LaTeX's operator names (and the common extensions
+# \sech, \arsinh, \sgn) are read as the function's name; the parser knows the aliases.
+LATEX_FUNCTIONS = (
+    "exp log ln lg sin cos tan sec csc cot arcsin arccos arctan arcsec arccsc arccot sinh cosh "
+    "tanh sech csch coth arsinh arcosh artanh arcsinh arccosh arctanh max min sgn sign"
+).split()
+for _fn in LATEX_FUNCTIONS:
     LATEX_NAMES[_fn] = _fn
 LATEX_OPS = {"cdot": "*", "times": "*", "ast": "*", "div": "/", "mid": "|", "vert": "|",
-             "lvert": "|", "rvert": "|", "prime": "'"}
+             "lvert": "|", "rvert": "|", "prime": "'", "approx": "≈"}
 LATEX_SKIP = {"left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "quad", "qquad",
               "displaystyle", "limits"}
 LATEX_NAME_WRAPPERS = {"mathbf", "boldsymbol", "bm", "mathrm", "mathit", "operatorname",
@@ -34,11 +40,13 @@ NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # also read by plain_numbers.p
 NUMBER_RE = re.compile(NUMBER)
 NAME_RE = re.compile(r"[A-Za-z]+")
 SUBSCRIPT_RE = re.compile(r"[A-Za-z0-9]+")
+LOG_BASE_RE = re.compile(r"\d+|[A-Za-z]")
 BRACED_SUBSCRIPT_RE = re.compile(r"\{([A-Za-z0-9+\-, ]{1,20})\}")
 COMMAND_RE = re.compile(r"\\([A-Za-z]+|.)")
 WRAPPED_NAME_RE = re.compile(r"\{\s*([A-Za-z]+)\s*\}")
 ENV_RE = re.compile(r"\{([A-Za-z]+\*?)\}")
 OPERATORS = "+-*/^()[]{},;|'!&="
+LOG = "log"  # its subscript is a base: log_2x is log_2 x
 
 
 class Token(NamedTuple):  # a tuple: tokens are made in the hot path, and tuples are cheap
@@ -94,17 +102,19 @@ def tokenize(text: str) -> list[Token]:
 def _read_name(text: str, i: int) -> tuple[str, int]:
     """A run of letters, plus a subscript `_0`, `_l`, `_{l+1}` that becomes part of the name."""
     m = NAME_RE.match(text, i)
-    suffix, end = _read_subscript(text, m.end())
+    suffix, end = _read_subscript(text, m.end(), base_of_log=m.group(0) == LOG)
     return m.group(0) + suffix, end
 
 
-def _read_subscript(text: str, i: int) -> tuple[str, int]:
+def _read_subscript(text: str, i: int, base_of_log: bool = False) -> tuple[str, int]:
+    """`_0`, `_l`, `_{l+1}`. After log an unbraced subscript is a base: a run of digits or one
+    letter (`log_2x` is log_2 x, `log_bx` is log_b x, as `log_{2}x`)."""
     if i >= len(text) or text[i] != "_":
         return "", i
     braced = BRACED_SUBSCRIPT_RE.match(text, i + 1)
     if braced:
         return "_" + braced.group(1).replace(" ", ""), braced.end()
-    plain = SUBSCRIPT_RE.match(text, i + 1)
+    plain = (LOG_BASE_RE if base_of_log else SUBSCRIPT_RE).match(text, i + 1)
     if plain:
         return "_" + plain.group(0), plain.end()
     raise ParseError("bad_subscript", i)
@@ -122,7 +132,8 @@ def _read_command(text: str, i: int, space: bool) -> tuple[Token | None, int]:
     if word in LATEX_OPS:
         return Token("op", LATEX_OPS[word], i, end, space), end
     if word in LATEX_NAMES:
-        return Token("name", LATEX_NAMES[word], i, end, space), end
+        suffix, stop = _read_subscript(text, end, base_of_log=True) if word == LOG else ("", end)
+        return Token("name", LATEX_NAMES[word] + suffix, i, stop, space), stop
     if word in LATEX_CMDS:
         return Token("cmd", LATEX_CMDS[word], i, end, space), end
     if word in LATEX_NAME_WRAPPERS:

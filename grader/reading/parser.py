@@ -18,19 +18,30 @@ postfix and primary are one call, and the depth limit is checked inline.
 from __future__ import annotations
 
 from ..errors import LimitError, ParseError
+from .constant import constant_value
 from .lexer import Token, tokenize
 from .limits import (
     MAX_DEPTH,
     MAX_DIFF_ORDER,
+    MAX_EXPONENT,
     MAX_FACTORIAL,
     MAX_LENGTH,
     MAX_NODES,
     check_exponent,
     number_value,
 )
-from .names import CONSTANTS, NOT_FINITE, Declarations, prepare_tokens
+from .names import (
+    BASE_LOGS,
+    CONSTANTS,
+    FUNCTION_ALIASES,
+    NOT_FINITE,
+    Declarations,
+    is_variable_name,
+    prepare_tokens,
+)
 from .nodes import (
     BUILTIN_FUNCTIONS,
+    DECLARABLE_FUNCTIONS,
     Add,
     Apply,
     Const,
@@ -38,6 +49,7 @@ from .nodes import (
     Div,
     Factorial,
     Func,
+    FuncN,
     Ident,
     Matrix,
     MatSym,
@@ -48,14 +60,23 @@ from .nodes import (
     Pow,
     Sym,
     Transpose,
+    is_constant,
     walk,
 )
 from .normalize import normalize
 from .plain_numbers import parse_plain_numbers
 
-IMPLICIT_STARTS = {"num", "name", "diffop", "cmd", "begin"}
+IMPLICIT_STARTS = {"num", "name", "diffop", "leibniz", "cmd", "begin"}
 NO_DECLARATIONS = Declarations()
-NAME_ALIASES = {"ln": "log"}
+LEFT_SIDES = ("=", "≈")  # "L = 1.25", "≈ 0.333": what a line says, after its label
+# sin^-1 x is arcsin x (ISO 80000-2, Stewart 1.6): the inverse function, not 1/sin x.
+INVERSE_FUNCTIONS = {
+    "sin": "arcsin", "cos": "arccos", "tan": "arctan", "sec": "arcsec", "csc": "arccsc",
+    "cot": "arccot", "sinh": "asinh", "cosh": "acosh", "tanh": "atanh", "sech": "asech",
+    "csch": "acsch", "coth": "acoth",
+}
+EXTREMA = ("max", "min")
+TEN = Num(10.0, "10")
 
 
 def parse(text: str, decls: Declarations = NO_DECLARATIONS,
@@ -85,7 +106,9 @@ def parse_with_notes(text: str, decls: Declarations = NO_DECLARATIONS,
 def parse_tokens(text: str, decls: Declarations = NO_DECLARATIONS,
                  space_vectors: bool = False) -> tuple[Node, tuple[str, ...]]:
     """The full parser on normalized text (no fast path): (tree, reading-note keys)."""
-    parser = Parser(prepare_tokens(tokenize(text), decls), decls, space_vectors)
+    notes: set[str] = set()
+    parser = Parser(prepare_tokens(tokenize(text), decls, notes), decls, space_vectors)
+    parser.notes |= notes
     return parser.parse_all(), tuple(sorted(parser.notes))
 
 
@@ -143,11 +166,15 @@ class Parser:
 
     # -- lists, sums, terms and powers ----------------------------------------------------------
     def parse_all(self) -> Node:
-        if self.at("op", "="):  # a derivation line may start with "="
+        tok, after = self.tok, self.peek()
+        if tok.kind == "op" and tok.text in LEFT_SIDES:  # a derivation line may start with "="
             self.take()
-        elif (self.tok.kind == "name" and self.peek().kind == "op" and self.peek().text == "="
+        elif (tok.kind in ("name", "leibniz") and after.kind == "op" and after.text in LEFT_SIDES
               and len(self.tokens) > 3):
-            self.skip(2)  # "L = 1.25": the answer is the value after a named left side
+            self.skip(2)  # "L = 1.25", "dL/dx = g": the value after a named left side
+            tok = after
+        if tok.text == "≈" and tok.kind == "op":
+            self.notes.add("note_approximate")  # a derivation checks it with a tolerance
         if self.tok.kind == "eof":
             raise ParseError("empty", self.tok.pos)
         if self.space_vectors and self.space_separated_numbers():
@@ -338,9 +365,16 @@ class Parser:
             return self.make(number_value(self.take()))
         if t.kind == "name":
             return self.parse_name()
+        if t.kind == "leibniz":
+            function, _, var = t.text.partition("/")
+            raise ParseError("leibniz_undeclared", t.pos, function=function, var=var)
         if t.kind == "diffop":
             self.take()
-            return self.make_diff(self.parse_power(), t.text, 1, t)
+            order = 1
+            while self.tok.kind == "diffop" and self.tok.text == t.text:  # d^2/dx^2
+                self.take()
+                order += 1
+            return self.make_diff(self.parse_power(), t.text, order, t)
         if t.kind == "cmd":
             return self.parse_command()
         if t.kind == "begin":
@@ -359,7 +393,7 @@ class Parser:
     def parse_name(self) -> Node:
         t = self.take()
         name, decls = t.text, self.decls
-        if name in decls.functions:
+        if name in decls.functions and name not in DECLARABLE_FUNCTIONS:
             order = 0
             while self.at("op", "'"):
                 self.take()
@@ -384,14 +418,94 @@ class Parser:
             return self.parse_diff_call(t)
         if name == "transpose":
             return self.make(Transpose(self.single_argument(t)))
-        name = NAME_ALIASES.get(name, name)
+        name = FUNCTION_ALIASES.get(name, name)
         if name == "sigma" and self.at("op", "(") and not self.tok.space_before:
             name = "sigmoid"  # σ(z) is the activation, as in the source texts
-        if name in BUILTIN_FUNCTIONS:
-            return self.make(Func(name, self.single_argument(t)))
+        build = self.one_argument_function(name, t)
+        if build is not None:
+            return self.parse_function(t, name, build)
+        if name in EXTREMA:
+            args = self.parse_call_args(t)
+            if len(args) < 2:
+                raise ParseError("two_arguments", t.pos, name=name)
+            return self.make(FuncN(name, tuple(args)))
         if name in ("partial", "nabla"):
             raise ParseError("unexpected_token", t.pos, found=t.text)
-        return self.make(Sym(name))
+        if is_variable_name(name):
+            return self.make(Sym(name))
+        raise self.unknown_name(t)
+
+    def unknown_name(self, t: Token) -> ParseError:
+        """`foo`, `rate`, `sinc(x)`: never guessed into a product of letters."""
+        if self.at("op", "("):
+            return ParseError("not_a_function", t.pos, name=t.text)
+        if len(t.text) <= 3 and t.text.isalpha():  # xy, abc: perhaps a product
+            return ParseError("unknown_name_product", t.pos, name=t.text,
+                              product="*".join(t.text))
+        return ParseError("unknown_name", t.pos, name=t.text)
+
+    # -- built-in functions -------------------------------------------------------------------
+    def one_argument_function(self, name: str, t: Token):
+        """How to build `name(argument)` when `name` is a function of one argument, else None:
+        the built-ins, floor/ceil where declared, lg, log_2, log_{10}, log_b."""
+        if name in BUILTIN_FUNCTIONS or name in DECLARABLE_FUNCTIONS and name in self.decls.functions:
+            return lambda arg: Func(name, arg)
+        if name in BASE_LOGS or name.startswith("log_"):
+            base = self.log_base(name, t)
+            if base is None:
+                return lambda arg: Func("log", arg)
+            return lambda arg: FuncN("log", (arg, base))
+        return None
+
+    def log_base(self, name: str, t: Token) -> Node | None:
+        """The base of lg or log_b as a node (None for log_e, the natural logarithm)."""
+        text = BASE_LOGS.get(name) or name.partition("_")[2]
+        if text == "e":
+            return None
+        if text.isdigit() and len(text) <= 6:
+            return self.make(Num(float(text), text))
+        if is_variable_name(text):
+            if text in CONSTANTS:
+                return self.make(Const(text))
+            return self.make(Sym(text))
+        raise ParseError("log_base", t.pos, base=text)
+
+    def parse_function(self, t: Token, name: str, build) -> Node:
+        """`sin x`, `sin(x)`, `sin^2 x` = (sin x)^2, `sin^-1 x` = arcsin x, `log(x, b)`."""
+        power = self.function_power(t, name) if self.at("op", "^") else 1
+        if name == "log" and self.at("op", "("):
+            args = self.parse_call_args(t)
+            if len(args) == 2:
+                self.notes.add("note_log_base_second")
+                node = FuncN("log", (args[0], args[1]))
+            elif len(args) == 1:
+                node = Func("log", args[0])
+            else:
+                raise ParseError("log_arguments", t.pos)
+        else:
+            node = build(self.single_argument(t))
+        if power == -1:
+            self.notes.add("note_inverse_function")
+            return self.make(Func(INVERSE_FUNCTIONS[name], node.arg))
+        if power == 1:
+            return self.make(node)
+        self.notes.add("note_function_power")
+        return self.make(Pow(self.make(node), self.make(Num(float(power), str(power)))))
+
+    def function_power(self, t: Token, name: str) -> int:
+        """The n of `sin^n`: a whole number from 1 up, or -1 for the inverse function."""
+        caret = self.take()
+        exponent = self.parse_exponent()
+        value = constant_value(exponent) if is_constant(exponent) else None
+        if value == -1:
+            if name not in INVERSE_FUNCTIONS:
+                raise ParseError("no_inverse_notation", caret.pos, name=t.text)
+            return -1
+        if value is None or not value.is_integer() or value < 1:
+            raise ParseError("function_power", caret.pos, name=t.text)
+        if value > MAX_EXPONENT:
+            raise LimitError("exponent_too_large", caret.pos, limit=int(MAX_EXPONENT))
+        return int(value)
 
     def parse_call_args(self, name_token: Token) -> list[Node]:
         if not self.at("op", "("):
@@ -562,6 +676,8 @@ class Parser:
                 index = self.parse_sum()
                 self.expect("]", opener)
                 radicand = self.latex_argument()
+                if index == Num(3.0, "3"):  # the real cube root: \sqrt[3]{-8} = -2
+                    return self.make(Func("cbrt", radicand))
                 return self.make(Pow(radicand, self.make(Div(self.make(Num(1.0, "1")), index))))
             return self.make(Func("sqrt", self.latex_argument()))
         raise ParseError("unexpected_token", t.pos, found="\\top")
@@ -585,5 +701,6 @@ class Parser:
 
 
 def is_function_name(name: str, decls: Declarations) -> bool:
-    return (name in decls.functions or name in BUILTIN_FUNCTIONS or name in NAME_ALIASES
+    return (name in decls.functions or name in BUILTIN_FUNCTIONS or name in FUNCTION_ALIASES
+            or name in EXTREMA or name in BASE_LOGS or name.startswith("log_")
             or name in ("diff", "transpose", "sigma"))

@@ -50,7 +50,7 @@ def _decls():
     return Declarations.of(symbols=["x", "a", "b", "c"], functions=["F"], matrices=["W", "g"])
 
 
-@pytest.mark.parametrize("text", ["1/2x", "1/2 x", "dL/dy W x", "a/b(c+1)", "1/2(x+1)"])
+@pytest.mark.parametrize("text", ["1/2x", "1/2 x", "a/b W x", "a/b(c+1)", "1/2(x+1)"])
 def test_a_product_right_after_a_division_is_pointed_out(text):
     p = preview(text, symbols=["x", "a", "b", "c"], matrices=["W"])
     assert "(1/2)·x" in p["note"]
