@@ -56,6 +56,66 @@ MESSAGES: dict[str, dict[str, str]] = {
                       "zh": "矩阵各行长度不一致"},
     "nested_matrix": {"en": "a matrix entry cannot itself be a matrix",
                       "zh": "矩阵的元素不能再是矩阵"},
+    # -- notation and names (issue 10, items 3 and 5) -----------------------------------------
+    "unknown_name": {"en": "{name} is not a function or name this question knows",
+                     "zh": "{name} 不是本题认识的函数或名字"},
+    "unknown_name_product": {"en": "{name} is not a function or name this question knows (to "
+                                   "multiply, write {product})",
+                             "zh": "{name} 不是本题认识的函数或名字（若表示相乘，请写成 {product}）"},
+    "not_a_function": {"en": "{name} is not a function or name this question knows",
+                       "zh": "{name} 不是本题认识的函数或名字"},
+    "leibniz_undeclared": {"en": "in d{function}/d{var}, {function} is not a function this "
+                                 "question declares: write the derivative with the question's "
+                                 "names",
+                           "zh": "d{function}/d{var} 中的 {function} 不是本题声明的函数，请用本题"
+                                 "中的名字写出导数"},
+    "two_arguments": {"en": "{name} takes two or more arguments, e.g. {name}(x, 0)",
+                      "zh": "{name} 需要两个或更多参数，例如 {name}(x, 0)"},
+    "log_arguments": {"en": "log takes one argument, or two: log(x, base)",
+                      "zh": "log 只接受一个参数，或两个参数：log(x, 底数)"},
+    "log_base": {"en": "the base of log_{base} must be a number or one letter; or write "
+                       "log(x, base)",
+                 "zh": "log_{base} 的底数应为数字或单个字母；也可写成 log(x, 底数)"},
+    "function_power": {"en": "after {name}^ write a whole number from 1 up ({name}^2 x is "
+                             "({name} x)^2), or -1 for the inverse function",
+                       "zh": "{name}^ 后应为从 1 起的整数（{name}^2 x 即 ({name} x)^2），或表示反函数"
+                             "的 -1"},
+    "no_inverse_notation": {"en": "{name}^-1 is not read as an inverse function: write 1/{name}(x) "
+                                  "for the reciprocal",
+                            "zh": "{name}^-1 不作反函数读取；倒数请写成 1/{name}(x)"},
+    "decimal_comma": {"en": "did you mean {decimal}? Write a decimal point: a comma separates "
+                            "the entries of a vector",
+                      "zh": "你是想写 {decimal} 吗？请用小数点：逗号用于分隔向量的各个元素"},
+    "decimal_comma_thousands": {"en": "did you mean {decimal} or {thousands}? Write a decimal "
+                                      "point, and no comma inside a number",
+                                "zh": "你是想写 {decimal} 还是 {thousands}？请用小数点，数字中不要加逗号"},
+    "note_function_power": {"en": "sin^2 x reads as (sin x)^2, the square of sin x.",
+                            "zh": "sin^2 x 读作 (sin x)^2，即 sin x 的平方。"},
+    "note_inverse_function": {"en": "sin^-1 x reads as arcsin x, the inverse function, not "
+                                    "1/sin x.",
+                              "zh": "sin^-1 x 读作 arcsin x（反函数），而不是 1/sin x。"},
+    "note_log_base_second": {"en": "log(x, b) is the logarithm of x to the base b: the base "
+                                   "comes second.",
+                             "zh": "log(x, b) 是以 b 为底 x 的对数：底数写在第二个位置。"},
+    "note_leibniz": {"en": "dF/dx reads as F'(x), the derivative of the declared function F.",
+                     "zh": "dF/dx 读作 F'(x)，即已声明函数 F 的导数。"},
+    "note_x_as_times": {"en": "The x between the numbers reads as a times sign: 9.54x10^-7 is "
+                              "9.54×10^-7.",
+                        "zh": "数字之间的 x 读作乘号：9.54x10^-7 即 9.54×10^-7。"},
+    "note_approximate": {"en": "≈: in a derivation this line is checked as an approximation of "
+                               "the line before.",
+                         "zh": "≈：在推导中，这一行按近似值与上一行比较。"},
+    "note_decimal_comma": {"en": "A comma separates numbers: 1,5 reads as the two numbers 1 and "
+                                 "5. For one decimal number write 1.5.",
+                           "zh": "逗号用于分隔数字：1,5 读作 1 和 5 两个数。若是一个小数，请写 1.5。"},
+    "names_other": {"en": "Your answer uses {names}; this question is about {about}.",
+                    "zh": "你的答案用到了 {names}；本题的名字是 {about}。"},
+    "names_case_slip": {"en": "Your answer uses {names}; this question is about {about} "
+                              "(capital and small letters are different names).",
+                        "zh": "你的答案用到了 {names}；本题的名字是 {about}（大写和小写字母是不同的"
+                              "名字）。"},
+    "names_unused": {"en": "Your answer uses {names}, which this question does not use.",
+                     "zh": "你的答案用到了 {names}，本题并没有这个名字。"},
     # -- evaluating ---------------------------------------------------------------------------
     "add_shapes": {"en": "cannot add terms of different shapes ({shapes})",
                    "zh": "不能把形状不同的项相加（{shapes}）"},
@@ -71,8 +131,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     "singular_matrix": {"en": "the matrix has no inverse", "zh": "该矩阵不可逆"},
     "function_argument_shapes": {"en": "the arguments of {name} have different shapes",
                                  "zh": "{name} 的各个参数形状不同"},
-    "unknown_symbols": {"en": "it uses {names}, which this question does not use",
-                        "zh": "其中的 {names} 不是本题中的符号"},
     "cannot_evaluate": {"en": "this formula cannot be evaluated", "zh": "无法计算此公式"},
     # -- deciding -----------------------------------------------------------------------------
     "cannot_decide": {"en": "The grader could not decide whether your answer is equivalent; "
