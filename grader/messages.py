@@ -89,16 +89,19 @@ MESSAGES: dict[str, dict[str, str]] = {
     "decimal_comma_thousands": {"en": "did you mean {decimal} or {thousands}? Write a decimal "
                                       "point, and no comma inside a number",
                                 "zh": "你是想写 {decimal} 还是 {thousands}？请用小数点，数字中不要加逗号"},
-    "note_function_power": {"en": "sin^2 x reads as (sin x)^2, the square of sin x.",
-                            "zh": "sin^2 x 读作 (sin x)^2，即 sin x 的平方。"},
-    "note_inverse_function": {"en": "sin^-1 x reads as arcsin x, the inverse function, not "
-                                    "1/sin x.",
-                              "zh": "sin^-1 x 读作 arcsin x（反函数），而不是 1/sin x。"},
+    "note_function_power": {"en": "A power written on a function's name applies to its value: "
+                                  "sin^2 x reads as (sin x)^2.",
+                            "zh": "写在函数名上的幂作用于函数值：sin^2 x 读作 (sin x)^2。"},
+    "note_inverse_function": {"en": "A -1 written on a function's name means the inverse "
+                                    "function: sin^-1 x reads as arcsin x, not 1/sin x.",
+                              "zh": "写在函数名上的 -1 表示反函数：sin^-1 x 读作 arcsin x，而不是 "
+                                    "1/sin x。"},
     "note_log_base_second": {"en": "log(x, b) is the logarithm of x to the base b: the base "
                                    "comes second.",
                              "zh": "log(x, b) 是以 b 为底 x 的对数：底数写在第二个位置。"},
-    "note_leibniz": {"en": "dF/dx reads as F'(x), the derivative of the declared function F.",
-                     "zh": "dF/dx 读作 F'(x)，即已声明函数 F 的导数。"},
+    "note_leibniz": {"en": "Leibniz notation for a declared function reads as its derivative: "
+                           "dF/dx is F'(x).",
+                     "zh": "对已声明函数的莱布尼茨记号读作其导数：dF/dx 即 F'(x)。"},
     "note_x_as_times": {"en": "The x between the numbers reads as a times sign: 9.54x10^-7 is "
                               "9.54×10^-7.",
                         "zh": "数字之间的 x 读作乘号：9.54x10^-7 即 9.54×10^-7。"},
@@ -116,6 +119,11 @@ MESSAGES: dict[str, dict[str, str]] = {
                               "名字）。"},
     "names_unused": {"en": "Your answer uses {names}, which this question does not use.",
                      "zh": "你的答案用到了 {names}，本题并没有这个名字。"},
+    "step_not_approximately": {"en": "Line {line} is not close enough to the line before "
+                                     "(allowed: {tolerance}).",
+                               "zh": "第 {line} 行与上一行相差超出允许范围（允许：{tolerance}）。"},
+    "values_step": {"en": "This line gives {answer}, the line before gives {expected}.",
+                    "zh": "这一行等于 {answer}，上一行等于 {expected}。"},
     # -- evaluating ---------------------------------------------------------------------------
     "add_shapes": {"en": "cannot add terms of different shapes ({shapes})",
                    "zh": "不能把形状不同的项相加（{shapes}）"},

@@ -64,7 +64,7 @@ from .nodes import (
     walk,
 )
 from .normalize import normalize
-from .plain_numbers import parse_plain_numbers
+from .plain_numbers import DECIMAL_COMMA_RE, parse_plain_numbers
 
 IMPLICIT_STARTS = {"num", "name", "diffop", "leibniz", "cmd", "begin"}
 NO_DECLARATIONS = Declarations()
@@ -98,6 +98,8 @@ def parse_with_notes(text: str, decls: Declarations = NO_DECLARATIONS,
     norm = normalize(text)
     plain = parse_plain_numbers(norm.text, space_vectors)
     if plain is not None:
+        if "," in norm.text and DECIMAL_COMMA_RE.fullmatch(norm.text):
+            return plain, norm, ("note_decimal_comma",)  # 1,5 is read as 1 and 5
         return plain, norm, ()
     node, notes = parse_tokens(norm.text, decls, space_vectors)
     return node, norm, notes

@@ -26,7 +26,8 @@ from grader.reading.parser import parse
     ],
 )
 def test_interpreted_latex(text, latex):
-    p = preview(text, functions=["F"], matrices=["W", "g"], symbols=["x"])
+    p = preview(text, functions=["F"], matrices=["W", "g"],
+                symbols=["x", "x_{l+1}", "alpha", "a", "b", "c"])
     assert p == {"interpreted": latex, "error": None, "note": None}
 
 
