@@ -111,6 +111,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "note_decimal_comma": {"en": "A comma separates numbers: 1,5 reads as the two numbers 1 and "
                                  "5. For one decimal number write 1.5.",
                            "zh": "逗号用于分隔数字：1,5 读作 1 和 5 两个数。若是一个小数，请写 1.5。"},
+    "note_percent": {"en": "A percent sign divides by 100: 12.5% reads as 0.125.",
+                     "zh": "百分号表示除以 100：12.5% 读作 0.125。"},
+    "note_letter_times_bracket": {"en": "A letter that is not a declared function multiplies what "
+                                        "follows: f(x) reads as f·x.",
+                                  "zh": "未声明为函数的字母与后面的括号相乘：f(x) 读作 f·x。"},
+    "root_arguments": {"en": "write root(x, n) for the n-th root of x",
+                       "zh": "x 的 n 次方根请写成 root(x, n)"},
     "names_other": {"en": "Your answer uses {names}; this question is about {about}.",
                     "zh": "你的答案用到了 {names}；本题的名字是 {about}。"},
     "names_case_slip": {"en": "Your answer uses {names}; this question is about {about} "

@@ -45,7 +45,7 @@ BRACED_SUBSCRIPT_RE = re.compile(r"\{([A-Za-z0-9+\-, ]{1,20})\}")
 COMMAND_RE = re.compile(r"\\([A-Za-z]+|.)")
 WRAPPED_NAME_RE = re.compile(r"\{\s*([A-Za-z]+)\s*\}")
 ENV_RE = re.compile(r"\{([A-Za-z]+\*?)\}")
-OPERATORS = "+-*/^()[]{},;|'!&="
+OPERATORS = "+-*/^()[]{},;|'!&=%"
 LOG = "log"  # its subscript is a base: log_2x is log_2 x
 
 
@@ -69,7 +69,7 @@ def tokenize(text: str) -> list[Token]:
     space = False
     while i < n:
         ch = text[i]
-        if ch == " ":
+        if ch == " " or ch == "~":  # ~ is LaTeX's unbreakable space
             space, i = True, i + 1
             continue
         start = i

@@ -27,7 +27,7 @@ from functools import lru_cache
 from .lexer import GREEK, Token
 from .nodes import BUILTIN_FUNCTIONS, MULTI_ARG_FUNCTIONS
 
-SPECIAL_FUNCTIONS = ("diff", "transpose")
+SPECIAL_FUNCTIONS = ("diff", "transpose", "root")
 CONSTANTS = ("e", "pi")
 NOT_FINITE = ("nan", "inf", "infinity", "oo", "NaN", "Inf", "Infinity")
 NAME_LIMIT = 40
@@ -106,6 +106,7 @@ def prepare_tokens(tokens: list[Token], decls: Declarations,
         return merged  # a plain number or vector: nothing to split
     vocabulary = decls.vocabulary()
     out: list[Token] = []
+    merged = _merge_numbered_logs(merged)
     for i, token in enumerate(merged):
         if token.kind != "name" or token.text in vocabulary:
             out.append(token)
@@ -115,6 +116,24 @@ def prepare_tokens(tokens: list[Token], decls: Declarations,
                 notes.add("note_x_as_times")
         else:
             out.extend(_split_name(token, vocabulary))
+    return out
+
+
+def _merge_numbered_logs(tokens: list[Token]) -> list[Token]:
+    """`log10(x)`, `log2(x)` (numpy's and C's names) are log_10(x), log_2(x)."""
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        if t.text == "log" and t.kind == "name" and i + 2 < len(tokens):
+            number, bracket = tokens[i + 1], tokens[i + 2]
+            if number.kind == "num" and number.text in ("2", "10") and not number.space_before \
+                    and bracket.text == "(" and not bracket.space_before:
+                out.append(Token("name", "log_" + number.text, t.pos, number.end, t.space_before))
+                i += 2
+                continue
+        out.append(t)
+        i += 1
     return out
 
 

@@ -295,6 +295,8 @@ class Parser:
                 self.nodes += 1  # make(), inline: most nodes are numbers
                 if self.nodes > MAX_NODES:
                     raise LimitError("too_many_nodes", self.tok.pos, limit=MAX_NODES)
+                if self.tok.text == "%" and self.tok.kind == "op":
+                    node = self.percent(node)
             else:
                 node = self.parse_atom()
         finally:
@@ -315,6 +317,12 @@ class Parser:
         exponent = self.parse_exponent()
         check_exponent(node, exponent, caret.pos)
         return self.make(Pow(node, exponent))
+
+    def percent(self, number: Num) -> Node:
+        """12.5% is 12.5/100 (only right after a number)."""
+        self.take()
+        self.notes.add("note_percent")
+        return self.make(Div(number, self.make(Num(100.0, "100"))))
 
     def parse_postfix_marks(self, node: Node) -> Node:
         tok = self.tok
@@ -423,9 +431,13 @@ class Parser:
         name = FUNCTION_ALIASES.get(name, name)
         if name == "sigma" and self.at("op", "(") and not self.tok.space_before:
             name = "sigmoid"  # σ(z) is the activation, as in the source texts
+        if name not in BUILTIN_FUNCTIONS and name.lower() in BUILTIN_FUNCTIONS + EXTREMA:
+            name = name.lower()  # Sin(x), LOG(x): function names are read whatever the case
         build = self.one_argument_function(name, t)
         if build is not None:
             return self.parse_function(t, name, build)
+        if name == "root":
+            return self.parse_root(t)
         if name in EXTREMA:
             args = self.parse_call_args(t)
             if len(args) < 2:
@@ -434,6 +446,8 @@ class Parser:
         if name in ("partial", "nabla"):
             raise ParseError("unexpected_token", t.pos, found=t.text)
         if is_variable_name(name):
+            if self.tok.text == "(" and not self.tok.space_before:
+                self.notes.add("note_letter_times_bracket")  # f(x) is f·x: f is not declared
             return self.make(Sym(name))
         raise self.unknown_name(t)
 
@@ -493,6 +507,18 @@ class Parser:
             return self.make(node)
         self.notes.add("note_function_power")
         return self.make(Pow(self.make(node), self.make(Num(float(power), str(power)))))
+
+    def parse_root(self, t: Token) -> Node:
+        """root(x, n): the n-th root, as in SymPy and Numbas; root(x, 3) is the real cube root."""
+        args = self.parse_call_args(t)
+        if len(args) != 2:
+            raise ParseError("root_arguments", t.pos)
+        x, n = args
+        if n == Num(2.0, "2"):
+            return self.make(Func("sqrt", x))
+        if n == Num(3.0, "3"):
+            return self.make(Func("cbrt", x))
+        return self.make(Pow(x, self.make(Div(self.make(Num(1.0, "1")), n))))
 
     def function_power(self, t: Token, name: str) -> int:
         """The n of `sin^n`: a whole number from 1 up, or -1 for the inverse function."""
@@ -705,4 +731,5 @@ class Parser:
 def is_function_name(name: str, decls: Declarations) -> bool:
     return (name in decls.functions or name in BUILTIN_FUNCTIONS or name in FUNCTION_ALIASES
             or name in EXTREMA or name in BASE_LOGS or name.startswith("log_")
-            or name in ("diff", "transpose", "sigma"))
+            or name in ("diff", "transpose", "sigma", "root")
+            or len(name) > 1 and name.lower() in BUILTIN_FUNCTIONS)
