@@ -196,7 +196,7 @@ def _longest_name(vocabulary: frozenset[str]) -> int:
 # -- derivative notations ------------------------------------------------------------------------
 
 _DIFF_WORDS = ("d", "partial")
-MAX_WRITTEN_ORDER = 9  # d^9/dx^9 is read; the parser's derivative limit then refuses it
+MAX_WRITTEN_ORDER = 99  # d^99/dx^99 is read, for the parser to refuse with its own limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +279,8 @@ def _numerator(tokens: list[Token], i: int,
     if t.text in _DIFF_WORDS:
         word, j = t.text, i + 1
         order, j = _order(tokens, j)
+        if order < 1:  # d^x, d^{99}: not a derivative written out (the parser then explains)
+            return None
         name = _token(tokens, j)
         if name is not None and name.kind == "name" and not _is_op(tokens, j + 1, "("):
             return j + 1, word, order, name.text
@@ -334,6 +336,7 @@ def _order(tokens: list[Token], j: int) -> tuple[int, int]:
 
 
 def _checked_order(text: str) -> int:
+    """A written order, or -1 past MAX_WRITTEN_ORDER (the parser's own limit is lower)."""
     value = int(text) if len(text) <= 2 else -1
     return value if 1 <= value <= MAX_WRITTEN_ORDER else -1
 

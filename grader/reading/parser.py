@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..errors import LimitError, ParseError
 from .constant import constant_value
-from .lexer import Token, tokenize
+from .lexer import GREEK, Token, tokenize
 from .limits import (
     MAX_DEPTH,
     MAX_DIFF_ORDER,
@@ -428,11 +428,11 @@ class Parser:
             return self.parse_diff_call(t)
         if name == "transpose":
             return self.make(Transpose(self.single_argument(t)))
+        if _other_case_of_a_function(name, decls):
+            name = name.lower()  # Sin(x), LOG(x), Ln x: function names are read in any case
         name = FUNCTION_ALIASES.get(name, name)
         if name == "sigma" and self.at("op", "(") and not self.tok.space_before:
             name = "sigmoid"  # σ(z) is the activation, as in the source texts
-        if name not in BUILTIN_FUNCTIONS and name.lower() in BUILTIN_FUNCTIONS + EXTREMA:
-            name = name.lower()  # Sin(x), LOG(x): function names are read whatever the case
         build = self.one_argument_function(name, t)
         if build is not None:
             return self.parse_function(t, name, build)
@@ -518,7 +518,9 @@ class Parser:
             return self.make(Func("sqrt", x))
         if n == Num(3.0, "3"):
             return self.make(Func("cbrt", x))
-        return self.make(Pow(x, self.make(Div(self.make(Num(1.0, "1")), n))))
+        exponent = self.make(Div(self.make(Num(1.0, "1")), n))
+        check_exponent(x, exponent, t.pos)  # root(x, 0.0001) is x^10000: the same limits
+        return self.make(Pow(x, exponent))
 
     def function_power(self, t: Token, name: str) -> int:
         """The n of `sin^n`: a whole number from 1 up, or -1 for the inverse function."""
@@ -706,7 +708,9 @@ class Parser:
                 radicand = self.latex_argument()
                 if index == Num(3.0, "3"):  # the real cube root: \sqrt[3]{-8} = -2
                     return self.make(Func("cbrt", radicand))
-                return self.make(Pow(radicand, self.make(Div(self.make(Num(1.0, "1")), index))))
+                exponent = self.make(Div(self.make(Num(1.0, "1")), index))
+                check_exponent(radicand, exponent, t.pos)  # \sqrt[0.001]{x} is x^1000
+                return self.make(Pow(radicand, exponent))
             return self.make(Func("sqrt", self.latex_argument()))
         raise ParseError("unexpected_token", t.pos, found="\\top")
 
@@ -732,4 +736,11 @@ def is_function_name(name: str, decls: Declarations) -> bool:
     return (name in decls.functions or name in BUILTIN_FUNCTIONS or name in FUNCTION_ALIASES
             or name in EXTREMA or name in BASE_LOGS or name.startswith("log_")
             or name in ("diff", "transpose", "sigma", "root")
-            or len(name) > 1 and name.lower() in BUILTIN_FUNCTIONS)
+            or _other_case_of_a_function(name, decls))
+
+
+def _other_case_of_a_function(name: str, decls: Declarations) -> bool:
+    """Sin, LOG, Ln: a built-in function's name in capitals (Greek letters keep their case:
+    Σ is not σ)."""
+    return (len(name) > 1 and not name.islower() and name not in GREEK
+            and is_function_name(name.lower(), decls))
