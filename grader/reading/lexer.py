@@ -47,6 +47,7 @@ WRAPPED_NAME_RE = re.compile(r"\{\s*([A-Za-z]+)\s*\}")
 ENV_RE = re.compile(r"\{([A-Za-z]+\*?)\}")
 OPERATORS = "+-*/^()[]{},;|'!&=%"
 LOG = "log"  # its subscript is a base: log_2x is log_2 x
+MAXIMA_CONSTANTS = ("pi", "e")
 
 
 class Token(NamedTuple):  # a tuple: tokens are made in the hot path, and tuples are cheap
@@ -74,7 +75,12 @@ def tokenize(text: str) -> list[Token]:
             continue
         start = i
         # Operators first: the most common token, and none is a digit, letter or backslash.
-        if ch in OPERATORS:
+        if ch == "%" and text.startswith(MAXIMA_CONSTANTS, i + 1):  # %pi, %e (Maxima)
+            name, i = _read_name(text, i + 1)
+            if name not in ("pi", "e"):
+                raise ParseError("unexpected_char", start, char=repr("%"))
+            append(_new_token(Token, ("name", name, start, i, space)))
+        elif ch in OPERATORS:
             if ch == "*" and text.startswith("**", i):
                 append(_new_token(Token, ("op", "^", start, i + 2, space)))
                 i += 2

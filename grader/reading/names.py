@@ -33,9 +33,9 @@ NOT_FINITE = ("nan", "inf", "infinity", "oo", "NaN", "Inf", "Infinity")
 NAME_LIMIT = 40
 
 # Other spellings of the built-in functions -> the name in BUILTIN_FUNCTIONS (ISO 80000-2 arsinh,
-# C/numpy asin, the older arcsinh, sgn, the British cosec).
+# C/numpy asin, the older arcsinh, sgn and Maxima's signum, the British cosec and cosech).
 FUNCTION_ALIASES = {
-    "ln": "log", "sgn": "sign", "cosec": "csc",
+    "ln": "log", "sgn": "sign", "signum": "sign", "cosec": "csc", "cosech": "csch",
     "asin": "arcsin", "acos": "arccos", "atan": "arctan",
     "asec": "arcsec", "acsc": "arccsc", "acot": "arccot",
     "arsinh": "asinh", "arcsinh": "asinh", "arcosh": "acosh", "arccosh": "acosh",

@@ -489,13 +489,13 @@ class Parser:
     def parse_function(self, t: Token, name: str, build) -> Node:
         """`sin x`, `sin(x)`, `sin^2 x` = (sin x)^2, `sin^-1 x` = arcsin x, `log(x, b)`."""
         power = self.function_power(t, name) if self.at("op", "^") else 1
-        if name == "log" and self.at("op", "("):
+        if name in ("log", "lg") and self.at("op", "("):
             args = self.parse_call_args(t)
-            if len(args) == 2:
+            if len(args) == 2:  # log(x, b) as in SymPy, lg(x, b) as in Maxima/STACK
                 self.notes.add("note_log_base_second")
                 node = FuncN("log", (args[0], args[1]))
             elif len(args) == 1:
-                node = Func("log", args[0])
+                node = build(args[0])
             else:
                 raise ParseError("log_arguments", t.pos)
         else:
@@ -509,11 +509,12 @@ class Parser:
         return self.make(Pow(self.make(node), self.make(Num(float(power), str(power)))))
 
     def parse_root(self, t: Token) -> Node:
-        """root(x, n): the n-th root, as in SymPy and Numbas; root(x, 3) is the real cube root."""
+        """root(x, n): the n-th root, as in SymPy, Numbas and Maxima (root(x) is the square root);
+        root(x, 3) is the real cube root."""
         args = self.parse_call_args(t)
-        if len(args) != 2:
+        if len(args) not in (1, 2):
             raise ParseError("root_arguments", t.pos)
-        x, n = args
+        x, n = args if len(args) == 2 else (args[0], Num(2.0, "2"))
         if n == Num(2.0, "2"):
             return self.make(Func("sqrt", x))
         if n == Num(3.0, "3"):

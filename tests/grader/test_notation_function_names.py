@@ -54,7 +54,10 @@ def tree(text, decls=D):
         ("arctanh(x)", Func("atanh", X)), ("arcoth(x)", Func("acoth", X)),
         ("arsech(x)", Func("asech", X)), ("arcsch(x)", Func("acsch", X)),
         ("cbrt(x)", Func("cbrt", X)), ("∛x", Func("cbrt", X)), ("root(x, 3)", Func("cbrt", X)),
-        ("root(x, 2)", Func("sqrt", X)), ("sign(x)", Func("sign", X)), ("sgn x", Func("sign", X)),
+        ("root(x, 2)", Func("sqrt", X)), ("root(x)", Func("sqrt", X)),
+        ("sign(x)", Func("sign", X)), ("sgn x", Func("sign", X)), ("signum(x)", Func("sign", X)),
+        ("cosech(x)", Func("csch", X)), ("lg(x, 2)", FuncN("log", (X, n(2)))),
+        ("%pi*x", Mul((Const("pi"), X))), ("%e^x", Pow(Const("e"), X)),
         ("Sin(x)", Func("sin", X)), ("LN(x)", Func("log", X)),
         ("log_2(x)", FuncN("log", (X, n(2)))), ("log_2 x", FuncN("log", (X, n(2)))),
         ("log_2x", FuncN("log", (X, n(2)))), ("log_{2}(x)", FuncN("log", (X, n(2)))),
@@ -84,7 +87,8 @@ def test_floor_and_ceil_only_where_the_question_declares_them():
 @pytest.mark.parametrize(("text", "key"), [("max(x)", "two_arguments"),
                                            ("log(x, 2, 3)", "log_arguments"),
                                            ("log_{2x} x", "log_base"),
-                                           ("root(x)", "root_arguments"),
+                                           ("root(x, 2, 3)", "root_arguments"),
+                                           ("%i", "unexpected_token"),
                                            ("max x", "expected_call")])
 def test_wrong_arguments_are_explained(text, key):
     with pytest.raises(ParseError) as info:
