@@ -83,9 +83,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "no_inverse_notation": {"en": "{name}^-1 is not read as an inverse function: write 1/{name}(x) "
                                   "for the reciprocal",
                             "zh": "{name}^-1 不作反函数读取；倒数请写成 1/{name}(x)"},
-    "decimal_comma": {"en": "did you mean {decimal}? Write a decimal point: a comma separates "
-                            "the entries of a vector",
-                      "zh": "你是想写 {decimal} 吗？请用小数点：逗号用于分隔向量的各个元素"},
+    "decimal_comma_asked": {"en": "did you mean {decimal}? Write a decimal point: a comma "
+                                  "separates the entries of a vector",
+                            "zh": "你是想写 {decimal} 吗？请用小数点：逗号用于分隔向量的各个元素"},
     "decimal_comma_thousands": {"en": "did you mean {decimal} or {thousands}? Write a decimal "
                                       "point, and no comma inside a number",
                                 "zh": "你是想写 {decimal} 还是 {thousands}？请用小数点，数字中不要加逗号"},

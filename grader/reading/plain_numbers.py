@@ -43,7 +43,7 @@ def decimal_comma(text: str) -> ParseError | None:
     if len(part) == 3 and not exponent:  # 1,500: perhaps a thousands separator
         return ParseError("decimal_comma_thousands", pos, decimal=decimal,
                           thousands=f"{sign}{whole}{part}")
-    return ParseError("decimal_comma", pos, decimal=decimal)
+    return ParseError("decimal_comma_asked", pos, decimal=decimal)
 
 
 def parse_plain_numbers(text: str, space_vectors: bool) -> Node | None:
