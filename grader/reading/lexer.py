@@ -70,20 +70,20 @@ def tokenize(text: str) -> list[Token]:
     space = False
     while i < n:
         ch = text[i]
-        if ch == " " or ch == "~":  # ~ is LaTeX's unbreakable space
+        if ch == " ":
             space, i = True, i + 1
             continue
         start = i
         # Operators first: the most common token, and none is a digit, letter or backslash.
-        if ch == "%" and text.startswith(MAXIMA_CONSTANTS, i + 1):  # %pi, %e (Maxima)
-            name, i = _read_name(text, i + 1)
-            if name not in ("pi", "e"):
-                raise ParseError("unexpected_char", start, char=repr("%"))
-            append(_new_token(Token, ("name", name, start, i, space)))
-        elif ch in OPERATORS:
+        if ch in OPERATORS:
             if ch == "*" and text.startswith("**", i):
                 append(_new_token(Token, ("op", "^", start, i + 2, space)))
                 i += 2
+            elif ch == "%" and text.startswith(MAXIMA_CONSTANTS, i + 1):  # %pi, %e (Maxima)
+                name, i = _read_name(text, i + 1)
+                if name not in MAXIMA_CONSTANTS:
+                    raise ParseError("unexpected_char", start, char=repr("%"))
+                append(_new_token(Token, ("name", name, start, i, space)))
             else:
                 append(_new_token(Token, ("op", ch, start, i + 1, space)))
                 i += 1
@@ -98,6 +98,9 @@ def tokenize(text: str) -> list[Token]:
             token, i = _read_command(text, i, space)
             if token is not None:
                 append(token)
+        elif ch == "~":  # LaTeX's unbreakable space
+            space, i = True, i + 1
+            continue
         else:
             raise ParseError("unexpected_char", start, char=repr(ch))
         space = False

@@ -106,35 +106,34 @@ def prepare_tokens(tokens: list[Token], decls: Declarations,
         return merged  # a plain number or vector: nothing to split
     vocabulary = decls.vocabulary()
     out: list[Token] = []
-    merged = _merge_numbered_logs(merged)
-    for i, token in enumerate(merged):
+    i = 0
+    while i < len(merged):
+        token = merged[i]
         if token.kind != "name" or token.text in vocabulary:
-            out.append(token)
-        elif _is_times_sign(merged, i, decls):
+            numbered = _numbered_log(merged, i) if token.text == "log" else None
+            out.append(numbered or token)
+            i += 2 if numbered else 1
+            continue
+        if _is_times_sign(merged, i, decls):
             out.append(Token("op", "*", token.pos, token.end, token.space_before))
             if notes is not None:
                 notes.add("note_x_as_times")
         else:
             out.extend(_split_name(token, vocabulary))
-    return out
-
-
-def _merge_numbered_logs(tokens: list[Token]) -> list[Token]:
-    """`log10(x)`, `log2(x)` (numpy's and C's names) are log_10(x), log_2(x)."""
-    out: list[Token] = []
-    i = 0
-    while i < len(tokens):
-        t = tokens[i]
-        if t.text == "log" and t.kind == "name" and i + 2 < len(tokens):
-            number, bracket = tokens[i + 1], tokens[i + 2]
-            if number.kind == "num" and number.text in ("2", "10") and not number.space_before \
-                    and bracket.text == "(" and not bracket.space_before:
-                out.append(Token("name", "log_" + number.text, t.pos, number.end, t.space_before))
-                i += 2
-                continue
-        out.append(t)
         i += 1
     return out
+
+
+def _numbered_log(tokens: list[Token], i: int) -> Token | None:
+    """`log10(x)`, `log2(x)` (numpy's and C's names) are log_10(x), log_2(x): the one token for
+    `log` at i and the number right after it, or None."""
+    if i + 2 >= len(tokens):
+        return None
+    t, number, bracket = tokens[i], tokens[i + 1], tokens[i + 2]
+    if number.kind == "num" and number.text in ("2", "10") and not number.space_before \
+            and bracket.text == "(" and not bracket.space_before:
+        return Token("name", "log_" + number.text, t.pos, number.end, t.space_before)
+    return None
 
 
 def _is_times_sign(tokens: list[Token], i: int, decls: Declarations) -> bool:
