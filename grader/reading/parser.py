@@ -559,6 +559,11 @@ class Parser:
             return args[0]
         if self.at("eof"):
             raise ParseError("unexpected_end", self.tok.pos, expected="(")
+        if self.at("op", "[") and not self.tok.space_before:  # Sin[x], as Mathematica writes it
+            bracketed = self.parse_brackets()
+            if len(bracketed.rows) == 1 and len(bracketed.rows[0]) == 1:
+                return bracketed.rows[0][0]
+            raise ParseError("one_argument", name_token.pos, name=name_token.text)
         factors = [self.parse_power()]
         while self.continues_argument():
             factors.append(self.parse_power())
