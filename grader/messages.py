@@ -89,6 +89,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "decimal_comma_thousands": {"en": "did you mean {decimal} or {thousands}? Write a decimal "
                                       "point, and no comma inside a number",
                                 "zh": "你是想写 {decimal} 还是 {thousands}？请用小数点，数字中不要加逗号"},
+    "thousands_separator": {"en": "did you mean {plain}? Write numbers without thousands "
+                                  "separators: a comma separates the entries of a vector",
+                            "zh": "你是想写 {plain} 吗？数字中不要加千位分隔符：逗号用于分隔向量的各个元素"},
     "note_function_power": {"en": "A power written on a function's name applies to its value: "
                                   "sin^2 x reads as (sin x)^2.",
                             "zh": "写在函数名上的幂作用于函数值：sin^2 x 读作 (sin x)^2。"},

@@ -29,14 +29,21 @@ MAX_POWER_OF_TEN = 300  # the parser refuses 10^301 and beyond ("number too larg
 TEN = Num(10.0, "10")
 # `9,54e-7`, `1,5`: one comma between digits, nothing else: a decimal comma, or two numbers?
 DECIMAL_COMMA_RE = re.compile(r"\s*([+-]?)(\d+),(\d+)([eE][+-]?\d+)?\s*")
+# `1,000,000`: groups of three digits, a thousands separator where one number is wanted.
+THOUSANDS_RE = re.compile(r"\s*([+-]?\d{1,3})((?:,\d{3}){2,})(\.\d+)?\s*")
 
 
 def decimal_comma(text: str) -> ParseError | None:
     """For a question that wants one number: `9,54e-7` is read neither as 9.54e-7 nor as the
-    vector (9, 54e-7); the learner is asked (`did you mean 9.54e-7?`). `text` is normalized."""
+    vector (9, 54e-7); the learner is asked (`did you mean 9.54e-7?`); so is `1,000,000` (a
+    thousands separator). `text` is normalized."""
     match = DECIMAL_COMMA_RE.fullmatch(text)
     if match is None:
-        return None
+        groups = THOUSANDS_RE.fullmatch(text)
+        if groups is None:
+            return None
+        plain = groups[1] + groups[2].replace(",", "") + (groups[3] or "")
+        return ParseError("thousands_separator", groups.start(2), plain=plain)
     sign, whole, part, exponent = match.groups()
     decimal = f"{sign}{whole}.{part}{exponent or ''}"
     pos = match.start(3) - 1

@@ -53,6 +53,8 @@ def test_verdicts(grade, expected, answer, verdict):
         ("9,54e-7", "did you mean 9.54e-7? Write a decimal point", "你是想写 9.54e-7 吗"),
         ("-1,5", "did you mean -1.5?", "-1.5"),
         ("1,500", "did you mean 1.500 or 1500?", "1.500 还是 1500"),
+        ("1,000,000", "did you mean 1000000?", "1000000"),
+        ("-12,345,678.5", "did you mean -12345678.5?", "-12345678.5"),
     ],
 )
 def test_a_decimal_comma_asks_what_was_meant(grade, answer, en, zh):
