@@ -22,7 +22,9 @@ from ..messages import message
 from ..reading.constant import constant_value
 from ..reading.latex import to_latex
 from ..reading.nodes import Matrix, Mul, Neg, Node, Num, Pow, is_constant, symbol_names
+from ..reading.normalize import normalize
 from ..reading.parser import NO_DECLARATIONS, parse
+from ..reading.plain_numbers import decimal_comma
 from ..result import Result
 from ..values.decide import canonical, canonical_shape
 from ..values.evaluate import Env, evaluate
@@ -101,6 +103,10 @@ def expected_values(expected: object) -> tuple[tuple[int, ...], list[float]]:
 
 def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> Result:
     e_shape, e_flat = expected_values(expected)
+    if not e_shape:  # one number wanted: 9,54 is asked about, not read as the vector (9, 54)
+        comma = decimal_comma(normalize(answer).text) if "," in answer or "，" in answer else None
+        if comma is not None:
+            return unreadable(answer, comma, lang)
     try:
         node, _ = parse(answer, NO_DECLARATIONS, space_vectors=True)
     except ParseError as err:
