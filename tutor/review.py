@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 
 from fsrs import Card, Rating, Scheduler, State
 
-from tutor.rating import CONFIDENCE_HIGH
+from tutor.rating import CONFIDENCE_HIGH, choosable
 
 # No fuzzing: the same history always gives the same schedule (testable, exportable). No
 # learning steps: see the module docstring.
@@ -92,6 +92,23 @@ def schedule(
         last_rating=int(rating),
         last_confidence=confidence,
     )
+
+
+def due_by_rating(before: CardState, ratings, moment: datetime, *,
+                  confidence: int | None = None) -> dict[int, datetime]:
+    """When the card `before` an attempt at `moment` would be due under each of `ratings` (the
+    choices a learner is offered after a right answer)."""
+    return {int(r): schedule(before, r, moment, confidence=confidence).due for r in ratings}
+
+
+def rating_choices(rating: int | None, before: CardState | None, moment: datetime, *,
+                   confidence: int | None = None) -> tuple[tuple[int, datetime], ...]:
+    """After a right answer rated `rating` at `moment`: every rating the learner may switch to,
+    with when the card would then be due (as Anki shows on its buttons); () otherwise."""
+    options = choosable(rating)
+    if not options or before is None:
+        return ()
+    return tuple(sorted(due_by_rating(before, options, moment, confidence=confidence).items()))
 
 
 def days_until(due: datetime, now: datetime) -> int:

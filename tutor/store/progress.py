@@ -238,7 +238,8 @@ class ProgressStore(Database):
             row_values = {**values, "card_before": before and card_to_json(before)}
             new_id = conn.execute(attempts.insert().values(**row_values)).inserted_primary_key[0]
             return AttemptRecord(
-                id=new_id, **{**values, "rubric_ticks": tuple(attempt.rubric_ticks)}, card=moved
+                id=new_id, **{**values, "rubric_ticks": tuple(attempt.rubric_ticks)}, card=moved,
+                before=before,
             )
 
         return self.write(work, lock_key=profile_id)

@@ -95,7 +95,7 @@ class NewAttempt:
 class AttemptRecord:
     """A stored attempt. `verdict` is a `grader.Verdict` value (`unreadable` only on rows written
     before unreadable answers stopped being recorded). `card` is the card after this attempt
-    when recording it moved one (None when read back from the history)."""
+    when recording it moved one, `before` the card it moved (both None when read back)."""
 
     id: int
     profile_id: int
@@ -113,6 +113,7 @@ class AttemptRecord:
     created_at: datetime
     phase: str = Phase.FIRST.value
     card: CardState | None = field(default=None, compare=False)
+    before: CardState | None = field(default=None, compare=False)
 
     @property
     def counted(self) -> bool:
