@@ -101,7 +101,6 @@ button.button(tr("exercises.new_variant"), help=tr("exercises.new_variant_help")
 with st.container(border=True):
     head, link = st.columns([3, 1], vertical_alignment="center")
     head.subheader(template_title(template))
-    head.caption(" · ".join((tr(f"common.difficulty.{difficulty}"), tr("exercises.seed", seed=seed))))
     with link.popover(tr("exercises.share"), icon=":material/link:"):
         st.caption(tr("exercises.share_help"))
         st.code(share_link(), language=None)

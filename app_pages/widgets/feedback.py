@@ -27,39 +27,45 @@ VERDICT_TEST_ID = "verdict"  # the e2e tests and the submit benchmark wait for t
 MARKDOWN_FEEDBACK = ("choice", "ordering")
 
 
-def verdict(graded: Graded, lang: str, kind: str = "") -> None:
-    """Correct / not quite / could not be read, with everything the grader explained."""
+def verdict(graded: Graded, lang: str, kind: str = "", *, number: int = 0) -> None:
+    """Correct / not quite / could not be read, with everything the grader explained. `number`
+    counts the submissions of this visit: browser tests wait for `.st-key-verdict-<n>` to know
+    the verdict on screen is the new one, not the previous try's."""
+    with st.container(key=VERDICT_TEST_ID), st.container(key=f"{VERDICT_TEST_ID}-{number}"):
+        _verdict(graded, lang, kind)
+
+
+def _verdict(graded: Graded, lang: str, kind: str) -> None:
     result = graded.result
-    with st.container(key=VERDICT_TEST_ID):
-        if result.unreadable:
-            st.warning(tr("practice.unreadable"), icon=":material/help:")
-            st.caption(tr("practice.unreadable_not_counted"))
-            st.code(result.feedback or result.error or "", language=None, wrap_lines=True)
-            return
-        if graded.gave_up:
-            st.info(tr("practice.gave_up"), icon=":material/menu_book:")
-            return
-        if graded.correct:
-            st.success(tr("practice.correct"), icon=":material/check_circle:")
-        else:
-            st.error(tr("practice.wrong"), icon=":material/cancel:")
-        if graded.phase is Phase.AFTER_REVEAL:
-            st.caption(tr("practice.after_reveal"))
-        if 0 < graded.score < 1:
-            st.caption(tr("practice.score", score=graded.score))
-        if result.interpreted:
-            st.caption(tr("practice.interpreted_as"))
-            st.latex(result.interpreted)
-        if result.parts:
-            parts(result, lang)
-        if graded.correct:
-            return
-        if result.malrule:  # bank text, authored with $LaTeX$
-            st.info(f"**{tr('practice.malrule')}** — {result.malrule}", icon=":material/lightbulb:")
-        elif kind in MARKDOWN_FEEDBACK and result.feedback:
-            st.markdown(result.feedback)
-        elif result.feedback and not result.parts:
-            st.text(result.feedback)
+    if result.unreadable:
+        st.warning(tr("practice.unreadable"), icon=":material/help:")
+        st.caption(tr("practice.unreadable_not_counted"))
+        st.code(result.feedback or result.error or "", language=None, wrap_lines=True)
+        return
+    if graded.gave_up:
+        st.info(tr("practice.gave_up"), icon=":material/menu_book:")
+        return
+    if graded.correct:
+        st.success(tr("practice.correct"), icon=":material/check_circle:")
+    else:
+        st.error(tr("practice.wrong"), icon=":material/cancel:")
+    if graded.phase is Phase.AFTER_REVEAL:
+        st.caption(tr("practice.after_reveal"))
+    if 0 < graded.score < 1:
+        st.caption(tr("practice.score", score=graded.score))
+    if result.interpreted:
+        st.caption(tr("practice.interpreted_as"))
+        st.latex(result.interpreted)
+    if result.parts:
+        parts(result, lang)
+    if graded.correct:
+        return
+    if result.malrule:  # bank text, authored with $LaTeX$
+        st.info(f"**{tr('practice.malrule')}** — {result.malrule}", icon=":material/lightbulb:")
+    elif kind in MARKDOWN_FEEDBACK and result.feedback:
+        st.markdown(result.feedback)
+    elif result.feedback and not result.parts:
+        st.text(result.feedback)
 
 
 def parts(result, lang: str) -> None:
@@ -78,7 +84,9 @@ def tries_status(session: QuestionSession, kind: str) -> None:
     last = session.last
     if session.revealed or last is None or last.phase is None or last.correct:
         return
-    st.info(tr("practice.tries_left", n=session.tries_left), icon=":material/replay:")
+    left = session.tries_left
+    text = tr("practice.tries_left_one") if left == 1 else tr("practice.tries_left", n=left)
+    st.info(text, icon=":material/replay:")
 
 
 def interval_text(due: datetime | None, now: datetime) -> str:

@@ -60,7 +60,7 @@ def interview_question(question, session: flow.QuestionSession, lang: str, *, ke
     last = session.last
     if last is None:
         return
-    feedback.verdict(last, lang)
+    feedback.verdict(last, lang, number=len(session.graded))
     rubric_outcome(question, last.rubric, lang)
     first = session.first
     if first is not None:

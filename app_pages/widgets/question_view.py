@@ -72,7 +72,7 @@ def question_view(question, session: flow.QuestionSession, lang: str, *, key: st
 
     last = session.last
     if last is not None:
-        feedback.verdict(last, lang, kind)
+        feedback.verdict(last, lang, kind, number=len(session.graded))
         if kind == "derivation" and last.result.steps:
             from app_pages.widgets.derivation_view import line_statuses
 
@@ -88,7 +88,7 @@ def question_view(question, session: flow.QuestionSession, lang: str, *, key: st
 
 def _buttons(question, session: flow.QuestionSession, lang: str, wkey: str, *, record: Record,
              mode: str) -> None:
-    submit_col, reveal_col, tries_col = st.columns([2, 2, 3], vertical_alignment="center")
+    submit_col, reveal_col, tries_col = st.columns([2, 3, 2], vertical_alignment="center")
     submit_col.button(tr("practice.submit"), type="primary", icon=":material/send:",
                       key=f"{wkey}.submit", width="stretch",
                       on_click=_submit, args=(question, session, lang, wkey, record, mode))

@@ -87,7 +87,7 @@ def test_short_mock_interview_end_to_end(page, goto, screenshot):
     main(page).get_by_role("button", name="Confirm my key points").wait_for()
     screenshot("interview-rubric-en")
     assert submit_and_verdict(page, "Confirm my key points") == "Not quite"
-    click(page, "Next question")
+    click(page, "Finish")  # the last question's button
     expect(main(page).get_by_text("Summary")).to_be_visible()
     body = main(page).inner_text()
     assert "Key points you missed" in body and "Practise these next" in body
