@@ -2,9 +2,9 @@
 question's numbers), hints, the input for its type, Submit and "Show the solution", the verdict,
 the tries left, the rating recorded, and after the reveal the worked solution.
 
-The flow is `app_pages.flows.question_session`: the buttons' callbacks grade the answer in the
-widgets against the session's variant and record it (`record`: the store's writer, or None), so
-the run that follows draws the new state from the top. `rerate(attempt_id, rating)` lets a right
+The flow is `app_pages.flows.question_session`: Submit's callback grades the answer in the widgets
+against the session's variant, so the run that follows draws the new state from the top and
+records the answer (`record`: the store's writer, or None) just after drawing its verdict. `rerate(attempt_id, rating)` lets a right
 answer's rating be changed; `go_to` opens another question (an interview question's follow-ups).
 """
 
@@ -73,6 +73,11 @@ def question_view(question, session: flow.QuestionSession, lang: str, *, key: st
     last = session.last
     if last is not None:
         feedback.verdict(last, lang, kind, number=len(session.graded))
+        # graded by Submit's callback: recorded now that the verdict is on its way (all of them,
+        # in order, should a run have been cut short before recording one)
+        for graded in st.session_state.pop(f"{wkey}.unsaved", []):
+            flow.save(session, question, graded, record=record, mode=mode)
+        last = session.last
         if kind == "derivation" and last.result.steps:
             from app_pages.widgets.derivation_view import line_statuses
 
@@ -105,7 +110,7 @@ def _buttons(question, session: flow.QuestionSession, lang: str, wkey: str, *, r
 
 def _submit(question, session: flow.QuestionSession, lang: str, wkey: str, record: Record,
             mode: str) -> None:
-    """Submit's callback: check the answer is complete, grade it, record it."""
+    """Submit's callback: check the answer is complete and grade it."""
     answer = inputs.answer_from_state(question, wkey)
     problem = _incomplete(question, answer)
     if problem:
@@ -113,7 +118,9 @@ def _submit(question, session: flow.QuestionSession, lang: str, wkey: str, recor
         return
     graded = flow.submit(session, question, answer, confidence=inputs.confidence_of(wkey),
                          lang=lang)
-    flow.save(session, question, graded, record=record, mode=mode)
+    # Recorded by the run that follows, once the verdict is drawn: the learner does not wait for
+    # the database write.
+    st.session_state.setdefault(f"{wkey}.unsaved", []).append(graded)
 
 
 def _incomplete(question, answer) -> str | None:

@@ -165,7 +165,7 @@ def test_a_link_opens_that_problem():
     at = open_app("exercises", "en", **LINK)
     session = at.session_state["exercises.run"].current
     assert (session.question_id, session.seed, session.variant.difficulty) == (LINKED.id, 7, "easy")
-    assert any("Seed 7" in c.value for c in at.caption)
+    assert any("Variant seed 7" in c.value for c in at.caption)
     assert at.query_params["seed"] == "7" and at.query_params["template"] == LINK["template"]
     assert len(answer_inputs(at)) == len(LINKED.asks)
 
