@@ -20,10 +20,17 @@ def question(question_id: str):
 
 
 def question_title(question, lang: str, limit: int = 90) -> str:
-    """The first line of a question's prompt, shortened: a label for links and buttons."""
+    """The first line of a question's prompt, shortened: a label for links and buttons. It is
+    cut outside any `$…$` formula and `**…**` emphasis, so a label never shows raw markup."""
     text = question.prompt.get(lang).strip()
     line = text.splitlines()[0] if text else text
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    if len(line) <= limit:
+        return line
+    cut = line[: limit - 1]
+    for mark in ("$", "**"):
+        if cut.count(mark) % 2:  # an opened formula or emphasis: end before it
+            cut = cut[: cut.rindex(mark)]
+    return cut.rstrip() + "…"
 
 
 @st.cache_data(show_spinner=False)

@@ -327,3 +327,20 @@ def test_a_generated_question_shows_this_seeds_worked_numbers(open_page):  # noq
                                 difficulty=session.variant.difficulty)  # computed apart
     shown = "\n".join(m.value for m in _solution(at).markdown)
     assert expected["solution"]["en"] in shown
+
+
+@pytest.mark.parametrize(
+    ("prompt", "title"),
+    [("Short $x$ prompt", "Short $x$ prompt"),
+     ("A" * 80 + " $x + F(x)$ and more", "A" * 80 + "…"),  # the formula would be cut open
+     ("B" * 85 + " **bold** tail text here", "B" * 85 + "…"),
+     ("first line\nsecond", "first line")],
+)
+def test_question_titles_never_cut_a_formula_or_emphasis_open(prompt, title):
+    from types import SimpleNamespace
+
+    from app_pages.widgets.resources import question_title
+    from quizbank import Localized
+
+    question = SimpleNamespace(prompt=Localized(en=prompt))
+    assert question_title(question, "en") == title
