@@ -26,8 +26,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from quizbank import load_bank  # noqa: E402
-from tests.e2e.conftest import clear_drafts  # noqa: E402
-from tests.e2e.learner_steps import open_question, pick_radio, type_formula  # noqa: E402
+from tests.e2e.learner_steps import (  # noqa: E402
+    clear_drafts,
+    open_question,
+    pick_radio,
+    type_formula,
+)
 from tests.e2e.server import (  # noqa: E402
     launch_chromium,
     start_server,

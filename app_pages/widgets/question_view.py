@@ -83,11 +83,11 @@ def question_view(question, session: flow.QuestionSession, lang: str, *, key: st
 
             line_statuses(last.result, last.answer)
         feedback.tries_status(session, kind)
+    first = session.first
+    if first is not None:  # recorded with the first try: what the review will do with it
+        feedback.rating_panel(first.rating, first.due, first.choices, key=wkey,
+                              on_change=_rerater(session, rerate))
     if session.revealed:
-        first = session.first
-        if first is not None:
-            feedback.rating_panel(first.rating, first.due, first.choices, key=wkey,
-                                  on_change=_rerater(session, rerate))
         feedback.solution(question, session, lang)
 
 

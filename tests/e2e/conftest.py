@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.learner_steps import clear_drafts
 from tests.e2e.server import (
     CHROMIUM,
     ROOT,
@@ -30,7 +31,7 @@ from tests.e2e.server import (
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 VIEWPORT = {"width": 1400, "height": 950}
 
-__all__ = ["SCREENSHOTS", "clear_drafts", "open_page", "save_screenshot", "wait_idle"]
+__all__ = ["SCREENSHOTS", "open_page", "save_screenshot", "wait_idle"]
 
 
 def pytest_collection_modifyitems(items):
@@ -126,17 +127,6 @@ def no_drafts_from_earlier_tests(request):
     clear_drafts(request.getfixturevalue("app_server").database_url)
 
 
-def clear_drafts(database_url: str) -> None:
-    from sqlalchemy import delete
-
-    from tutor.store import ProgressStore
-    from tutor.store.schema import drafts
-
-    store = ProgressStore.open(database_url)
-    try:
-        store.write(lambda conn: conn.execute(delete(drafts)))
-    finally:
-        store.close()
 
 
 @pytest.fixture(scope="session")

@@ -85,3 +85,40 @@ def submit_and_verdict(page, name: str = "Submit answer") -> str:
     alert = verdict.locator('[data-testid="stAlertContentSuccess"], [data-testid="stAlertContentError"], '
                             '[data-testid="stAlertContentWarning"], [data-testid="stAlertContentInfo"]').first
     return alert.locator('[data-testid="stMarkdownContainer"]').inner_text().strip()
+
+
+# ---- the progress database behind a server (drafts) ------------------------------------------
+def wait_for_draft(database_url: str, text: str, timeout: float = 30.0) -> None:
+    """Wait until some saved draft contains `text`: what the learner typed has reached the store
+    (a reload before that would rightly lose it)."""
+    import time
+
+    from sqlalchemy import select
+
+    from tutor.store import ProgressStore
+    from tutor.store.schema import drafts
+
+    store = ProgressStore.open(database_url)
+    try:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            values = store.read(lambda conn: conn.execute(select(drafts.c.value)).scalars().all())
+            if any(text in value for value in values):
+                return
+            time.sleep(0.1)
+        raise AssertionError(f"no draft contains {text!r} after {timeout} s")
+    finally:
+        store.close()
+
+
+def clear_drafts(database_url: str) -> None:
+    from sqlalchemy import delete
+
+    from tutor.store import ProgressStore
+    from tutor.store.schema import drafts
+
+    store = ProgressStore.open(database_url)
+    try:
+        store.write(lambda conn: conn.execute(delete(drafts)))
+    finally:
+        store.close()

@@ -14,8 +14,8 @@ from tests.e2e.learner_steps import (
     open_url,
     submit_and_verdict,
     type_formula,
+    wait_for_draft,
 )
-from tests.e2e.server import wait_idle
 from tutor.store import ProgressStore
 
 NUMERIC = "basics-residual-3d-example"  # [0.5, -0.2, 0.1]
@@ -63,7 +63,8 @@ def test_wrong_wrong_reveal_counts_one_failed_attempt_due_tomorrow(browser, own_
     page.context.close()
 
 
-def test_a_reload_mid_question_brings_back_the_question_and_the_typed_text(page, app_url):
+def test_a_reload_mid_question_brings_back_the_question_and_the_typed_text(page, app_url,
+                                                                          app_server):
     open_question(page, app_url, "gen-chain-product")
     expect(page).to_have_url(re.compile(r"q=gen-chain-product&seed=\d+|seed=\d+.*q=gen-chain-product"))
     seed = re.search(r"seed=(\d+)", page.url).group(1)
@@ -72,7 +73,7 @@ def test_a_reload_mid_question_brings_back_the_question_and_the_typed_text(page,
     box = main(page).get_by_label("Residual network: gradient multiplier", exact=True)
     box.fill("1.25")
     box.press("Enter")
-    wait_idle(page)
+    wait_for_draft(app_server.database_url, '"1.25"')
     open_url(page)  # a reload
     expect(main(page)).to_contain_text(f"Variant seed {seed}")
     expect(main(page).get_by_label("Residual network: gradient multiplier", exact=True)).to_have_value(
@@ -96,7 +97,7 @@ def test_a_reload_and_a_restart_mid_interview_bring_back_the_answer_and_the_time
     fill_area(page, "Your answer, as you would say it in an interview",
               "The identity path keeps a direct gradient")
     main(page).get_by_label("Your answer, as you would say it in an interview", exact=True).press("Tab")
-    wait_idle(page)
+    wait_for_draft(own_server.database_url, "The identity path keeps a direct gradient")
     before = seconds_left(timer.inner_text())
     question = main(page).get_by_text(re.compile(r"Question 1 of \d")).inner_text()
 
