@@ -62,7 +62,7 @@ def summary_view(session, bank, lang: str, *, on_again) -> None:
         if points:
             st.markdown(f"**{title}**")
             st.markdown("\n".join(
-                f"- {p.text.get(lang)} — _{question_title(bank.questions[p.question_id], lang)}_"
+                f"- {p.text.get(lang)} · {question_title(bank.questions[p.question_id], lang)}"
                 for p in points))
     if summary.practise:
         st.markdown(f"**{tr('interview.practise_these')}**")
