@@ -1,25 +1,42 @@
-"""Mock interview: a timed run of interview questions; answer, rate confidence, reveal the model
-answer, tick the key points, hear the follow-ups; a summary with what to practise."""
+"""Mock interview: a timed run of interview questions; answer (or say "I don't know"), rate
+confidence, reveal the model answer, tick the key points, hear the follow-ups; a summary with what
+to practise. The interview in progress and the answer being typed are saved as a draft, so a
+reload or a server restart brings them back with the time still running."""
 
 import random
 
 import streamlit as st
 
+from app_pages.flows.question_session import CONFIDENCE_LEVEL
 from app_pages.state import lang, profile_id, tr
 from app_pages.widgets import answer_inputs as inputs
-from app_pages.widgets import flow_state, progress, resources
+from app_pages.widgets import drafts, flow_state, progress, recording, resources
 from app_pages.widgets.answer_inputs import labelled
+from app_pages.widgets.feedback import rating_panel
 from app_pages.widgets.interview_view import rubric_form
 from app_pages.widgets.interview_widgets import interview_timer, stage_outcome, summary_view
 from quizbank.enums import Topic
-from tutor.interview import Stage, followup_ids, start_interview
-from tutor.practice import CONFIDENCE_LEVEL
+from tutor.interview import InterviewSession, Stage, followup_ids, start_interview
 from tutor.store import TutorError, utc_now
+
+PAGE = "interview"
 
 st.title(tr("interview.title"))
 st.caption(tr("interview.intro"))
-record = progress.recorder()
+record = recording.recorder()
+rerate = recording.rerater()
 bank = resources.bank()
+
+if flow_state.first_visit(PAGE):  # a reload or a restart: the interview as it was
+    draft = drafts.load(PAGE)
+    try:
+        restored = InterviewSession.from_dict(draft["session"]) if isinstance(draft, dict) else None
+    except (KeyError, ValueError):
+        restored = None
+    if restored is not None and all(q in bank.questions for q in restored.question_ids):
+        flow_state.set_interview_session(restored)
+        for name, value in (draft.get("typed") or {}).items():
+            st.session_state.setdefault(name, value)
 session = flow_state.interview_session()
 
 if session is None:
@@ -51,8 +68,23 @@ if session is None:
             st.rerun()
     st.stop()
 
+
+def save_draft(session, key: str | None = None) -> None:
+    typed = {}
+    if key is not None:
+        typed = {k: st.session_state[k] for k in (f"{key}.answer", f"{key}.confidence")
+                 if k in st.session_state}
+    drafts.sync(PAGE, {"session": session.to_dict(), "typed": typed})
+
+
+def start_again() -> None:
+    flow_state.set_interview_session(None)
+    drafts.clear(PAGE)
+
+
 if session.stage is Stage.DONE:
-    summary_view(session, bank, lang())
+    save_draft(session)
+    summary_view(session, bank, lang(), on_again=start_again)
     st.stop()
 
 question = bank.questions[session.current_id]
@@ -61,19 +93,31 @@ st.caption(tr("interview.progress", n=session.index + 1, total=len(session.quest
 st.markdown(question.prompt.get(lang()))
 key = f"interview.{session.started_at.timestamp()}.{session.index}"
 
+
+def go(new_session) -> None:
+    flow_state.set_interview_session(new_session)
+
+
+def answered() -> None:
+    text = st.session_state.get(f"{key}.answer") or ""
+    if not text.strip():
+        st.session_state[f"{key}.notice"] = True
+        return
+    confidence = CONFIDENCE_LEVEL[inputs.confidence_of(key)]
+    go(session.submit_answer(question, text, confidence=confidence, now=utc_now()))
+
+
 if session.stage is Stage.ANSWER:
-    with st.form(f"{key}.answer_form", border=False, enter_to_submit=False):
-        text = inputs.interview_input(f"{key}.answer")
-        confidence = inputs.confidence_input(f"{key}.confidence")
-        answered = st.form_submit_button(tr("practice.reveal"), type="primary",
-                                         icon=":material/visibility:")
-    if answered:
-        if text is None:
-            st.warning(tr("practice.empty_answer"))
-        else:
-            flow_state.set_interview_session(session.submit_answer(
-                question, text, confidence=CONFIDENCE_LEVEL[confidence], now=utc_now()))
-            st.rerun()
+    inputs.interview_input(key)
+    inputs.confidence_input(key)
+    left, right = st.columns(2)
+    left.button(tr("practice.reveal"), type="primary", icon=":material/visibility:",
+                key=f"{key}.reveal", width="stretch", on_click=answered)
+    right.button(tr("interview.dont_know"), icon=":material/help:", key=f"{key}.skip",
+                 width="stretch", on_click=lambda: go(session.skip(question, now=utc_now(),
+                                                                   record=record)))
+    if st.session_state.pop(f"{key}.notice", None):
+        st.warning(tr("practice.empty_answer"))
 elif session.stage is Stage.REVEAL:
     run = session.current
     st.caption(tr("practice.your_answer"))
@@ -82,20 +126,28 @@ elif session.stage is Stage.REVEAL:
         st.markdown(question.model_answer.get(lang()))
     ticked = rubric_form(question, set(run.suggested), lang(), key=key)
     if ticked is not None:
-        flow_state.set_interview_session(
-            session.confirm_ticks(question, ticked, now=utc_now(), record=record))
+        go(session.confirm_ticks(question, ticked, now=utc_now(), record=record))
         st.rerun()
 else:  # FOLLOWUPS
-    stage_outcome(question, session.current, lang())
+    run = session.current
+    stage_outcome(question, run, lang())
+    rating_panel(run.rating, run.due, run.choices, key=key,
+                 on_change=None if rerate is None else (
+                     lambda rating: go(flow_state.interview_session().rerate(rating, rerate))))
+    if run.skipped:
+        with st.expander(tr("practice.model_answer"), expanded=True,
+                         icon=":material/record_voice_over:"):
+            st.markdown(question.model_answer.get(lang()))
     follow = followup_ids(question, bank.questions)
     if follow:
         st.markdown(f"**{tr('interview.followups_asked')}**")
         st.markdown("\n".join(f"- {bank.questions[f].prompt.get(lang())}" for f in follow))
     cols = st.columns(2)
-    if cols[0].button(tr("interview.next"), type="primary", icon=":material/skip_next:",
-                      key=f"{key}.next"):
-        flow_state.set_interview_session(session.next(utc_now()))
-        st.rerun()
-    if cols[1].button(tr("interview.finish"), icon=":material/stop:", key=f"{key}.finish"):
-        flow_state.set_interview_session(session.finish())
-        st.rerun()
+    last = session.last_question
+    cols[0].button(tr("interview.finish_last" if last else "interview.next"), type="primary",
+                   icon=":material/flag:" if last else ":material/skip_next:", key=f"{key}.next",
+                   on_click=lambda: go(session.next(utc_now())))
+    if not last:
+        cols[1].button(tr("interview.finish"), icon=":material/stop:", key=f"{key}.finish",
+                       on_click=lambda: go(session.finish()))
+save_draft(flow_state.interview_session(), key)

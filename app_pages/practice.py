@@ -1,45 +1,120 @@
-"""Practice: choose topics, types and difficulty; answer one question at a time; see why."""
+"""Practice: choose topics, types and difficulty; answer one question at a time; see why.
+
+The question on screen and the filters are in the URL (`?q=…&seed=…&topics=…`), and the question's
+state (tries, hints, what was typed) is saved as a draft: a reload, a bookmark or a server restart
+brings back the same question with the same numbers and the same text.
+"""
 
 import streamlit as st
 
+from app_pages.flows.practice import (
+    FILTER_PARAMS,
+    QUESTION_PARAM,
+    SEED_PARAM,
+    Filters,
+    filters_from_params,
+    linked_question,
+    matching_ids,
+    practice_params,
+)
+from app_pages.flows.question_session import from_draft, to_draft
 from app_pages.state import lang, tr
-from app_pages.widgets import flow_state, progress, resources
+from app_pages.widgets import drafts, flow_state, recording, resources
 from app_pages.widgets.answer_inputs import labelled
 from app_pages.widgets.question_view import question_view
 from quizbank.enums import Difficulty, QuestionType, Topic
-from tutor.practice import Filters, grade, grade_answer, matching_ids, record_outcome
+
+PAGE = "practice"
+WRITTEN_KEY = "practice.url_q"  # the question id this page last put in the URL
+FILTER_KEYS = {"topics": "practice.f.topics", "types": "practice.f.types",
+               "difficulties": "practice.f.levels"}
+CHOICES = {"topics": [t.value for t in Topic], "types": [t.value for t in QuestionType],
+           "difficulties": [d.value for d in Difficulty]}
 
 st.title(tr("practice.title"))
 st.caption(tr("practice.intro"))
-record = progress.recorder()
-
+record = recording.recorder()
+rerate = recording.rerater()
 bank = resources.bank()
+catalog = resources.catalog()
 resources.warm_grader()
-run = flow_state.run("practice")
+run = flow_state.run(PAGE)
+first_visit = flow_state.first_visit(PAGE)
+
+if first_visit:  # a reload or a link: the URL's filters, before the widgets are drawn
+    linked = filters_from_params(st.query_params, CHOICES)
+    for name, key in FILTER_KEYS.items():
+        st.session_state.setdefault(key, list(getattr(linked, name)))
 
 with st.expander(tr("practice.filters"), icon=":material/tune:"):
     cols = st.columns(3)
     filters = Filters.of(
-        cols[0].multiselect(tr("practice.topics"), [t.value for t in Topic], key="practice.f.topics",
+        cols[0].multiselect(tr("practice.topics"), CHOICES["topics"], key=FILTER_KEYS["topics"],
                             format_func=labelled("practice.topic.", Topic),
                             placeholder=tr("practice.any")),
-        cols[1].multiselect(tr("practice.types"), [t.value for t in QuestionType],
-                            key="practice.f.types", format_func=labelled("practice.type.", QuestionType),
+        cols[1].multiselect(tr("practice.types"), CHOICES["types"], key=FILTER_KEYS["types"],
+                            format_func=labelled("practice.type.", QuestionType),
                             placeholder=tr("practice.any")),
-        cols[2].multiselect(tr("practice.difficulties"), [d.value for d in Difficulty],
-                            key="practice.f.levels",
+        cols[2].multiselect(tr("practice.difficulties"), CHOICES["difficulties"],
+                            key=FILTER_KEYS["difficulties"],
                             format_func=labelled("practice.difficulty.", Difficulty),
                             placeholder=tr("practice.any")),
     )
 ids = matching_ids(bank, filters)
 st.caption(tr("practice.count", n=len(ids)))
 
-requested = flow_state.take_requested() or flow_state.take_url_question()
-filters_changed = flow_state.filters_changed("practice", filters)
-if requested in bank.questions:
-    run.open(bank.questions[requested])
+link = linked_question(st.query_params)
+requested = flow_state.take_requested()
+filters_changed = flow_state.filters_changed(PAGE, filters)
+unknown = None
+
+
+def open_linked(question_id: str, seed: int | None, draft) -> bool:
+    """Open the question a link names, from the draft when the draft is that very question."""
+    question = catalog.get(question_id)
+    if question is None:
+        return False
+    restored = from_draft(draft, question) if draft else None
+    if restored is not None and (seed is None or restored.seed in (None, seed)):
+        run.resume(restored)
+    else:
+        run.open(question, seed=seed)
+    return True
+
+
+if requested in catalog:
+    run.open(catalog[requested])
+elif first_visit:
+    draft = drafts.load(PAGE)
+    if link.question_id is not None:
+        if not open_linked(link.question_id, link.seed, draft):
+            unknown = link.question_id
+    elif isinstance(draft, dict) and draft.get("question_id") in catalog:
+        open_linked(draft["question_id"], None, draft)
+    if run.current is None:
+        run.next(catalog, ids)
+elif link.question_id not in (None, st.session_state.get(WRITTEN_KEY)):
+    # the URL was changed by hand in this tab (not by this page)
+    if not open_linked(link.question_id, link.seed, None):
+        unknown = link.question_id
+        run.next(catalog, ids)
 elif filters_changed or run.current is None:
-    run.next(bank.questions, ids)
+    run.next(catalog, ids)
+
+if unknown is not None:
+    st.warning(tr("practice.unknown_question"), icon=":material/search_off:")
+    st.code(unknown, language=None)  # the link's text, verbatim
+
+
+def sync_url(filters: Filters) -> None:
+    """The question on screen and the filters, into the URL (the language is the shell's)."""
+    wanted = practice_params(run.current, filters)
+    st.session_state[WRITTEN_KEY] = wanted.get(QUESTION_PARAM)
+    for name in (QUESTION_PARAM, SEED_PARAM, *FILTER_PARAMS.values()):
+        if name in wanted and st.query_params.get(name) != wanted[name]:
+            st.query_params[name] = wanted[name]
+        elif name not in wanted and name in st.query_params:
+            del st.query_params[name]
 
 
 @st.fragment
@@ -47,19 +122,16 @@ def current_question() -> None:
     """The question on screen. A fragment: submitting, a hint or the next question reruns only
     this part, not the shell, the sidebar and the filters (the submit-to-verdict time)."""
     session = run.current
+    sync_url(filters)
     if session is None:
         st.info(tr("practice.none_match"))
         return
-    question = bank.questions[session.question_id]
-
-    question_view(question, session, lang(), key="practice",
-                  grade=lambda answer, confidence: grade_answer(
-                      session, question, answer, confidence=confidence, lang=lang(), grade=grade),
-                  save=lambda outcome: record_outcome(session, question, outcome, record=record),
-                  go_to=lambda qid: run.open(bank.questions[qid]))
-    if session.attempted:
-        st.button(tr("practice.next"), key="practice.next", type="secondary",
-                  icon=":material/skip_next:", on_click=run.next, args=(bank.questions, ids))
+    question = catalog[session.question_id]
+    question_view(question, session, lang(), key=PAGE, record=record, rerate=rerate,
+                  go_to=lambda qid: run.open(catalog[qid]))
+    st.button(tr("practice.next" if session.revealed else "practice.skip"), key="practice.next",
+              icon=":material/skip_next:", on_click=run.next, args=(catalog, ids))
+    drafts.sync(PAGE, to_draft(session))
 
 
 current_question()

@@ -26,7 +26,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from quizbank import load_bank  # noqa: E402
-from tests.e2e.learner_steps import open_question, pick_radio, type_formula  # noqa: E402
+from tests.e2e.learner_steps import (  # noqa: E402
+    clear_drafts,
+    open_question,
+    pick_radio,
+    type_formula,
+)
 from tests.e2e.server import (  # noqa: E402
     launch_chromium,
     start_server,
@@ -48,11 +53,13 @@ CASES = [
 BANK = load_bank()
 CHOICE_OPTIONS = {q.id: [o.id for o in q.options] for q in BANK.by_type("choice")}
 
-# Runs in the page: click submit, resolve when the verdict container is in the DOM.
+# Runs in the page: click submit, resolve when the verdict container is in the DOM. The question
+# is opened fresh (its draft cleared), so no verdict is on screen before the click.
 CLICK_AND_WAIT = """
 async () => {
-  const button = [...document.querySelectorAll('[data-testid="stBaseButton-primaryFormSubmit"]')]
-    .find(b => b.offsetParent !== null);
+  const button = [...document.querySelectorAll(
+      '[data-testid="stBaseButton-primary"], [data-testid="stBaseButton-primaryFormSubmit"]')]
+    .find(b => b.offsetParent !== null && b.innerText.includes('Submit'));
   const seen = () => document.querySelector('.st-key-verdict');
   const t0 = performance.now();
   const done = new Promise(resolve => {
@@ -94,7 +101,7 @@ def answer_in_page(page, question_id: str, kind: str, answer: str) -> None:
     wait_idle(page)
 
 
-def browser_times(base_url: str, repeats: int) -> dict[str, list[float]]:
+def browser_times(base_url: str, database_url: str, repeats: int) -> dict[str, list[float]]:
     from playwright.sync_api import sync_playwright
 
     times: dict[str, list[float]] = {}
@@ -104,6 +111,8 @@ def browser_times(base_url: str, repeats: int) -> dict[str, list[float]]:
         page.set_default_timeout(30_000)
         for round_ in range(repeats + 1):  # round 0 warms up (grader worker, caches)
             for qid, kind, answer in CASES:
+                # a fresh visit each time: the page would otherwise bring back the last one
+                clear_drafts(database_url)
                 open_question(page, base_url, qid)
                 answer_in_page(page, qid, kind, answer)
                 elapsed = page.evaluate(CLICK_AND_WAIT)
@@ -165,7 +174,7 @@ def main() -> None:
         server = start_server(ROOT / "streamlit_app.py", env=env, log_path=Path(data) / "server.log")
         try:
             wait_ready(server)
-            browser = browser_times(server.url, args.rounds)
+            browser = browser_times(server.url, env["TUTOR_DATABASE_URL"], args.rounds)
         finally:
             stop_server(server)
         floor = floor_times(len(CASES) * args.rounds, Path(data))

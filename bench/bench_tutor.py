@@ -40,7 +40,7 @@ from tutor.store.schema import attempts, cards  # noqa: E402
 from tutor.transfer import FORMAT, FORMAT_VERSION, import_json  # noqa: E402
 
 START = datetime(2026, 1, 1, 8, 0, tzinfo=UTC)
-VERDICTS = ["correct"] * 6 + ["partial", "wrong", "wrong", "error"]
+VERDICTS = ["correct"] * 6 + ["partial", "wrong", "wrong", "unreadable"]  # old rows: unreadable
 
 
 def history_document(n_attempts: int, n_questions: int, rng: random.Random) -> tuple[str, datetime]:

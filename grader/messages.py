@@ -202,6 +202,12 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "zh": "不在允许误差范围内（{tolerance}）。"},
     "entries_wrong": {"en": "Not within the tolerance ({tolerance}) at entries {entries}.",
                       "zh": "第 {entries} 个元素不在允许误差范围内（{tolerance}）。"},
+    "entries_wrong_matrix": {"en": "Not within the tolerance ({tolerance}) at {entries}.",
+                             "zh": "{entries}的元素不在允许误差范围内（{tolerance}）。"},
+    "matrix_entry": {"en": "row {row}, column {col}", "zh": "第 {row} 行第 {col} 列"},
+    "looks_transposed": {"en": "This looks like the transpose of the expected answer: rows and "
+                               "columns are swapped.",
+                         "zh": "这看起来是标准答案的转置：行和列互换了。"},
     "too_few_digits": {"en": "Give {n} significant figures (you gave {given}).",
                        "zh": "请给出 {n} 位有效数字（你给出了 {given} 位）。"},
     "tol_relative": {"en": "relative error {value}", "zh": "相对误差 {value}"},
@@ -244,6 +250,10 @@ LANGUAGES = ("en", "zh")
 def language(lang: object) -> str:
     """The language to answer in: "zh" or "en"; anything else (missing, unknown) is English."""
     return lang if lang in LANGUAGES else "en"
+
+
+# Between the items of a list inside one message ("row 1, column 2; row 2, column 1").
+LIST_SEPARATOR = {"en": "; ", "zh": "、"}
 
 
 def message(key: str, lang: str = "en", **params: object) -> str:

@@ -150,7 +150,8 @@ def grade_ordering(question: OrderingQuestion, answer, lang: str) -> Result:
 
 
 def grade_generated(question: GeneratedQuestion, variant: Variant, answers, lang: str) -> Result:
-    """Each asked answer against the variant's key, with the question's tolerance."""
+    """Each asked answer against the variant's key, with the question's tolerance. An answer
+    with a box that cannot be read (or is blank) is unreadable as a whole: not an attempt."""
     if variant.template != question.template:
         raise ValueError(f"{question.id}: variant of {variant.template}, "
                          f"not of {question.template}")
@@ -160,6 +161,11 @@ def grade_generated(question: GeneratedQuestion, variant: Variant, answers, lang
                          "answer": str(typed.get(ask, "") or ""), "lang": lang,
                          **tolerance_fields(question.tolerance)}))
         for ask in question.asks)
+    unreadable = [p for p in parts if p.result.unreadable]
+    if unreadable:
+        # Not an attempt yet: the learner fixes the boxes that cannot be read (a blank one too).
+        text = " ".join(f"{p.name}: {p.result.error}" for p in unreadable)
+        return Result(Verdict.UNREADABLE, feedback=text, error=text, parts=parts)
     right = sum(p.result.correct for p in parts)
     total = len(parts)
     summary = [message("generated_summary", lang, right=right, total=total)]

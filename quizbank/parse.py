@@ -13,7 +13,6 @@ from .bank import Bank, SourceLocation
 from .locate import question_problems
 from .problems import BankError, Problem
 from .question_types import QUESTION_CLASSES, GeneratedQuestion, InterviewQuestion, Question
-from .templates import known_templates
 from .yaml_reader import LineIndex
 
 QUESTION_ADAPTER: TypeAdapter[Question] = TypeAdapter(Question)
@@ -117,9 +116,16 @@ def cross_check(parsed: list[ParsedQuestion]) -> list[Problem]:
                     )
         elif isinstance(q, GeneratedQuestion):
             if templates is None:
-                templates, _ = known_templates()
+                templates = template_answers()
             problems += _template_problems(p, q, templates)
     return problems
+
+
+def template_answers() -> dict[str, frozenset[str]]:
+    """Each compute template's answer names (listing them does not import torch)."""
+    import compute
+
+    return {t["name"]: frozenset(t["answers"]) for t in compute.list_templates()}
 
 
 def _template_problems(p: ParsedQuestion, q: GeneratedQuestion, templates) -> list[Problem]:

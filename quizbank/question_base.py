@@ -4,7 +4,7 @@ from typing import Annotated
 
 from pydantic import Field, field_validator
 
-from .enums import Difficulty, SourceText, Topic, Verdict
+from .enums import Difficulty, QuestionType, SourceText, Topic, Verdict
 from .localized import Localized
 from .strict import KebabId, NonEmptyText, StrictModel, lax_enum
 
@@ -24,6 +24,16 @@ def unique(values: list[str], what: str) -> list[str]:
     return values
 
 
+# Tries before the worked solution is shown, unless a question sets its own `tries`: a formula or
+# a number can be retyped after feedback; an option or an order could be found by elimination.
+DEFAULT_TRIES = {
+    QuestionType.NUMERIC: 3, QuestionType.EXPRESSION: 3, QuestionType.DERIVATION: 3,
+    QuestionType.GENERATED: 3, QuestionType.CHOICE: 1, QuestionType.ORDERING: 1,
+    QuestionType.INTERVIEW: 1,
+}
+MAX_TRIES = 10
+
+
 class QuestionBase(StrictModel):
     id: KebabId
     topic: lax_enum(Topic)
@@ -33,6 +43,12 @@ class QuestionBase(StrictModel):
     prompt: Localized
     hints: list[Localized] = []
     solution: Localized
+    tries: Annotated[int, Field(ge=1, le=MAX_TRIES)] | None = None  # None: DEFAULT_TRIES
+
+    @property
+    def allowed_tries(self) -> int:
+        """How many graded tries a learner gets before the solution is shown."""
+        return self.tries or DEFAULT_TRIES[QuestionType(self.type)]
 
     @field_validator("tags")
     @classmethod

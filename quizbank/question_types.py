@@ -65,6 +65,14 @@ class ChoiceQuestion(QuestionBase):
             )
         return options
 
+    @model_validator(mode="after")
+    def _tries_leave_a_choice(self):
+        # As many tries as wrong options would let anyone reach the answer by elimination.
+        if self.tries is not None and not self.multiple and self.tries >= len(self.options):
+            raise ValueError(f"`tries: {self.tries}` with {len(self.options)} options finds the "
+                             f"answer by elimination: give at most {len(self.options) - 1}")
+        return self
+
     @field_validator("tests")
     @classmethod
     def _tests_name_options(cls, tests, info: ValidationInfo):
@@ -197,6 +205,12 @@ class InterviewQuestion(QuestionBase):
         if info.data.get("id") in followups:
             raise ValueError("a question cannot be its own follow-up")
         return unique(followups, "followups")
+
+    @model_validator(mode="after")
+    def _no_tries(self):
+        if self.tries is not None:
+            raise ValueError("interview answers are judged once, against the rubric: remove `tries`")
+        return self
 
     @field_validator("tests")
     @classmethod

@@ -3,7 +3,10 @@
 Pure functions of the records (and of `now` and the learner's time zone); `dashboard_data` reads
 them from the store. Definitions:
 
-- accuracy = correct / graded attempts (an `error` verdict, an unreadable answer, is not graded);
+- an attempt is a question visit's first graded try (`AttemptRecord.counted`): later tries before
+  the solution was shown, answers typed after it, and unreadable answers (rows written before
+  those stopped being recorded) are history, in neither the attempt counts nor accuracy;
+- accuracy = correct / graded attempts;
 - a question is *mastered* when its latest graded attempt is correct; a topic's mastery is
   mastered questions / questions of that topic in the bank (`topic_of` maps question id -> topic;
   attempts at questions no longer in the bank are left out);
@@ -19,11 +22,10 @@ from datetime import UTC, datetime, timedelta, tzinfo
 
 import pandas as pd
 
-from tutor.rating import CONFIDENCE_LEVELS, Verdict
+from grader import Verdict
+from tutor.rating import CONFIDENCE_LEVELS
 from tutor.review import CardState
 from tutor.store.records import AttemptRecord
-
-_GRADED = {Verdict.CORRECT.value, Verdict.PARTIAL.value, Verdict.WRONG.value}
 
 
 def _frame(attempts: Iterable[AttemptRecord], tz: tzinfo) -> pd.DataFrame:
@@ -33,11 +35,12 @@ def _frame(attempts: Iterable[AttemptRecord], tz: tzinfo) -> pd.DataFrame:
             "day": pd.Timestamp(a.created_at.astimezone(tz).date()),
             "created_at": a.created_at,
             "id": a.id,
-            "graded": a.verdict in _GRADED,
+            "graded": True,
             "correct": a.verdict == Verdict.CORRECT.value,
             "confidence": a.confidence,
         }
         for a in attempts
+        if a.counted
     ]
     columns = ["question_id", "day", "created_at", "id", "graded", "correct", "confidence"]
     return pd.DataFrame(rows, columns=columns)

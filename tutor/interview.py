@@ -5,14 +5,19 @@
     session = session.submit_answer(question, "typed answer", confidence=2, now=now)   # -> REVEAL
     session.current.suggested                 # rubric ids suggested by keyword matching
     session = session.confirm_ticks(question, ticked_ids, now=now, record=record)     # -> FOLLOWUPS
+    session = session.skip(question, now=now, record=record)   # "I don't know": ANSWER -> FOLLOWUPS
     followup_ids(question, bank.questions)    # follow-up questions to show
     session = session.next(now)               # -> ANSWER of the next question, or DONE
     summarize(session, bank.questions)        # missed required points, questions to practise
+    InterviewSession.from_dict(session.to_dict())   # a draft that survives a reload
 
 Every step returns a new session (frozen dataclasses: safe in `st.session_state`, easy to test).
-The clock is an argument; when the time limit has passed, the answer being typed is still taken,
-and `next` ends the interview. `record` is any callable taking a `tutor.store.NewAttempt`
-(e.g. `lambda a: store.record_attempt(profile_id, a)`).
+The clock is an argument (wall-clock time: a reload or a server restart does not stop it); when the
+time limit has passed, the answer being typed is still taken, and `next` ends the interview.
+`record` is any callable taking a `tutor.store.NewAttempt` (e.g.
+`lambda a: store.record_attempt(profile_id, a)`); what it returns (the stored attempt) gives the
+run its rating and when the question comes back, which a right answer may change
+(`rerate`).
 
 Grading from the confirmed ticks: all required points and no misconception -> correct; no required
 point -> wrong; otherwise partial. Score = required points ticked / required points.
@@ -22,13 +27,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from grader import Verdict
 from tutor.interview_match import suggest_ticks
-from tutor.rating import CONFIDENCE_LEVELS, Mode, Verdict
+from tutor.rating import CONFIDENCE_LEVELS, Mode
+from tutor.review import rating_choices
 from tutor.store.records import NewAttempt
 
 DEFAULT_SECONDS_PER_QUESTION = 300.0
@@ -81,7 +88,7 @@ def grade_ticks(question, ticked: Iterable[str]) -> RubricOutcome:
 
 @dataclass(frozen=True)
 class QuestionRun:
-    """One question of the interview, as far as it got."""
+    """One question of the interview, as far as it got, and what the store recorded."""
 
     question_id: str
     answer: str = ""
@@ -90,6 +97,11 @@ class QuestionRun:
     suggested: tuple[str, ...] = ()
     ticked: tuple[str, ...] = ()
     outcome: RubricOutcome | None = None
+    skipped: bool = False  # "I don't know": recorded as a failure
+    attempt_id: int | None = None
+    rating: int | None = None
+    due: datetime | None = None  # when the question comes back
+    choices: tuple[tuple[int, datetime], ...] = ()  # ratings the learner may switch to, and due
 
 
 @dataclass(frozen=True)
@@ -160,14 +172,40 @@ class InterviewSession:
         if unknown:
             raise ValueError(f"rubric ids {unknown} are not in question {question.id}")
         run = replace(self.runs[-1], ticked=ticks, outcome=grade_ticks(question, ticks))
-        if record is not None:
-            record(attempt_for(run))
+        run = _recorded(run, record)
         return replace(self, stage=Stage.FOLLOWUPS, runs=(*self.runs[:-1], run))
+
+    def skip(self, question, *, now: datetime,
+             record: Callable[[NewAttempt], Any] | None = None) -> InterviewSession:
+        """ANSWER -> FOLLOWUPS: "I don't know". Recorded as a failure (no key point covered)."""
+        self._expect(Stage.ANSWER, question)
+        shown = self.shown_at or self.started_at
+        run = QuestionRun(question_id=question.id, seconds=max(0.0, (now - shown).total_seconds()),
+                          outcome=grade_ticks(question, ()), skipped=True)
+        return replace(self, stage=Stage.FOLLOWUPS, runs=(*self.runs, _recorded(run, record)))
+
+    def rerate(self, rating: int, rerate: Callable[[int, int], Any]) -> InterviewSession:
+        """After a right answer: schedule the card with the rating the learner chose instead
+        (`rerate(attempt_id, rating)` returns the card as now scheduled, or None when it could
+        not: the session is then unchanged)."""
+        self._expect(Stage.FOLLOWUPS)
+        run = self.runs[-1]
+        if run.attempt_id is None or rating not in dict(run.choices):
+            raise InterviewStateError(f"rating {rating} is not offered for this answer")
+        card = rerate(run.attempt_id, rating)
+        if card is None:  # the store refused (the writer said why)
+            return self
+        run = replace(run, rating=int(rating), due=card.due)
+        return replace(self, runs=(*self.runs[:-1], run))
+
+    @property
+    def last_question(self) -> bool:
+        return self.index + 1 >= len(self.question_ids)
 
     def next(self, now: datetime) -> InterviewSession:
         """FOLLOWUPS -> the next question's ANSWER, or DONE after the last or when time is up."""
         self._expect(Stage.FOLLOWUPS)
-        if self.index + 1 >= len(self.question_ids) or self.expired(now):
+        if self.last_question or self.expired(now):
             return replace(self, stage=Stage.DONE)
         return replace(self, index=self.index + 1, stage=Stage.ANSWER, shown_at=now)
 
@@ -175,6 +213,71 @@ class InterviewSession:
         """Stop early (the learner ends it); an answer not yet confirmed is not counted."""
         runs = tuple(r for r in self.runs if r.outcome is not None)
         return replace(self, stage=Stage.DONE, runs=runs)
+
+    # ---- drafts -----------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the draft that brings a running interview back after a reload."""
+        return {
+            "question_ids": list(self.question_ids),
+            "started_at": self.started_at.isoformat(),
+            "time_limit_seconds": self.time_limit_seconds,
+            "index": self.index,
+            "stage": self.stage.value,
+            "shown_at": None if self.shown_at is None else self.shown_at.isoformat(),
+            "runs": [_run_to_dict(r) for r in self.runs],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> InterviewSession:
+        """The session `to_dict` wrote; ValueError when the data is not one."""
+        try:
+            return cls(
+                question_ids=tuple(str(q) for q in data["question_ids"]),
+                started_at=datetime.fromisoformat(data["started_at"]),
+                time_limit_seconds=float(data["time_limit_seconds"]),
+                index=int(data["index"]),
+                stage=Stage(data["stage"]),
+                shown_at=None if data["shown_at"] is None else datetime.fromisoformat(data["shown_at"]),
+                runs=tuple(_run_from_dict(r) for r in data["runs"]),
+            )
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"not an interview session: {exc!r}") from None
+
+
+def _recorded(run: QuestionRun, record: Callable[[NewAttempt], Any] | None) -> QuestionRun:
+    """Record the run's attempt and keep what the store decided (rating, when it comes back)."""
+    stored = None if record is None else record(attempt_for(run))
+    if stored is None or not hasattr(stored, "rating"):
+        return run
+    card = getattr(stored, "card", None)
+    return replace(run, attempt_id=stored.id, rating=stored.rating,
+                   due=None if card is None else card.due,
+                   choices=rating_choices(stored.rating, getattr(stored, "before", None),
+                                          stored.created_at, confidence=stored.confidence))
+
+
+def _run_to_dict(run: QuestionRun) -> dict[str, Any]:
+    out = asdict(run)
+    out["due"] = None if run.due is None else run.due.isoformat()
+    out["choices"] = [[r, due.isoformat()] for r, due in run.choices]
+    return out
+
+
+def _run_from_dict(data: Mapping[str, Any]) -> QuestionRun:
+    outcome = data.get("outcome")
+    return QuestionRun(
+        question_id=str(data["question_id"]), answer=str(data["answer"]),
+        confidence=data.get("confidence"), seconds=float(data["seconds"]),
+        suggested=tuple(data["suggested"]), ticked=tuple(data["ticked"]),
+        outcome=None if outcome is None else RubricOutcome(
+            Verdict(outcome["verdict"]), float(outcome["score"]),
+            tuple(outcome["missed_required"]), tuple(outcome["misconceptions"]),
+            tuple(outcome["bonus"])),
+        skipped=bool(data.get("skipped")), attempt_id=data.get("attempt_id"),
+        rating=data.get("rating"),
+        due=None if data.get("due") is None else datetime.fromisoformat(data["due"]),
+        choices=tuple((int(r), datetime.fromisoformat(d)) for r, d in data.get("choices") or ()),
+    )
 
 
 def attempt_for(run: QuestionRun) -> NewAttempt:

@@ -1,14 +1,20 @@
 """From the outcome of one attempt to an FSRS rating (Again / Hard / Good / Easy).
 
-The rule, in order (the first that applies wins):
+The verdict is the grader's (`grader.Verdict`: correct / partial / wrong; an `unreadable` answer
+is not an attempt and is never recorded). Only the first graded try of a question visit is
+rated (`Phase.FIRST`): later tries before the solution is shown (`Phase.RETRY`) and answers typed
+after it (`Phase.AFTER_REVEAL`) are kept in the history but leave the card and the accuracy alone.
 
-1. the answer could not be graded (verdict `error`) -> no rating: the card is left as it is,
-   because an unreadable answer says nothing about memory;
-2. anything short of right -> Again: verdict `wrong` or `partial`, a required key point missed,
+The rule for a first try, in order (the first that applies wins):
+
+1. anything short of right -> Again: verdict `wrong` or `partial`, a required key point missed,
    or a misconception ticked;
-3. right, but with a hint, with low confidence (1) or slower than `slow_after_seconds` -> Hard;
-4. right, confident (3), no hint, and a bonus key point -> Easy;
-5. right -> Good.
+2. right, but with a hint, with low confidence (1) or slower than `slow_after_seconds` -> Hard;
+3. right, confident (3), no hint, and a bonus key point -> Easy;
+4. right -> Good.
+
+After a right answer the learner may pick another of Hard / Good / Easy (`CHOOSABLE`), as in
+Anki; a wrong answer stays Again.
 
 Confidence is on a three-point scale: 1 = guessing, 2 = unsure, 3 = sure (None = not asked).
 """
@@ -20,12 +26,12 @@ from enum import StrEnum
 
 from fsrs import Rating
 
+from grader import Verdict
 
-class Verdict(StrEnum):
-    CORRECT = "correct"
-    PARTIAL = "partial"
-    WRONG = "wrong"
-    ERROR = "error"
+# What a recorded attempt's verdict may be: an unreadable answer is not an attempt.
+RECORDED_VERDICTS = (Verdict.CORRECT, Verdict.PARTIAL, Verdict.WRONG)
+# Ratings a learner may switch between after a right answer (never to or from Again).
+CHOOSABLE = (Rating.Hard, Rating.Good, Rating.Easy)
 
 
 class Mode(StrEnum):
@@ -34,6 +40,14 @@ class Mode(StrEnum):
     PRACTICE = "practice"
     REVIEW = "review"
     INTERVIEW = "interview"
+
+
+class Phase(StrEnum):
+    """Which try of a question visit an attempt was."""
+
+    FIRST = "first"  # the first graded try: counted, rated, moves the card
+    RETRY = "retry"  # a later try before the solution was shown: history only
+    AFTER_REVEAL = "after_reveal"  # typed after the solution was shown: practice only
 
 
 CONFIDENCE_LOW = 1
@@ -54,12 +68,14 @@ class Outcome:
     required_missed: bool = False
     misconception_ticked: bool = False
     bonus_hit: bool = False
+    phase: Phase = Phase.FIRST
 
 
 def rate(outcome: Outcome) -> Rating | None:
-    """The FSRS rating for `outcome`, or None when the attempt must not touch the card."""
+    """The FSRS rating for `outcome`, or None when the attempt must not touch the card (not the
+    visit's first try, or an answer that could not be read)."""
     verdict = Verdict(outcome.verdict)
-    if verdict is Verdict.ERROR:
+    if Phase(outcome.phase) is not Phase.FIRST or verdict is Verdict.UNREADABLE:
         return None
     if verdict is not Verdict.CORRECT or outcome.required_missed or outcome.misconception_ticked:
         return Rating.Again
@@ -73,3 +89,8 @@ def rate(outcome: Outcome) -> Rating | None:
     if outcome.confidence == CONFIDENCE_HIGH and outcome.bonus_hit:
         return Rating.Easy
     return Rating.Good
+
+
+def choosable(rating: int | None) -> tuple[Rating, ...]:
+    """The ratings a learner may switch to from `rating` (none after a wrong answer)."""
+    return CHOOSABLE if rating in CHOOSABLE else ()

@@ -3,6 +3,11 @@
 Pure functions of the card, the rating and the time. The store keeps the cards and builds the
 queue in SQL with the same order as `queue_sort_key` (a test checks they agree).
 
+The schedule counts in days, without FSRS's minute-long learning steps: a learner who just failed
+a question and read its worked solution would only be retyping it ten minutes later. A question
+answered wrong comes back tomorrow; a new question answered right in 2 days (Good), 1 (Hard) or
+8 (Easy), and later ones at FSRS's intervals.
+
 Queue order: cards due at `now`, high-confidence errors first (the last attempt was rated Again
 while the learner said they were sure: the most useful thing to revisit), then the most overdue,
 then by question id so the order is total.
@@ -16,10 +21,11 @@ from datetime import UTC, datetime
 
 from fsrs import Card, Rating, Scheduler, State
 
-from tutor.rating import CONFIDENCE_HIGH
+from tutor.rating import CONFIDENCE_HIGH, choosable
 
-# No fuzzing: the same history always gives the same schedule (testable, exportable).
-SCHEDULER = Scheduler(enable_fuzzing=False)
+# No fuzzing: the same history always gives the same schedule (testable, exportable). No
+# learning steps: see the module docstring.
+SCHEDULER = Scheduler(enable_fuzzing=False, learning_steps=(), relearning_steps=())
 
 
 @dataclass(frozen=True)
@@ -86,6 +92,29 @@ def schedule(
         last_rating=int(rating),
         last_confidence=confidence,
     )
+
+
+def due_by_rating(before: CardState, ratings, moment: datetime, *,
+                  confidence: int | None = None) -> dict[int, datetime]:
+    """When the card `before` an attempt at `moment` would be due under each of `ratings` (the
+    choices a learner is offered after a right answer)."""
+    return {int(r): schedule(before, r, moment, confidence=confidence).due for r in ratings}
+
+
+def rating_choices(rating: int | None, before: CardState | None, moment: datetime, *,
+                   confidence: int | None = None) -> tuple[tuple[int, datetime], ...]:
+    """After a right answer rated `rating` at `moment`: every rating the learner may switch to,
+    with when the card would then be due (as Anki shows on its buttons); () otherwise."""
+    options = choosable(rating)
+    if not options or before is None:
+        return ()
+    return tuple(sorted(due_by_rating(before, options, moment, confidence=confidence).items()))
+
+
+def days_until(due: datetime, now: datetime) -> int:
+    """Whole days from `now` to `due`, rounded ("back in 2 days"); 0 when due now or earlier."""
+    seconds = (_utc(due) - _utc(now)).total_seconds()
+    return max(0, round(seconds / 86_400))
 
 
 def queue_sort_key(card: CardState) -> tuple[int, datetime, str]:

@@ -78,7 +78,8 @@ class AttemptOut(_Strict):
     question_id: QuestionId
     seed: int | None
     answer: Annotated[str, Field(max_length=MAX_ANSWER_CHARS)]
-    verdict: Literal["correct", "partial", "wrong", "error"]
+    # "error" is how files written before the grader's vocabulary said "unreadable"
+    verdict: Literal["correct", "partial", "wrong", "unreadable", "error"]
     score: Annotated[float, Field(ge=0.0, le=1.0)]
     hints_used: Annotated[int, Field(ge=0, le=1000)]
     seconds: Annotated[float, Field(ge=0.0)]
@@ -87,6 +88,12 @@ class AttemptOut(_Strict):
     rating: Literal[1, 2, 3, 4] | None
     mode: Literal["practice", "review", "interview"]
     created_at: AwareDatetime
+    # absent from files written before tries were told apart: every attempt then counted
+    phase: Literal["first", "retry", "after_reveal"] = "first"
+
+    @property
+    def stored_verdict(self) -> str:
+        return "unreadable" if self.verdict == "error" else self.verdict
 
 
 class CardOut(_Strict):
@@ -144,7 +151,7 @@ def export_json(store: ProgressStore, profile_id: int, *, now: datetime | None =
 
 CSV_COLUMNS = [
     "created_at", "question_id", "verdict", "score", "confidence", "hints_used", "seconds",
-    "seed", "mode", "rating", "rubric_ticks", "answer",
+    "seed", "mode", "phase", "rating", "rubric_ticks", "answer",
 ]
 
 
@@ -162,7 +169,8 @@ def export_csv(store: ProgressStore, profile_id: int) -> str:
         writer.writerow([
             a.created_at.isoformat(), _cell(a.question_id), a.verdict, a.score,
             "" if a.confidence is None else a.confidence, a.hints_used, a.seconds,
-            "" if a.seed is None else a.seed, a.mode, "" if a.rating is None else a.rating,
+            "" if a.seed is None else a.seed, a.mode, a.phase,
+            "" if a.rating is None else a.rating,
             ";".join(a.rubric_ticks), _cell(a.answer),
         ])
     return out.getvalue()
@@ -250,11 +258,11 @@ def _merge(conn: Connection, profile_id: int, export: ProgressExport) -> ImportR
     }
     new_rows = []
     for a in export.attempts:
-        key = attempt_key(a.question_id, a.created_at, a.answer, a.verdict)
+        key = attempt_key(a.question_id, a.created_at, a.answer, a.stored_verdict)
         if key in existing:
             continue
         existing.add(key)
-        row = a.model_dump()
+        row = a.model_dump() | {"verdict": a.stored_verdict}
         row["rubric_ticks"] = json.dumps(a.rubric_ticks) if a.rubric_ticks else None
         new_rows.append({**row, "profile_id": profile_id})
     if new_rows:

@@ -1,20 +1,29 @@
-"""One input per question type. Text answers sit outside the form (Enter shows the "interpreted
-as" preview before submitting); everything else sits inside the caller's `st.form`.
+"""One input per question type, outside any form: a typed answer reaches the server when the box
+is left or Enter is pressed, so it is shown as the grader reads it ("interpreted as") and saved in
+the draft before the learner submits.
 
-Each `*_input` returns the answer in the shape `quizbank.grading.grade` takes, or None when the
-learner has not given one yet. Bank text (options, steps) is authored Markdown; learner text is
-only ever shown through `st.code` or the grader's LaTeX.
+Every widget of a question is keyed `<key>.<name>` (name: `text`, `choice`, `choice.<option>`,
+`order`, `lines`, `gen.<answer>`, `answer`, `confidence`). `answer_from_state` reads the answer back
+from those keys in the shape `quizbank.grading.grade` takes, so a button callback can grade it;
+`typed_values` / `restore_typed` carry them through a draft. Bank text (options, steps) is
+authored Markdown; learner text is only ever shown through `st.code` or the grader's LaTeX.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import Any
 
 import streamlit as st
 
+from app_pages.flows.exercises import answer_shape, shape_example
+from app_pages.flows.question_session import CONFIDENCES, kind_of
 from app_pages.state import tr
+from tutor.i18n import has
 
 TEXT_TYPES = ("numeric", "expression")
+DEFAULT_CONFIDENCE = "medium"
 
 
 def labelled(prefix: str, values):
@@ -23,8 +32,7 @@ def labelled(prefix: str, values):
     return {v: tr(f"{prefix}{v}") for v in values}.__getitem__
 
 
-def question_type(question) -> str:
-    return str(getattr(question.type, "value", question.type))
+question_type = kind_of
 
 
 def declarations(question) -> dict:
@@ -36,6 +44,69 @@ def declarations(question) -> dict:
     }
 
 
+def widget_names(question) -> list[str]:
+    """The names of the widgets that hold this question's answer (and the confidence)."""
+    kind = kind_of(question)
+    names = {"numeric": ["text"], "expression": ["text"], "derivation": ["lines"],
+             "ordering": ["order"], "interview": ["answer"]}.get(kind, [])
+    if kind == "choice":
+        names = [f"choice.{o.id}" for o in question.options] if question.multiple else ["choice"]
+    if kind == "generated":
+        names = [f"gen.{ask}" for ask in question.asks]
+    return [*names, "confidence"]
+
+
+def typed_values(question, key: str) -> dict[str, Any]:
+    """What the learner has put in this question's widgets (JSON-ready), for the draft."""
+    values = {}
+    for name in widget_names(question):
+        value = st.session_state.get(f"{key}.{name}")
+        if value is not None:
+            values[name] = list(value) if isinstance(value, list | tuple) else value
+    return values
+
+
+def restore_typed(question, key: str, typed: Mapping[str, Any]) -> None:
+    """Put a draft's values back into the widgets before they are drawn (once per session)."""
+    for name in widget_names(question):
+        if name in typed and f"{key}.{name}" not in st.session_state:
+            st.session_state[f"{key}.{name}"] = typed[name]
+    st.session_state.setdefault(f"{key}.confidence", DEFAULT_CONFIDENCE)
+
+
+def answer_from_state(question, key: str) -> Any | None:
+    """The answer in the widgets, or None when there is none yet."""
+    state = st.session_state
+    kind = kind_of(question)
+    if kind in TEXT_TYPES:
+        text = state.get(f"{key}.text") or ""
+        return text if text.strip() else None
+    if kind == "choice":
+        if question.multiple:
+            ticked = [o.id for o in question.options if state.get(f"{key}.choice.{o.id}")]
+            return ticked or None
+        picked = state.get(f"{key}.choice")
+        return None if picked is None else [picked]
+    if kind == "ordering":
+        return list(state.get(f"{key}.order") or ()) or None
+    if kind == "derivation":
+        lines = [line.strip() for line in (state.get(f"{key}.lines") or "").splitlines()]
+        return [line for line in lines if line] or None
+    if kind == "generated":
+        answers = {ask: state.get(f"{key}.gen.{ask}") or "" for ask in question.asks}
+        return answers if any(v.strip() for v in answers.values()) else None
+    if kind == "interview":
+        text = state.get(f"{key}.answer") or ""
+        return text if text.strip() else None
+    raise ValueError(f"no input for question type {kind!r}")
+
+
+def confidence_of(key: str) -> str:
+    value = st.session_state.get(f"{key}.confidence")
+    return value if value in CONFIDENCES else DEFAULT_CONFIDENCE
+
+
+# ---- drawing ----------------------------------------------------------------------------------
 def show_preview(text: str, question, lang: str) -> None:
     """The grader's reading of `text`, as LaTeX built from the parsed tree, or why it cannot."""
     if not text.strip():
@@ -55,30 +126,38 @@ def show_preview(text: str, question, lang: str) -> None:
         st.code("\n".join(x for x in (preview["error"], preview.get("caret")) if x), language=None)
 
 
-def text_input(question, lang: str, key: str) -> str:
-    """Formula or number box with a live preview (outside any form, so Enter reruns)."""
-    text = st.text_input(
-        tr("practice.your_answer"), key=key, help=tr("practice.answer_help"), autocomplete="off"
-    )
-    show_preview(text, question, lang)
-    return text
+def draw_input(question, session, lang: str, key: str) -> None:
+    """The answer widgets of `question` (not the confidence)."""
+    kind = kind_of(question)
+    if kind in TEXT_TYPES:
+        text = st.text_input(tr("practice.your_answer"), key=f"{key}.text",
+                             help=tr("practice.answer_help"), autocomplete="off")
+        show_preview(text, question, lang)
+    elif kind == "choice":
+        choice_input(question, lang, key)
+    elif kind == "ordering":
+        ordering_input(question, lang, key, seed=session.serial)
+    elif kind == "derivation":
+        st.text_area(tr("practice.lines_label"), key=f"{key}.lines", height=160,
+                     help=tr("practice.lines_help"))
+    elif kind == "generated":
+        generated_inputs(question, session.variant, lang, key)
+    else:
+        raise ValueError(f"no input for question type {kind!r}")
 
 
-def choice_input(question, lang: str, key: str) -> list[str] | None:
-    """Radio for one correct option, checkboxes when several may be correct."""
+def choice_input(question, lang: str, key: str) -> None:
+    """Radio for one correct option, checkboxes when several may be correct (labels are bank
+    Markdown with $LaTeX$, which radio and checkbox labels render)."""
     options = question.options
     if not question.multiple:
-        picked = st.radio(
-            tr("practice.choose_one"),
-            [o.id for o in options],
-            format_func=lambda oid: next(o.text.get(lang) for o in options if o.id == oid),
-            index=None,
-            key=key,
-        )
-        return None if picked is None else [picked]
+        texts = {o.id: o.text.get(lang) for o in options}
+        st.radio(tr("practice.choose_one"), [o.id for o in options], format_func=texts.__getitem__,
+                 index=None, key=f"{key}.choice")
+        return
     st.caption(tr("practice.choose_all"))
-    ticked = [o.id for o in options if st.checkbox(o.text.get(lang), key=f"{key}.{o.id}")]
-    return ticked or None
+    for o in options:
+        st.checkbox(o.text.get(lang), key=f"{key}.choice.{o.id}")
 
 
 def shuffled_steps(question, seed: int) -> list:
@@ -92,55 +171,49 @@ def shuffled_steps(question, seed: int) -> list:
     return steps
 
 
-def ordering_input(question, lang: str, key: str, seed: int = 0) -> list[str] | None:
+def ordering_input(question, lang: str, key: str, seed: int = 0) -> None:
     """Steps shown lettered; the learner clicks the letters in order (multiselect keeps order)."""
     steps = shuffled_steps(question, seed)
     letters = {s.id: chr(ord("A") + k) for k, s in enumerate(steps)}
     st.markdown("\n".join(f"- **{letters[s.id]}.** {s.text.get(lang)}" for s in steps))
-    order = st.multiselect(
-        tr("practice.order_help"),
-        [s.id for s in steps],
-        format_func=lambda sid: letters[sid],
-        key=key,
-        placeholder="A, B, C …",
-    )
-    return order or None
-
-
-def lines_input(key: str, label_key: str = "practice.lines_label", height: int = 160) -> list[str] | None:
-    """A line editor: one derivation step per row; blank rows are ignored."""
-    text = st.text_area(tr(label_key), key=key, height=height, help=tr("practice.lines_help"))
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines or None
-
-
-def interview_input(key: str) -> str | None:
-    text = st.text_area(tr("practice.interview_answer"), key=key, height=180)
-    return text if text.strip() else None
+    st.multiselect(tr("practice.order_help"), [s.id for s in steps],
+                   format_func=letters.__getitem__, key=f"{key}.order", placeholder="A, B, C …")
 
 
 def answer_label(name: str, lang: str) -> str:
-    """A template answer's name as the Exercises page words it (e.g. "∇x L" for grad_x)."""
-    from tutor.i18n import has
-
+    """A template answer's name as learners read it (e.g. "Input gradient ∇x L" for grad_x)."""
     key = f"exercises.answer.{name}"
     return tr(key) if has(key, lang) else name
 
 
-def generated_inputs(asks: list[str], lang: str, key: str) -> dict[str, str] | None:
-    """One box per asked quantity of a generated problem (numbers, vectors as [a, b])."""
-    answers = {name: st.text_input(answer_label(name, lang), key=f"{key}.{name}", autocomplete="off")
-               for name in asks}
-    return answers if all(v.strip() for v in answers.values()) else None
+def placeholder(expected) -> str:
+    shape = answer_shape(expected)
+    example = shape_example(shape)
+    if not shape:
+        return tr("exercises.placeholder.number", example=example)
+    if len(shape) == 1:
+        return tr("exercises.placeholder.vector", n=shape[0], example=example)
+    return tr("exercises.placeholder.matrix", rows=shape[0], cols=shape[1], example=example)
 
 
-def confidence_input(key: str) -> str:
-    """Low / medium / high, asked with every answer (the review scheduler uses it)."""
-    return st.radio(
-        tr("practice.confidence"),
-        ("low", "medium", "high"),
-        index=1,
-        format_func=labelled("practice.confidence_", ("low", "medium", "high")),
-        horizontal=True,
-        key=key,
-    )
+def generated_inputs(question, variant, lang: str, key: str) -> None:
+    """One box per asked quantity, with the shape to type it in and how it is read."""
+    for ask in question.asks:
+        expected = variant.answers.get(ask) if variant is not None else None
+        text = st.text_input(answer_label(ask, lang), key=f"{key}.gen.{ask}", autocomplete="off",
+                             placeholder=placeholder(expected) if expected is not None else None)
+        if text.strip():
+            show_preview(text, question, lang)
+
+
+def interview_input(key: str) -> None:
+    st.text_area(tr("practice.interview_answer"), key=f"{key}.answer", height=180)
+
+
+def confidence_input(key: str) -> None:
+    """Low / medium / high, asked with every answer (the review scheduler uses it). The default
+    is set through the session state, so a draft's value can stand in for it."""
+    st.session_state.setdefault(f"{key}.confidence", DEFAULT_CONFIDENCE)
+    st.radio(tr("practice.confidence"), CONFIDENCES,
+             format_func=labelled("practice.confidence_", CONFIDENCES), horizontal=True,
+             key=f"{key}.confidence")

@@ -9,8 +9,8 @@ import random
 
 import streamlit as st
 
+from app_pages.flows.question_session import open_session
 from app_pages.state import tr
-from tutor.practice import grade, grade_answer, start_question
 
 EDITOR_LINES = (18, 40)  # the code editor's height in lines: (min, max)
 
@@ -55,17 +55,11 @@ def preview(question, preview_lang: str, seed: int) -> None:
     sessions = st.session_state.setdefault("author.preview_sessions", {})
     digest = hashlib.sha256(question.model_dump_json().encode()).hexdigest()[:12]
     name = f"{question.id}.{preview_lang}.{seed}.{digest}"
-    if name not in sessions:
-        session = start_question(question, rng=random.Random(seed), serial=len(sessions))
-        if session.seed is not None:
-            session.seed = seed
-        sessions[name] = session
-    session = sessions[name]
-    question_view(question, session, preview_lang, key=f"author.preview.{preview_lang}",
-                  grade=lambda answer, confidence: grade_answer(
-                      session, question, answer, confidence=confidence, lang=preview_lang,
-                      grade=grade),
-                  save=lambda outcome: None)
+    if name not in sessions:  # a generated question's variant is built once, for `seed`
+        sessions[name] = open_session(question, rng=random.Random(seed), serial=len(sessions),
+                                      seed=seed)
+    question_view(question, sessions[name], preview_lang, key=f"author.preview.{preview_lang}",
+                  record=None)
     with st.expander(tr("author.all_hints_and_solution"), icon=":material/visibility:"):
         for k, hint in enumerate(question.hints, start=1):
             st.markdown(f"**{tr('author.hint_n', n=k)}** {hint.get(preview_lang)}")

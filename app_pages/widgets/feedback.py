@@ -1,68 +1,188 @@
-"""The verdict and what follows an attempt: feedback, hints one at a time, the worked solution.
+"""What follows an answer: the verdict with everything the grader explained, the tries left, the
+rating recorded and when the question comes back (changeable after a right answer), hints one at
+a time, and after the reveal the worked solution, the right options and the keys.
 
-Grader feedback may quote what the learner typed, so it is shown as plain text (`st.text`) or
-LaTeX from the parsed tree; only bank-authored text (hints, solutions, mal-rule feedback, option
-feedback) goes through Markdown.
+Grader feedback may quote what the learner typed, so it is shown as plain text (`st.text`,
+`st.code`) or LaTeX from the parsed tree; only bank-authored text (hints, solutions, mal-rule
+feedback, option texts) and our own strings go through Markdown.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
+
 import streamlit as st
 
+from app_pages.flows.exercises import format_value
+from app_pages.flows.question_session import Graded, QuestionSession, kind_of
 from app_pages.state import tr
-from tutor.practice import Outcome, QuestionSession
+from app_pages.widgets.answer_inputs import answer_label
+from tutor.rating import Phase
 
 VERDICT_TEST_ID = "verdict"  # the e2e tests and the submit benchmark wait for this marker
-
 
 # Types whose feedback is built only from grader messages and bank text (option and step
 # texts): safe for Markdown. Other feedback may quote what the learner typed: plain text only.
 MARKDOWN_FEEDBACK = ("choice", "ordering")
 
 
-def verdict(outcome: Outcome, lang: str, kind: str = "") -> None:
-    """Correct / not quite / unreadable, with everything the grader explained."""
-    result = outcome.result
-    with st.container(key=VERDICT_TEST_ID):
-        if result.unreadable:
-            st.warning(tr("practice.unreadable"), icon=":material/help:")
-            st.code(result.feedback or result.error or "", language=None)
+def verdict(graded: Graded, lang: str, kind: str = "", *, number: int = 0) -> None:
+    """Correct / not quite / could not be read, with everything the grader explained. `number`
+    counts the submissions of this visit: browser tests wait for `.st-key-verdict-<n>` to know
+    the verdict on screen is the new one, not the previous try's."""
+    with st.container(key=VERDICT_TEST_ID), st.container(key=f"{VERDICT_TEST_ID}-{number}"):
+        _verdict(graded, lang, kind)
+
+
+def _verdict(graded: Graded, lang: str, kind: str) -> None:
+    result = graded.result
+    if result.unreadable:
+        st.warning(tr("practice.unreadable"), icon=":material/help:")
+        st.caption(tr("practice.unreadable_not_counted"))
+        st.code(result.feedback or result.error or "", language=None, wrap_lines=True)
+        return
+    if graded.gave_up:
+        st.info(tr("practice.gave_up"), icon=":material/menu_book:")
+        return
+    if graded.correct:
+        st.success(tr("practice.correct"), icon=":material/check_circle:")
+    else:
+        st.error(tr("practice.wrong"), icon=":material/cancel:")
+    if graded.phase is Phase.AFTER_REVEAL:
+        st.caption(tr("practice.after_reveal"))
+    if 0 < graded.score < 1:
+        st.caption(tr("practice.score", score=graded.score))
+    if result.interpreted:
+        st.caption(tr("practice.interpreted_as"))
+        st.latex(result.interpreted)
+    if result.parts:
+        parts(result, lang)
+    if graded.correct:
+        return
+    if result.malrule:  # bank text, authored with $LaTeX$
+        st.info(f"**{tr('practice.malrule')}** — {result.malrule}", icon=":material/lightbulb:")
+    elif kind in MARKDOWN_FEEDBACK and result.feedback:
+        st.markdown(result.feedback)
+    elif result.feedback and not result.parts:
+        st.text(result.feedback)
+
+
+def parts(result, lang: str) -> None:
+    """A generated question's answers one by one: right or not, and the grader's reason."""
+    for part in result.parts:
+        ok = part.result.correct
+        icon, colour = (":material/check_circle:", "green") if ok else (":material/cancel:", "red")
+        label = tr("common.verdict." + ("correct" if ok else "wrong"))
+        st.markdown(f":{colour}[{icon}] {answer_label(part.name, lang)} · :{colour}[{label}]")
+        if not ok and part.result.feedback:
+            st.text(part.result.feedback)
+
+
+def tries_status(session: QuestionSession, kind: str) -> None:
+    """How many tries are left, while the question is open and the last try was wrong."""
+    last = session.last
+    if session.revealed or last is None or last.phase is None or last.correct:
+        return
+    left = session.tries_left
+    text = tr("practice.tries_left_one") if left == 1 else tr("practice.tries_left", n=left)
+    st.info(text, icon=":material/replay:")
+
+
+def interval_text(due: datetime | None, now: datetime) -> str:
+    from tutor.review import days_until
+
+    if due is None:
+        return ""
+    days = days_until(due, now)
+    if days == 0:
+        return tr("practice.back_today")
+    if days == 1:
+        return tr("practice.back_tomorrow")
+    return tr("practice.back_in_days", n=days)
+
+
+def rating_panel(rating: int | None, due: datetime | None,
+                 choices: tuple[tuple[int, datetime], ...], *, key: str,
+                 on_change: Callable[[int], object] | None) -> None:
+    """The rating recorded and when the question comes back; after a right answer the learner
+    may pick Hard / Good / Easy instead (each labelled with its interval, as Anki does)."""
+    if rating is None:
+        return
+    from tutor.store import utc_now
+
+    now = utc_now()
+    with st.container(key=f"{key}.rating".replace(".", "-")):
+        st.markdown(tr("practice.recorded_as", rating=tr(f"practice.rating.{rating}"),
+                       back=interval_text(due, now)))
+        if not choices or on_change is None:
             return
-        if outcome.correct:
-            st.success(tr("practice.correct"), icon=":material/check_circle:")
-        else:
-            st.error(tr("practice.wrong"), icon=":material/cancel:")
-        if 0 < outcome.score < 1:
-            st.caption(tr("practice.score", score=outcome.score))
-        if result.interpreted:
-            st.caption(tr("practice.interpreted_as"))
-            st.latex(result.interpreted)
-        if outcome.correct:
-            return
-        if result.malrule:  # bank text, authored with $LaTeX$
-            st.info(f"**{tr('practice.malrule')}** — {result.malrule}", icon=":material/lightbulb:")
-        elif kind in MARKDOWN_FEEDBACK and result.feedback:
-            st.markdown(result.feedback)
-        elif result.feedback:
-            st.text(result.feedback)
+        labels = {r: tr("practice.rating_choice", rating=tr(f"practice.rating.{r}"),
+                        back=interval_text(d, now)) for r, d in choices}
+        widget = f"{key}.rating.{rating}"  # a new widget once the rating changed
+
+        def changed() -> None:
+            picked = st.session_state.get(widget)
+            if picked is not None and picked != rating:
+                on_change(picked)
+
+        st.segmented_control(tr("practice.change_rating"), list(labels),
+                             format_func=labels.__getitem__, default=rating, key=widget,
+                             required=True, on_change=changed)
 
 
 def hints(question, session: QuestionSession, lang: str, key: str) -> None:
-    """Revealed hints, and a button for the next one ("Show a hint (1/3)")."""
+    """Revealed hints, and a button for the next one ("Show a hint (1/3)") until the reveal."""
     total = session.hints_total(question)
     if total == 0:
         return
     for n, text in enumerate(session.visible_hints(question, lang), start=1):
         st.info(f"**{tr('practice.hint_label', n=n)}** — {text}", icon=":material/tips_and_updates:")
-    if session.can_show_hint(question):
+    if session.can_show_hint(question) and not session.revealed:
         label = tr("practice.hint_button", shown=session.hints_shown + 1, total=total)
         # A callback runs before the rerun, so the new hint shows at once.
-        st.button(
-            label, key=f"{key}.hint", icon=":material/lightbulb:",
-            on_click=session.show_hint, args=(question,),
-        )
+        st.button(label, key=f"{key}.hint", icon=":material/lightbulb:",
+                  on_click=session.show_hint, args=(question,))
 
 
-def solution(question, lang: str) -> None:
+def solution(question, session: QuestionSession, lang: str) -> None:
+    """After the reveal: the worked solution (with this variant's numbers for a generated
+    question), the right options of a choice question, the keys of a generated one."""
+    kind = kind_of(question)
     with st.expander(tr("practice.solution"), expanded=True, icon=":material/menu_book:"):
+        if kind == "choice":
+            choice_key(question, session, lang)
+        if kind == "generated" and session.variant is not None:
+            generated_keys(question, session.variant, lang)
         st.markdown(question.solution.get(lang))
+        if kind == "generated" and session.variant is not None:
+            st.markdown(session.variant.solution.get(lang) or "")
+
+
+def choice_key(question, session: QuestionSession, lang: str) -> None:
+    """Every option marked right or wrong, the learner's picks named, partial credit in words."""
+    picked = set()
+    answered = next((g for g in reversed(session.graded)
+                     if g.phase is not None and isinstance(g.answer, list)), None)
+    if answered is not None:
+        picked = set(answered.answer)
+    lines = []
+    for option in question.options:
+        mark = ":green[:material/check_circle:]" if option.correct else ":red[:material/cancel:]"
+        mine = f" · _{tr('practice.your_pick')}_" if option.id in picked else ""
+        lines.append(f"- {mark} {option.text.get(lang)}{mine}")
+        if option.id in picked and not option.correct and option.feedback:
+            lines.append(f"    - {option.feedback.get(lang)}")
+    st.markdown(f"**{tr('practice.right_options')}**\n\n" + "\n".join(lines))
+    if question.multiple and answered is not None and not answered.correct:
+        correct = {o.id for o in question.options if o.correct}
+        hits, wrong = len(picked & correct), len(picked - correct)
+        st.caption(tr("practice.partial_credit", hits=hits, total=len(correct), wrong=wrong,
+                      score=answered.score))
+
+
+def generated_keys(question, variant, lang: str) -> None:
+    """The key of every asked answer, typed the way the learner would type it."""
+    rows = [f"- {answer_label(ask, lang)}: `{format_value(variant.answers[ask])}`"
+            for ask in question.asks if ask in variant.answers]
+    st.markdown(f"**{tr('practice.keys')}**\n\n" + "\n".join(rows))

@@ -7,16 +7,25 @@ from __future__ import annotations
 
 import streamlit as st
 
-from tutor.practice import Filters, PracticeRun
+from app_pages.flows.practice import Filters, PracticeRun
 
 _RUN = "{page}.run"
 _FILTERS = "{page}.filters"
 _REQUESTED = "practice.requested"  # a question another page asked Practice to open
+_RESTORED = "{page}.restored"  # the page has looked for its draft in this session
 
 
 def run(page: str) -> PracticeRun:
     """The page's run through questions, created on first use."""
     return st.session_state.setdefault(_RUN.format(page=page), PracticeRun())
+
+
+def first_visit(page: str) -> bool:
+    """True on the page's first run in this browser session (then: look for a draft), once."""
+    key = _RESTORED.format(page=page)
+    first = key not in st.session_state
+    st.session_state[key] = True
+    return first
 
 
 def filters_changed(page: str, filters: Filters) -> bool:
@@ -34,17 +43,6 @@ def request_practice(question_id: str) -> None:
 
 def take_requested() -> str | None:
     return st.session_state.pop(_REQUESTED, None)
-
-
-QUESTION_PARAM = "q"  # ?q=<question id> opens that question on Practice (shareable links)
-
-
-def take_url_question() -> str | None:
-    """The question a link asked for, once (the parameter is removed after reading)."""
-    qid = st.query_params.get(QUESTION_PARAM)
-    if qid is not None:
-        del st.query_params[QUESTION_PARAM]
-    return qid
 
 
 _INTERVIEW = "interview.session"

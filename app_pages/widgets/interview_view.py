@@ -1,7 +1,8 @@
-"""An interview question: answer + confidence, then the model answer and the rubric to tick
-(suggested ticks pre-checked, the learner confirms), then the verdict, missed points and
-follow-ups. Practice and Review show interview questions this way; the Mock interview reuses
-the rubric form.
+"""An interview question: answer + confidence (or "I don't know"), then the model answer and the
+rubric to tick (suggested ticks pre-checked, the learner confirms), then the verdict, the key
+points missed, the misconceptions the learner stated, the rating and the follow-ups. Practice and
+Review show interview questions this way; the Mock interview reuses the rubric form and the
+outcome.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from app_pages.flows import question_session as flow
 from app_pages.state import tr
 from app_pages.widgets import answer_inputs as inputs
-from tutor.practice import QuestionSession
 
 
 def suggested_ticks(question, answer: str) -> set[str]:
@@ -22,55 +23,76 @@ def suggested_ticks(question, answer: str) -> set[str]:
     return set(suggest_ticks(question.rubric, answer))
 
 
-def interview_question(
-    question, session: QuestionSession, lang: str, *, key: str, submit: Callable,
-    go_to: Callable[[str], None] | None = None,
-) -> None:
-    if not session.revealed:
-        def reveal() -> None:
-            # A callback runs before the rerun, so the model answer shows in this very run.
-            text = st.session_state.get(f"{key}.answer") or ""
-            if text.strip():
-                session.reveal(text, st.session_state.get(f"{key}.confidence") or "medium")
+def interview_question(question, session: flow.QuestionSession, lang: str, *, key: str,
+                       record, mode: str, rerate=None,
+                       go_to: Callable[[str], None] | None = None) -> None:
+    from app_pages.widgets import feedback
 
-        with st.form(f"{key}.answer_form", border=False, enter_to_submit=False):
-            inputs.interview_input(f"{key}.answer")
-            inputs.confidence_input(f"{key}.confidence")
-            pressed = st.form_submit_button(
-                tr("practice.reveal"), type="primary", icon=":material/visibility:",
-                key=f"{key}.reveal", on_click=reveal,
-            )
-        if pressed and not session.revealed:
+    if not session.answer_shown and not session.revealed:
+        inputs.interview_input(key)
+        inputs.confidence_input(key)
+        left, right = st.columns(2)
+        left.button(tr("practice.reveal"), type="primary", icon=":material/visibility:",
+                    key=f"{key}.reveal", width="stretch", on_click=_show_model_answer,
+                    args=(session, key))
+        right.button(tr("practice.dont_know"), icon=":material/help:", key=f"{key}.give_up",
+                     width="stretch", on_click=flow.give_up, args=(session, question),
+                     kwargs={"record": record, "mode": mode})
+        if st.session_state.pop(f"{key}.notice", None):
             st.warning(tr("practice.empty_answer"))
-        if not session.revealed:
-            return
+        return
 
-    st.caption(tr("practice.your_answer"))
-    st.text(session.draft_answer)  # the learner's words, never Markdown/HTML
+    if session.answer_shown:
+        st.caption(tr("practice.your_answer"))
+        st.text(session.draft_answer)  # the learner's words, never Markdown/HTML
     with st.expander(tr("practice.model_answer"), expanded=True, icon=":material/record_voice_over:"):
         st.markdown(question.model_answer.get(lang))
 
-    ticked = rubric_form(question, suggested_ticks(question, session.draft_answer), lang, key=key,
-                         locked=session.attempted)
-    if ticked is not None and not session.attempted:
-        submit({"text": session.draft_answer, "ticked": ticked}, session.draft_confidence)
-    if session.last is None:
+    if session.answer_shown:
+        ticked = rubric_form(question, suggested_ticks(question, session.draft_answer), lang,
+                             key=key, locked=session.attempted)
+        if ticked is not None and not session.attempted:
+            graded = flow.submit(session, question,
+                                 {"text": session.draft_answer, "ticked": ticked},
+                                 confidence=session.draft_confidence or "medium", lang=lang)
+            flow.save(session, question, graded, record=record, mode=mode)
+            session.revealed = True
+    last = session.last
+    if last is None:
         return
-    from app_pages.widgets.feedback import verdict
+    feedback.verdict(last, lang, number=len(session.graded))
+    rubric_outcome(question, last.rubric, lang)
+    first = session.first
+    if first is not None:
+        on_change = None if rerate is None else (
+            lambda rating: flow.change_rating(session, rating, rerate=rerate))
+        feedback.rating_panel(first.rating, first.due, first.choices, key=key,
+                              on_change=on_change)
+    followups(question, lang, key=key, go_to=go_to)
 
-    verdict(session.last, lang)
-    missed_points(question, session.last.rubric, lang)
-    if question.followups and go_to is not None:
-        st.markdown(f"**{tr('practice.followups')}**")
-        from app_pages.widgets.resources import question as bank_question
-        from app_pages.widgets.resources import question_title
 
-        for qid in question.followups:
-            follow = bank_question(qid)
-            if follow is None:  # a follow-up the bank no longer has
-                continue
-            st.button(question_title(follow, lang), key=f"{key}.follow.{qid}", on_click=go_to, args=(qid,),
-                      icon=":material/arrow_forward:")
+def _show_model_answer(session: flow.QuestionSession, key: str) -> None:
+    # A callback runs before the rerun, so the model answer shows in this very run.
+    text = st.session_state.get(f"{key}.answer") or ""
+    if not text.strip():
+        st.session_state[f"{key}.notice"] = True
+        return
+    session.show_model_answer(text, inputs.confidence_of(key))
+
+
+def followups(question, lang: str, *, key: str, go_to: Callable[[str], None] | None) -> None:
+    if not question.followups or go_to is None:
+        return
+    from app_pages.widgets.resources import question as bank_question
+    from app_pages.widgets.resources import question_title
+
+    st.markdown(f"**{tr('practice.followups')}**")
+    for qid in question.followups:
+        follow = bank_question(qid)
+        if follow is None:  # a follow-up the bank no longer has
+            continue
+        st.button(question_title(follow, lang), key=f"{key}.follow.{qid}", on_click=go_to,
+                  args=(qid,), icon=":material/arrow_forward:")
 
 
 def rubric_form(question, suggested: set[str], lang: str, *, key: str,
@@ -96,12 +118,16 @@ def rubric_form(question, suggested: set[str], lang: str, *, key: str,
     return ticked if confirmed else None
 
 
-def missed_points(question, rubric, lang: str) -> None:
-    """The required points the learner missed and the misconceptions they ticked."""
+def rubric_outcome(question, rubric, lang: str) -> None:
+    """The required points the learner missed, and, apart, the misconceptions they stated: those
+    are things said, not points missed."""
     if rubric is None:
         return
     by_id = {p.id: p for p in question.rubric}
-    missed = [by_id[i] for i in (*rubric.missed_required, *rubric.misconceptions)]
-    if missed:
+    if rubric.missed_required:
         st.markdown(f"**{tr('practice.missed_points')}**")
-        st.markdown("\n".join(f"- {p.text.get(lang)}" for p in missed))
+        st.markdown("\n".join(f"- {by_id[i].text.get(lang)}" for i in rubric.missed_required))
+    if rubric.misconceptions:
+        with st.container(key="misconceptions_said"):
+            st.warning(tr("practice.said_misconception"), icon=":material/report:")
+            st.markdown("\n".join(f"- {by_id[i].text.get(lang)}" for i in rubric.misconceptions))

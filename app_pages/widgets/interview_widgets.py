@@ -28,27 +28,30 @@ def interview_timer(session) -> None:
 
 
 def stage_outcome(question, run, lang: str) -> None:
-    """After the ticks are confirmed: the verdict from them and the key points missed."""
+    """After the ticks are confirmed (or "I don't know"): the verdict, the key points missed and
+    the misconceptions the learner stated."""
+    from app_pages.widgets.interview_view import rubric_outcome
+
     outcome = run.outcome
-    verdict = str(getattr(outcome.verdict, "value", outcome.verdict))
-    with st.container(key="verdict"):
-        if verdict == "correct":
+    # one verdict per question of the interview: `verdict-1` is what browser tests wait for
+    with st.container(key="verdict"), st.container(key="verdict-1"):
+        if run.skipped:
+            st.info(tr("interview.skipped"), icon=":material/help:")
+        elif outcome.verdict == "correct":
             st.success(tr("practice.correct"), icon=":material/check_circle:")
         else:
             st.error(tr("practice.wrong"), icon=":material/cancel:")
-        st.caption(tr("practice.score", score=outcome.score))
-    points = {p.id: p for p in question.rubric}
-    missed = [points[i] for i in (*outcome.missed_required, *outcome.misconceptions)]
-    if missed:
-        st.markdown(f"**{tr('practice.missed_points')}**")
-        st.markdown("\n".join(f"- {p.text.get(lang)}" for p in missed))
+        if not run.skipped:
+            st.caption(tr("practice.score", score=outcome.score))
+    if not run.skipped:
+        rubric_outcome(question, outcome, lang)
 
 
 def _practise(question_id: str) -> None:
     flow_state.request_practice(question_id)
 
 
-def summary_view(session, bank, lang: str) -> None:
+def summary_view(session, bank, lang: str, *, on_again) -> None:
     summary = summarize(session, bank.questions)
     st.subheader(tr("interview.summary"))
     cols = st.columns(2)
@@ -59,7 +62,7 @@ def summary_view(session, bank, lang: str) -> None:
         if points:
             st.markdown(f"**{title}**")
             st.markdown("\n".join(
-                f"- {p.text.get(lang)} — _{question_title(bank.questions[p.question_id], lang)}_"
+                f"- {p.text.get(lang)} · {question_title(bank.questions[p.question_id], lang)}"
                 for p in points))
     if summary.practise:
         st.markdown(f"**{tr('interview.practise_these')}**")
@@ -70,6 +73,5 @@ def summary_view(session, bank, lang: str) -> None:
                 st.switch_page("app_pages/practice.py")
     elif summary.answered:
         st.success(tr("interview.all_good"), icon=":material/celebration:")
-    if st.button(tr("interview.again"), type="primary", icon=":material/replay:", key="interview.again"):
-        flow_state.set_interview_session(None)
-        st.rerun()
+    st.button(tr("interview.again"), type="primary", icon=":material/replay:", key="interview.again",
+              on_click=on_again)

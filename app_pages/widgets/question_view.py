@@ -1,9 +1,11 @@
-"""One bank question on screen: prompt, hints, the input for its type, submit, verdict, solution.
+"""One question on screen, the same on Practice, Exercises and Review: prompt (with a generated
+question's numbers), hints, the input for its type, Submit and "Show the solution", the verdict,
+the tries left, the rating recorded, and after the reveal the worked solution.
 
-Practice and Review both show questions through `question_view`; the page passes `grade`
-(tutor.practice.grade_answer for this session), `save` (tutor.practice.record_outcome: the store
-write, done after the verdict is on screen so the learner does not wait for it) and `go_to`,
-which opens another question (follow-ups of an interview question).
+The flow is `app_pages.flows.question_session`: Submit's callback grades the answer in the widgets
+against the session's variant, so the run that follows draws the new state from the top and
+records the answer (`record`: the store's writer, or None) just after drawing its verdict. `rerate(attempt_id, rating)` lets a right
+answer's rating be changed; `go_to` opens another question (an interview question's follow-ups).
 """
 
 from __future__ import annotations
@@ -12,86 +14,130 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from app_pages.flows import question_session as flow
+from app_pages.flows.exercises import tolerance_value
 from app_pages.state import tr
 from app_pages.widgets import answer_inputs as inputs
 from app_pages.widgets import feedback
 from app_pages.widgets.interview_view import interview_question
-from tutor.practice import Outcome, QuestionSession
 
-Grade = Callable[..., Outcome]  # (answer, confidence) -> the graded Outcome
-Save = Callable[[Outcome], object]  # records it
+Record = Callable[[object], object] | None  # NewAttempt -> the stored attempt (or None)
+Rerate = Callable[[int, int], object] | None  # (attempt id, rating) -> the card as scheduled
 
 
-def question_header(question, lang: str) -> None:
+def widget_key(key: str, session: flow.QuestionSession) -> str:
+    """The prefix of this visit's widget keys (a new visit gets fresh, empty widgets)."""
+    return f"{key}.{session.question_id}.{session.serial}"
+
+
+def question_header(question, session: flow.QuestionSession, lang: str) -> None:
     kind = inputs.question_type(question)
-    st.caption(
-        tr(
-            "practice.question_of",
-            topic=tr(f"practice.topic.{question.topic}"),
-            type=tr(f"practice.type.{kind}"),
-            difficulty=tr(f"practice.difficulty.{question.difficulty}"),
-        )
-    )
+    level = session.variant.difficulty if session.variant is not None else question.difficulty
+    st.caption(tr("practice.question_of", topic=tr(f"practice.topic.{question.topic}"),
+                  type=tr(f"practice.type.{kind}"), difficulty=tr(f"practice.difficulty.{level}")))
     st.markdown(question.prompt.get(lang))
+    if session.variant is not None:  # this variant's numbers, built once when it was opened
+        st.markdown(session.variant.prompt.get(lang) or "")
+        st.caption(tr("practice.generated_seed", seed=session.seed))
 
 
-def question_view(
-    question, session: QuestionSession, lang: str, *, key: str, grade: Grade, save: Save,
-    go_to: Callable[[str], None] | None = None,
-) -> None:
-    """Everything for one question; `key` must change when a new question session starts."""
-    key = f"{key}.{session.question_id}.{session.serial}"
-    question_header(question, lang)
+def question_view(question, session: flow.QuestionSession, lang: str, *, key: str,
+                  record: Record, mode: str = "practice", rerate: Rerate = None,
+                  go_to: Callable[[str], None] | None = None) -> None:
+    """Everything for one question; `key` names the page (widget keys add the visit)."""
+    wkey = widget_key(key, session)
+    inputs.restore_typed(question, wkey, session.typed)
+    question_header(question, session, lang)
     kind = inputs.question_type(question)
     if kind == "interview":
-        interview_question(question, session, lang, key=key,
-                           submit=lambda answer, confidence: save(grade(answer, confidence)),
-                           go_to=go_to)
+        interview_question(question, session, lang, key=wkey, record=record, mode=mode,
+                           rerate=rerate, go_to=go_to)
+        session.typed = inputs.typed_values(question, wkey)
         return
     if kind == "derivation":
         _derivation_givens(question, lang)
+    feedback.hints(question, session, lang, wkey)
     if kind == "generated":
-        _generated_prompt(question, session, lang)
-    feedback.hints(question, session, lang, key)
+        kind_name, value = tolerance_value(question.tolerance)
+        st.caption(tr("exercises.input_help", example="2.05, -1.5e-3",
+                      tolerance=tr(f"exercises.tolerance.{kind_name}", value=value)))
 
-    text = inputs.text_input(question, lang, f"{key}.text") if kind in inputs.TEXT_TYPES else None
-    with st.form(f"{key}.form", border=False, enter_to_submit=False):
-        answer = _form_input(question, session, kind, lang, key, text)
-        confidence = inputs.confidence_input(f"{key}.confidence")
-        submitted = st.form_submit_button(
-            tr("practice.submit"), type="primary", icon=":material/send:", key=f"{key}.submit"
-        )
-    unsaved = None
-    if submitted:
-        if kind == "ordering" and answer is not None and len(answer) < len(question.steps):
-            st.warning(tr("practice.order_incomplete", placed=len(answer), total=len(question.steps)))
-        elif answer is None:
-            st.warning(tr("practice.pick_an_option" if kind == "choice" else "practice.empty_answer"))
-        else:
-            unsaved = grade(answer, confidence)
-    if session.last is not None:
-        feedback.verdict(session.last, lang, kind)
-        if kind == "derivation":
+    inputs.draw_input(question, session, lang, wkey)
+    inputs.confidence_input(wkey)
+    _buttons(question, session, lang, wkey, record=record, mode=mode)
+    notice = st.session_state.pop(f"{wkey}.notice", None)
+    if notice:
+        st.warning(notice)
+    session.typed = inputs.typed_values(question, wkey)
+
+    last = session.last
+    if last is not None:
+        feedback.verdict(last, lang, kind, number=len(session.graded))
+        # graded by Submit's callback: recorded now that the verdict is on its way (all of them,
+        # in order, should a run have been cut short before recording one)
+        for graded in st.session_state.pop(f"{wkey}.unsaved", []):
+            flow.save(session, question, graded, record=record, mode=mode)
+        last = session.last
+        if kind == "derivation" and last.result.steps:
             from app_pages.widgets.derivation_view import line_statuses
 
-            line_statuses(session.last.result, session.last.answer)
-        if unsaved is not None:
-            save(unsaved)  # the verdict is already on its way to the browser
-        feedback.solution(question, lang)
+            line_statuses(last.result, last.answer)
+        feedback.tries_status(session, kind)
+    first = session.first
+    if first is not None:  # recorded with the first try: what the review will do with it
+        feedback.rating_panel(first.rating, first.due, first.choices, key=wkey,
+                              on_change=_rerater(session, rerate))
+    if session.revealed:
+        feedback.solution(question, session, lang)
 
 
-def _form_input(question, session, kind: str, lang: str, key: str, text: str | None):
-    if kind in inputs.TEXT_TYPES:
-        return text if text and text.strip() else None
-    if kind == "choice":
-        return inputs.choice_input(question, lang, f"{key}.choice")
-    if kind == "ordering":
-        return inputs.ordering_input(question, lang, f"{key}.order", seed=session.serial)
-    if kind == "derivation":
-        return inputs.lines_input(f"{key}.lines")
-    if kind == "generated":
-        return inputs.generated_inputs(list(question.asks), lang, f"{key}.gen")
-    raise ValueError(f"no input for question type {kind!r}")
+def _buttons(question, session: flow.QuestionSession, lang: str, wkey: str, *, record: Record,
+             mode: str) -> None:
+    submit_col, reveal_col, tries_col = st.columns([2, 3, 2], vertical_alignment="center")
+    submit_col.button(tr("practice.submit"), type="primary", icon=":material/send:",
+                      key=f"{wkey}.submit", width="stretch",
+                      on_click=_submit, args=(question, session, lang, wkey, record, mode))
+    if not session.revealed:
+        reveal_col.button(tr("practice.show_solution"), icon=":material/menu_book:",
+                          key=f"{wkey}.give_up", width="stretch", help=tr("practice.show_solution_help"),
+                          on_click=flow.give_up, args=(session, question),
+                          kwargs={"record": record, "mode": mode})
+        tries_col.caption(tr("practice.try_of", n=min(session.tries_used + 1, session.tries_allowed),
+                             total=session.tries_allowed))
+    else:
+        tries_col.caption(tr("practice.practice_only"))
+
+
+def _submit(question, session: flow.QuestionSession, lang: str, wkey: str, record: Record,
+            mode: str) -> None:
+    """Submit's callback: check the answer is complete and grade it."""
+    answer = inputs.answer_from_state(question, wkey)
+    problem = _incomplete(question, answer)
+    if problem:
+        st.session_state[f"{wkey}.notice"] = problem
+        return
+    graded = flow.submit(session, question, answer, confidence=inputs.confidence_of(wkey),
+                         lang=lang)
+    # Recorded by the run that follows, once the verdict is drawn: the learner does not wait for
+    # the database write.
+    st.session_state.setdefault(f"{wkey}.unsaved", []).append(graded)
+
+
+def _incomplete(question, answer) -> str | None:
+    kind = inputs.question_type(question)
+    if answer is None:
+        return tr("practice.pick_an_option" if kind == "choice" else "practice.empty_answer")
+    if kind == "ordering" and len(answer) < len(question.steps):
+        return tr("practice.order_incomplete", placed=len(answer), total=len(question.steps))
+    if kind == "generated" and not all(str(v).strip() for v in answer.values()):
+        return tr("practice.fill_every_box")
+    return None
+
+
+def _rerater(session: flow.QuestionSession, rerate: Rerate):
+    if rerate is None:
+        return None
+    return lambda rating: flow.change_rating(session, rating, rerate=rerate)
 
 
 def _derivation_givens(question, lang: str) -> None:
@@ -111,12 +157,3 @@ def _derivation_givens(question, lang: str) -> None:
                 st.latex(latex)
             else:
                 st.code(text, language=None)
-
-
-def _generated_prompt(question, session: QuestionSession, lang: str) -> None:
-    """The numbers of this variant (compute draws them from the session's seed)."""
-    from app_pages.widgets.resources import generated_problem
-
-    problem = generated_problem(question.template, session.seed, str(question.difficulty))
-    st.markdown(problem["prompt"][lang])
-    st.caption(tr("practice.generated_seed", seed=session.seed))

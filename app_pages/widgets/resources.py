@@ -28,7 +28,7 @@ def bank():
 
 
 def question(question_id: str):
-    return bank().questions.get(question_id)
+    return catalog().get(question_id)
 
 
 def question_title(question, lang: str, limit: int = 90) -> str:
@@ -41,12 +41,26 @@ def question_title(question, lang: str, limit: int = 90) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
-def generated_problem(template: str, seed: int, difficulty: str) -> dict:
-    """One variant of a generated question (deterministic in its arguments, so cacheable)."""
+@st.cache_data(show_spinner=False)
+def templates() -> list[dict]:
+    """Every compute template's listing (name, description, answers); never imports torch."""
     import compute
 
-    return compute.generate(template, seed=seed, difficulty=difficulty)
+    return compute.list_templates()
+
+
+@st.cache_resource(show_spinner=False)
+def exercise_questions() -> dict:
+    """Template name -> the generated question Exercises practise it with (app_pages.flows.exercises)."""
+    from app_pages.flows.exercises import exercise_questions as build
+
+    return build(bank().questions.values(), templates())
+
+
+def catalog() -> dict:
+    """Every question a learner can meet, by id: the bank's and the exercises made from templates
+    the bank has no question for (`exercise:<template>`)."""
+    return {**{q.id: q for q in exercise_questions().values()}, **bank().questions}
 
 
 @st.cache_resource(show_spinner=False)

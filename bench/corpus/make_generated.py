@@ -9,8 +9,8 @@ the product grades that answer with.
 A rewrite too close to the tolerance's edge to call safely (within a factor 2 of the bound, or
 on a rounding tie for significant figures) is left out rather than guessed.
 
-Every line is a `python -m grader check` request (built by the exercise page's own
-`numeric_request`) plus `verdict` ("correct" / "wrong") and `how` (the rewrite), which the grader
+Every line is a `python -m grader check` request (the numeric request `quizbank.grading` builds
+for one asked answer, `numeric_request` below) plus `verdict` ("correct" / "wrong") and `how` (the rewrite), which the grader
 ignores. The output is the same byte for byte on every run: fixed seeds, no randomness here.
 """
 
@@ -34,7 +34,8 @@ from learner_notation import first_form, forms_of, written  # noqa: E402
 
 import compute  # noqa: E402
 import quizbank  # noqa: E402
-from tutor.exercises import DEFAULT_TOLERANCE, numeric_request  # noqa: E402
+from app_pages.flows.exercises import EXERCISE_TOLERANCE as DEFAULT_TOLERANCE  # noqa: E402
+from quizbank.grading import TOLERANCE_FIELDS  # noqa: E402
 
 OUTPUT = Path(__file__).with_name("generated.jsonl")
 PROBLEMS = (("easy", 1), ("medium", 2), ("hard", 3))  # (difficulty, seed) for every template
@@ -46,14 +47,21 @@ WRONG_PER_ANSWER = 3
 
 def product_tolerances() -> dict[tuple[str, str], dict]:
     """(template, answer) -> tolerance, as the product grades it: a bank `generated` question's
-    own tolerance where one asks for that answer (grader/questions.py `_generated`), else the
-    exercise page's default for every template answer (tutor/exercises.py `build_exercise`)."""
+    own tolerance where one asks for that answer (quizbank/grading.py `grade_generated`), else
+    the Exercises default for a template's answers (app_pages/flows/exercises.py)."""
     rule: dict[tuple[str, str], dict] = {}
     for question in quizbank.load_bank().by_type("generated"):
         tolerance = {"kind": question.tolerance.kind.value, "value": question.tolerance.value}
         for ask in question.asks:
             rule.setdefault((question.template, ask), tolerance)
     return rule
+
+
+def numeric_request(expected, answer: str, tolerance: dict, lang: str) -> dict:
+    """One asked answer's `grader.check` request, as `quizbank.grading.grade_generated` makes it
+    (the field order is the file's, which must stay byte for byte the same)."""
+    return {"kind": "numeric", "answer": answer, "expected": expected,
+            TOLERANCE_FIELDS[tolerance["kind"]]: tolerance["value"], "lang": lang}
 
 
 # --- correct and wrong rewrites -------------------------------------------------------------

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import GraderError, ParseError
-from ..messages import message
+from ..messages import LIST_SEPARATOR, message
 from ..reading.constant import constant_value
 from ..reading.latex import to_latex
 from ..reading.nodes import Matrix, Mul, Neg, Node, Num, Pow, is_constant, symbol_names
@@ -121,6 +121,8 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> R
         return cannot_grade(err, lang, interpreted)
     # A single number matches a one-entry vector or matrix: `[0.5]` and `0.5` say the same thing.
     if a_shape != e_shape and not len(a_flat) == len(e_flat) == 1:
+        if transposed(a_flat, e_shape, e_flat, a_shape, tol):
+            return result(feedback=message("looks_transposed", lang), interpreted=interpreted)
         text = message("shape_mismatch", lang, answer=shape_text(a_shape, lang, None),
                        expected=shape_text(e_shape, lang, None))
         return result(feedback=text, interpreted=interpreted)
@@ -135,13 +137,34 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> R
     if all(ok):
         return result(correct=True, score=1.0, feedback=message("correct", lang),
                       interpreted=interpreted)
-    if len(ok) == 1:
+    if len(e_shape) == 2 and transposed(a_flat, e_shape, e_flat, a_shape, tol):
+        text = message("looks_transposed", lang)
+    elif len(ok) == 1:
         text = message("number_wrong", lang, tolerance=tol.describe(lang))
+    elif len(e_shape) == 2:
+        cols = e_shape[1]
+        wrong = LIST_SEPARATOR.get(lang, LIST_SEPARATOR["en"]).join(
+            message("matrix_entry", lang, row=i // cols + 1, col=i % cols + 1)
+            for i, good in enumerate(ok) if not good)
+        text = message("entries_wrong_matrix", lang, tolerance=tol.describe(lang), entries=wrong)
     else:
         wrong = ", ".join(str(i + 1) for i, good in enumerate(ok) if not good)
         text = message("entries_wrong", lang, tolerance=tol.describe(lang), entries=wrong)
     return result(score=sum(ok) / len(ok) if len(ok) > 1 else 0.0, feedback=text,
                   interpreted=interpreted)
+
+
+def transposed(a_flat: list[float], e_shape: tuple[int, ...], e_flat: list[float],
+               a_shape: tuple[int, ...], tol: Tolerance) -> bool:
+    """The answer is the expected matrix with rows and columns swapped (and not the matrix
+    itself: a symmetric key is not "transposed")."""
+    if len(e_shape) != 2 or a_shape != (e_shape[1], e_shape[0]):
+        return False
+    rows, cols = e_shape
+    swapped = [e_flat[r * cols + c] for c in range(cols) for r in range(rows)]
+    if swapped == e_flat:
+        return False
+    return all(tol.matches(a, x) for a, x in zip(a_flat, swapped, strict=True))
 
 
 def answer_values(node: Node) -> tuple[tuple[int, ...], list[float]]:

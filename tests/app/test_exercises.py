@@ -1,87 +1,92 @@
-"""Exercises: the session flow (tutor.exercises) and the page's main flow in AppTest."""
-
-import json
+"""Exercises: every template as a generated question (app_pages.flows.exercises), graded through\nthe bank's grading, and the page in AppTest."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import compute
+from app_pages.flows import exercises as ex
+from app_pages.flows.question_session import SEED_RANGE
+from quizbank import load_bank
+from quizbank.grading import grade
+from quizbank.variants import build_variant
 from tests.app.shell_helpers import open_app
-from tutor import exercises as ex
 
 TEMPLATE_NAMES = [t["name"] for t in compute.list_templates()]
 
 
-# --- the session flow -------------------------------------------------------------------------
+# --- every template as a generated question ------------------------------------------------
+
+BANK = load_bank()
+QUESTIONS = ex.exercise_questions(BANK.questions.values(), compute.list_templates())
+
+
+def test_every_template_has_a_question_the_banks_where_it_has_one():
+    assert list(QUESTIONS) == TEMPLATE_NAMES
+    for template, question in QUESTIONS.items():
+        assert question.template == template and question.type == "generated"
+        bank_ones = [q for q in BANK.by_type("generated") if q.template == template]
+        if bank_ones:
+            assert question.id in {q.id for q in bank_ones}
+            assert len(question.asks) == max(len(q.asks) for q in bank_ones)
+        else:
+            spec = next(t for t in compute.list_templates() if t["name"] == template)
+            assert question.id == f"exercise:{template}" and question.asks == spec["answers"]
+            assert question.prompt.get("zh") == spec["description"]["zh"]
 
 
 @pytest.mark.parametrize("difficulty", ex.DIFFICULTIES)
 @pytest.mark.parametrize("template", TEMPLATE_NAMES)
 def test_key_answers_grade_correct_for_every_template(template, difficulty):
-    exercise = ex.build_exercise(template, 11, difficulty)
-    assert exercise.asks and set(exercise.asks) == set(exercise.expected)
-    typed = {name: ex.format_value(value) for name, value in exercise.expected.items()}
-    result = ex.grade_exercise(exercise, typed, lang="en")
-    assert [a.name for a in result.answers if not a.correct] == []
-    assert result.verdict == "correct" and result.score == 1.0
+    question = QUESTIONS[template]
+    variant = build_variant(template, seed=11, difficulty=difficulty)
+    typed = {ask: ex.format_value(variant.answers[ask]) for ask in question.asks}
+    if question.tolerance.kind.value == "sigfigs":  # as many figures as asked, no fewer
+        typed = {ask: _sigfigs(variant.answers[ask], question.tolerance.value) for ask in question.asks}
+    result = grade(question, typed, lang="en", variant=variant)
+    assert [p.name for p in result.parts if not p.result.correct] == [], result.feedback
+    assert result.correct and result.score == 1.0
 
 
-def test_the_same_seed_builds_the_same_problem_and_another_seed_another():
-    a = ex.build_exercise("linear_residual_block", 42, "medium")
-    assert ex.build_exercise("linear_residual_block", 42, "medium") == a
-    assert ex.build_exercise("linear_residual_block", 43, "medium").expected != a.expected
+def _sigfigs(value, figures):
+    if isinstance(value, list):
+        return "[" + ", ".join(_sigfigs(v, figures) for v in value) + "]"
+    return f"{value:.{figures - 1}e}"
 
 
 def test_linear_block_matches_the_source_texts_closed_form():
-    # Independent of compute: y = (I + W)x, L = 1/2|y - t|^2, grad_x = (I + W)^T (y - t).
-    exercise = ex.build_exercise("linear_residual_block", 5, "medium")
-    problem = compute.generate("linear_residual_block", seed=5, difficulty="medium")
-    x, W, t = (problem["params"][k] for k in ("x", "W", "t"))
+    # Independent of compute's own checks: y = (I + W)x, L = 1/2|y - t|^2, grad_x = (I + W)^T (y - t).
+    variant = build_variant("linear_residual_block", seed=5, difficulty="medium")
+    x, W, t = (variant.params[k] for k in ("x", "W", "t"))
     n = len(x)
     y = [x[i] + sum(W[i][j] * x[j] for j in range(n)) for i in range(n)]
     g = [y[i] - t[i] for i in range(n)]
     grad_x = [g[j] + sum(W[i][j] * g[i] for i in range(n)) for j in range(n)]
-    assert exercise.expected["y"] == pytest.approx(y)
-    assert exercise.expected["loss"] == pytest.approx(0.5 * sum(v * v for v in g))
-    assert exercise.expected["grad_x"] == pytest.approx(grad_x)
-
-
-def test_mixed_answers_give_partial_and_a_recordable_result():
-    exercise = ex.build_exercise("linear_residual_block", 7, "easy")
-    typed = {name: ex.format_value(v) for name, v in exercise.expected.items()}
-    typed["loss"] = str(exercise.expected["loss"] * 1.01)  # 1% off: outside rel 1e-3
-    typed["y"] = ""
-    typed["grad_W"] = "[[1, 2]"
-    result = ex.grade_exercise(exercise, typed, lang="en", seconds=12.5)
-    by_name = {a.name: a for a in result.answers}
-    assert by_name["loss"].verdict == "wrong"
-    assert by_name["y"].verdict == "wrong" and by_name["y"].answer == ""
-    assert by_name["grad_W"].verdict == "error" and by_name["grad_W"].error
-    assert result.verdict == "partial"
-    assert result.score == pytest.approx(4 / 7)
-    fields = result.attempt_fields()
-    assert fields["question_id"] == "exercise:linear_residual_block"
-    assert fields["seed"] == 7 and fields["seconds"] == 12.5
-    assert json.loads(fields["answer"])["grad_W"] == "[[1, 2]"
-
-
-def test_attempt_fields_are_accepted_by_the_store():
-    from tutor.store.records import NewAttempt
-
-    exercise = ex.build_exercise("gradient_multiplier", 3, "easy")
-    result = ex.grade_exercise(exercise, {"plain": "1", "residual": "2"}, lang="zh")
-    assert NewAttempt(**result.attempt_fields()).problems() == []
+    assert variant.answers["y"] == pytest.approx(y)
+    assert variant.answers["loss"] == pytest.approx(0.5 * sum(v * v for v in g))
+    assert variant.answers["grad_x"] == pytest.approx(grad_x)
 
 
 @pytest.mark.parametrize(
     ("rel_error", "correct"), [(0.0, True), (5e-4, True), (2e-3, False), (-2e-3, False)]
 )
-def test_relative_tolerance_is_1e_3(rel_error, correct):
-    exercise = ex.build_exercise("gradient_multiplier", 9, "medium")
-    value = exercise.expected["residual"]
-    result = ex.grade_exercise(exercise, {"residual": repr(value * (1 + rel_error))}, lang="en")
-    assert result.answers[1].correct is correct
+def test_a_synthesized_exercise_grades_within_a_relative_1e_3(rel_error, correct):
+    spec = next(t for t in compute.list_templates() if t["name"] == "chain_product")
+    question = ex.synthesized_question(spec)
+    assert question.id == "exercise:chain_product" and question.allowed_tries == 3
+    variant = build_variant("chain_product", seed=9)
+    typed = {ask: repr(variant.answers[ask] * (1 + rel_error)) for ask in question.asks}
+    assert grade(question, typed, variant=variant).correct is correct
+
+
+def test_a_transposed_matrix_answer_is_named_in_an_exercise():
+    question = QUESTIONS["prenorm_postnorm_jacobian"]
+    variant = build_variant("prenorm_postnorm_jacobian", seed=3, difficulty="hard")
+    typed = {ask: _sigfigs(variant.answers[ask], 6) for ask in question.asks}
+    transposed = [list(col) for col in zip(*variant.answers["J_pre"], strict=True)]
+    typed["J_pre"] = _sigfigs(transposed, 6)
+    result = grade(question, typed, variant=variant)
+    assert "looks like the transpose" in result.part("J_pre").feedback
 
 
 @pytest.mark.parametrize(
@@ -115,19 +120,14 @@ def test_format_value_and_shape(value, text, shape):
 
 
 @pytest.mark.parametrize(
-    ("tolerance", "request_field", "shown"),
-    [({"kind": "relative", "value": 1e-3}, "rtol", "0.1%"),
-     ({"kind": "absolute", "value": 0.01}, "atol", "0.01"),
-     ({"kind": "sigfigs", "value": 3}, "sigfigs", "3")],
+    ("tolerance", "shown"),
+    [({"kind": "relative", "value": 1e-3}, "0.1%"), ({"kind": "absolute", "value": 0.01}, "0.01"),
+     ({"kind": "sigfigs", "value": 3}, "3")],
 )
-def test_tolerances(tolerance, request_field, shown):
-    assert ex.numeric_request(1.0, "1", tolerance, "en")[request_field] == tolerance["value"]
-    assert ex.tolerance_value(tolerance)[1] == shown
+def test_tolerance_as_shown(tolerance, shown):
+    from quizbank.numbers import Tolerance
 
-
-def test_draw_seed_is_in_range():
-    seeds = {ex.draw_seed() for _ in range(200)}
-    assert all(ex.SEED_RANGE[0] <= s <= ex.SEED_RANGE[1] for s in seeds) and len(seeds) > 150
+    assert ex.tolerance_value(Tolerance.model_validate(tolerance))[1] == shown
 
 
 # --- the page ---------------------------------------------------------------------------------
@@ -135,61 +135,101 @@ def test_draw_seed_is_in_range():
 LINK = {"template": "linear_residual_block", "seed": 7, "difficulty": "easy"}
 
 
+@pytest.fixture(autouse=True)
+def own_database(tmp_path, monkeypatch):
+    """Each page test on a database of its own (a draft of one test must not open in the next)."""
+    monkeypatch.setenv("TUTOR_DATABASE_URL", f"sqlite:///{tmp_path / 'progress.db'}")
+LINKED = QUESTIONS["linear_residual_block"]  # the bank's question for that template
+
+
 def answer_inputs(at):
-    return [w for w in at.text_input if w.key and w.key.startswith("ex_answer_")]
+    return [w for w in at.text_input if w.key and ".gen." in w.key]
 
 
 def submit(at):
-    next(b for b in at.button if b.label in ("Submit", "提交")).click().run()
+    next(b for b in at.button if b.label in ("Submit answer", "提交答案")).click().run()
     assert not at.exception, at.exception
+
+
+def attempts():
+    from tutor.store import ProgressStore
+
+    db = ProgressStore.open()
+    try:
+        return {p.id: db.list_attempts(p.id) for p in db.list_profiles()}
+    finally:
+        db.close()
 
 
 def test_a_link_opens_that_problem():
     at = open_app("exercises", "en", **LINK)
-    assert at.session_state["ex_seed"] == 7
-    assert any("Seed 7" in c.value for c in at.caption)
+    session = at.session_state["exercises.run"].current
+    assert (session.question_id, session.seed, session.variant.difficulty) == (LINKED.id, 7, "easy")
+    assert any("Variant seed 7" in c.value for c in at.caption)
     assert at.query_params["seed"] == "7" and at.query_params["template"] == LINK["template"]
-    assert len(answer_inputs(at)) == 7
+    assert len(answer_inputs(at)) == len(LINKED.asks)
 
 
-def test_right_answers_show_correct_and_the_worked_solution():
+def test_right_answers_show_correct_the_worked_solution_and_are_recorded():
+    before = sum(len(a) for a in attempts().values())
     at = open_app("exercises", "en", **LINK)
-    exercise = ex.build_exercise(LINK["template"], 7, "easy")
-    assert not at.expander  # the worked solution waits for an attempt
+    variant = at.session_state["exercises.run"].current.variant
+    assert not at.expander  # the worked solution waits for the reveal
     for widget in answer_inputs(at):
-        widget.input(ex.format_value(exercise.expected[widget.key.rsplit("_easy_", 1)[1]]))
+        widget.input(ex.format_value(variant.answers[widget.key.rsplit(".", 1)[1]]))
     submit(at)
-    assert at.success[0].value == "All 7 answers correct."
-    assert at.expander and "(I + W)^T" in at.expander[0].markdown[0].value
+    assert at.success[0].value == "Correct"
+    assert at.expander and any("(I + W)^T" in m.value for m in at.expander[0].markdown)
+    recorded = [a for history in attempts().values() for a in history]
+    assert len(recorded) == before + 1
+    assert (recorded[-1].question_id, recorded[-1].seed, recorded[-1].phase) == (LINKED.id, 7, "first")
 
 
-def test_wrong_answer_is_marked_and_quoted_verbatim():
+def test_wrong_answers_are_marked_and_learner_text_never_reaches_markdown():
     at = open_app("exercises", "zh", **LINK)
-    inputs = answer_inputs(at)
-    inputs[0].input("**[1, 2]**")  # would be bold if rendered as Markdown
+    for widget in answer_inputs(at):
+        widget.input("1*2*3")  # would be italic if rendered as Markdown
     submit(at)
-    assert at.error[0].value == "7 个答案都还不对。"
-    assert "**[1, 2]**" in [c.value for c in at.code]
+    assert at.error[0].value == "还不对"
+    assert not any("1*2*3" in m.value for m in at.markdown)
+    assert any("还有 2 次机会" in i.value for i in at.info)  # three tries: two left
+
+
+def test_an_unreadable_box_uses_no_try_and_is_not_recorded():
+    before = sum(len(a) for a in attempts().values())
+    at = open_app("exercises", "en", **LINK)
+    for widget in answer_inputs(at):
+        widget.input("**[1, 2]**")
+    submit(at)
+    assert at.warning[0].value == "Your answer could not be read"
+    assert any("Try 1 of 3" in c.value for c in at.caption)
+    assert sum(len(a) for a in attempts().values()) == before
 
 
 def test_new_variant_draws_another_seed_and_updates_the_link():
     at = open_app("exercises", "en", **LINK)
     next(b for b in at.button if b.label == "New variant").click().run()
     assert not at.exception
-    seed = at.session_state["ex_seed"]
+    seed = at.session_state["exercises.run"].current.seed
     assert seed != 7  # a fresh draw from 99,999 seeds
     assert at.query_params["seed"] == str(seed)
 
 
-def test_check_reading_shows_the_interpretation_without_grading():
+def test_a_template_without_a_bank_question_is_practised_as_a_synthesized_one():
+    at = open_app("exercises", "en", template="deep_mlp_gradients", seed=3, difficulty="easy")
+    session = at.session_state["exercises.run"].current
+    assert session.question_id == "exercise:deep_mlp_gradients"
+    assert len(answer_inputs(at)) == 2
+
+
+def test_the_reading_of_each_box_is_shown_before_submitting():
     at = open_app("exercises", "en", template="gradient_multiplier", seed=3, difficulty="easy")
     inputs = answer_inputs(at)
     inputs[0].input("0.5^20")
-    inputs[1].input("[1,")
-    next(b for b in at.button if b.label == "Check how it is read").click().run()
+    inputs[1].input("[1,").run()
     assert not at.exception
     assert any("{0.5}^{20}" in x.value for x in at.latex)
-    assert at.error[0].value == "Cannot read this answer:"
+    assert "Cannot read this yet:" in [c.value for c in at.caption]
     assert not at.success and not at.expander
 
 
@@ -223,11 +263,13 @@ def test_shape_examples_are_read_with_their_shape(shape):
 
 
 @given(template=st.sampled_from(TEMPLATE_NAMES),
-       seed=st.integers(ex.SEED_RANGE[0], ex.SEED_RANGE[1]),
+       seed=st.integers(SEED_RANGE[0], SEED_RANGE[1]),
        difficulty=st.sampled_from(ex.DIFFICULTIES))
 def test_share_params_round_trip(template, seed, difficulty):
-    exercise = ex.Exercise(template, seed, difficulty, (), {}, {}, {})
-    assert ex.parse_share_params(exercise.share_params(), TEMPLATE_NAMES) == (template, seed, difficulty)
+    from quizbank.variants import Variant
+
+    variant = Variant(template, seed, difficulty, {}, {}, {}, {})
+    assert ex.parse_share_params(variant.share_params(), TEMPLATE_NAMES) == (template, seed, difficulty)
 
 
 @given(st.dictionaries(st.sampled_from(["template", "seed", "difficulty", "lang"]), st.text(max_size=30)))
@@ -236,4 +278,4 @@ def test_any_query_string_gives_a_valid_problem_or_none(params):
     if parsed is not None:
         template, seed, difficulty = parsed
         assert template in TEMPLATE_NAMES and difficulty in ex.DIFFICULTIES
-        assert ex.SEED_RANGE[0] <= seed <= ex.SEED_RANGE[1]
+        assert SEED_RANGE[0] <= seed <= SEED_RANGE[1]

@@ -230,3 +230,117 @@ def test_a_corrupt_progress_file_is_explained_and_practice_still_grades(tmp_path
     at = button(at, "Submit answer").click().run()
     assert at.success[0].value == "Correct"
     assert corrupt.read_bytes() == b"this is not a database" * 100  # left untouched
+
+
+def _solution(at, label="Worked solution"):
+    return next(e for e in at.expander if e.label == label)
+
+
+def _submit_text(at, text):
+    at.text_input(key=next(t.key for t in at.text_input if t.key.endswith(".text"))).input(text)
+    return button(at, "Submit answer").click().run()
+
+
+def test_three_tries_then_the_solution_and_the_key_retyped_is_practice_only(open_page, database_url):  # noqa: F811
+    at = open_page("practice", q=NUMERIC)
+    assert any(c.value == "Try 1 of 3" for c in at.caption)
+    at = _submit_text(at, "[0.5, 0.2, 0.1]")
+    assert at.error[0].value == "Not quite" and "2 tries left" in at.info[-1].value
+    assert not any(e.label == "Worked solution" for e in at.expander)
+    at = _submit_text(at, "[0.5, 0.3, 0.1]")
+    at = _submit_text(at, "[0.5, 0.4, 0.1]")
+    assert any(e.label == "Worked solution" for e in at.expander)  # out of tries
+    assert any("Recorded for review as **Again**: back tomorrow." in m for m in texts(at.markdown))
+    at = _submit_text(at, "[0.5, -0.2, 0.1]")
+    assert at.success[0].value == "Correct"
+    assert any("not recorded as an attempt" in c.value for c in at.caption)
+    history = attempts(database_url)
+    assert [a.phase for a in history] == ["first", "retry", "retry", "after_reveal"]
+    assert [a.counted for a in history] == [True, False, False, False]
+
+
+def test_show_the_solution_ends_the_question_as_a_failure(open_page, database_url):  # noqa: F811
+    at = open_page("practice", q=EXPRESSION)
+    at = button(at, "I don't know: show the solution").click().run()
+    assert "comes back tomorrow" in at.info[0].value
+    assert any(e.label == "Worked solution" for e in at.expander)
+    (attempt,) = attempts(database_url)
+    assert (attempt.verdict, attempt.answer, attempt.rating) == ("wrong", "", 1)
+
+
+def test_a_right_answer_may_be_rated_easy_instead(open_page, database_url):  # noqa: F811
+    at = open_page("practice", q=NUMERIC)
+    at = _submit_text(at, "[0.5, -0.2, 0.1]")
+    assert any("Recorded for review as **Good**: back in 2 days." in m for m in texts(at.markdown))
+    rating = next(w for w in at.button_group if w.key.endswith(".rating.3"))
+    at = rating.set_value(4).run()
+    assert any("Recorded for review as **Easy**: back in 8 days." in m for m in texts(at.markdown))
+    (attempt,) = attempts(database_url)
+    assert attempt.rating == 4
+
+
+def test_a_choice_question_marks_the_right_option_after_the_reveal(open_page):  # noqa: F811
+    at = open_page("practice", lang="zh", q=CHOICE)
+    at.radio[0].set_value("b")
+    at = button(at, "提交答案").click().run()
+    solution = "\n".join(m.value for m in _solution(at, "详细解答").markdown)
+    assert "正确答案已标出" in solution and "你的选择" in solution
+    assert solution.count(":green[:material/check_circle:]") == 1
+
+
+def test_the_question_stays_in_the_url_and_a_reload_brings_back_the_typed_text(open_page):  # noqa: F811
+    at = open_page("practice", q=EXPRESSION, topics="residual-basics")
+    assert at.query_params["q"] == EXPRESSION and at.query_params["topics"] == "residual-basics"
+    at.text_input(key=next(t.key for t in at.text_input if t.key.endswith(".text"))).input(
+        "H(x) -").run()
+    reloaded = open_page("practice", q=EXPRESSION, topics="residual-basics")
+    box = next(t for t in reloaded.text_input if t.key.endswith(".text"))
+    assert box.value == "H(x) -"
+    assert reloaded.multiselect(key="practice.f.topics").value == ["residual-basics"]
+
+
+def test_a_reload_keeps_the_tries_used(open_page, database_url):  # noqa: F811
+    at = open_page("practice", q=NUMERIC)
+    _submit_text(at, "[0.5, 0.2, 0.1]")
+    reloaded = open_page("practice", q=NUMERIC)
+    assert any(c.value == "Try 2 of 3" for c in reloaded.caption)
+    assert reloaded.error[0].value == "Not quite"  # the verdict on screen is back too
+    assert len(attempts(database_url)) == 1
+
+
+@pytest.mark.parametrize(("lang", "says"), [("en", "does not exist"), ("zh", "不存在")])
+def test_an_unknown_question_in_the_link_says_so(open_page, lang, says):  # noqa: F811
+    at = open_page("practice", lang=lang, q="no-such-question*")
+    assert says in at.warning[0].value
+    assert "no-such-question*" in [c.value for c in at.code]
+    assert at.session_state["practice.run"].current is not None  # another question instead
+
+
+def test_a_generated_question_shows_this_seeds_worked_numbers(open_page):  # noqa: F811
+    import compute
+
+    at = open_page("practice", q="gen-chain-product", seed="321")
+    session = at.session_state["practice.run"].current
+    assert session.seed == 321 and at.query_params["seed"] == "321"
+    at = button(at, "I don't know: show the solution").click().run()
+    expected = compute.generate(session.variant.template, seed=321,
+                                difficulty=session.variant.difficulty)  # computed apart
+    shown = "\n".join(m.value for m in _solution(at).markdown)
+    assert expected["solution"]["en"] in shown
+
+
+@pytest.mark.parametrize(
+    ("prompt", "title"),
+    [("Short $x$ prompt", "Short x prompt"),
+     ("A" * 80 + " $x + F(x)$ and more", "A" * 80 + " x + F(x)…"),  # plain text, then cut
+     ("B" * 85 + " **bold** tail text here", "B" * 85 + " bol…"),
+     ("first line\nsecond", "first line")],
+)
+def test_question_titles_are_plain_text_never_raw_markup(prompt, title):
+    from types import SimpleNamespace
+
+    from app_pages.widgets.resources import question_title
+    from quizbank import Localized
+
+    question = SimpleNamespace(prompt=Localized(en=prompt))
+    assert question_title(question, "en") == title

@@ -1,4 +1,5 @@
-"""The practice session flow (tutor.practice) without Streamlit."""
+"""Choosing what to practise (app_pages.flows.practice) without Streamlit: filters, the next
+question, a run, and the Practice URL."""
 
 import random
 
@@ -6,12 +7,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grader import Result, Verdict
+from app_pages.flows import practice
+from app_pages.flows.practice import Filters, PracticeRun
 from tests.app.learner_bank import fixture_bank
-from tutor import practice
-from tutor.practice import Filters, PracticeRun
 
 BANK = fixture_bank()
+ALLOWED = {"topics": ["jacobian", "residual-basics"], "types": ["choice", "numeric"],
+           "difficulties": ["easy", "hard"]}
 
 
 @pytest.mark.parametrize(
@@ -42,104 +44,6 @@ def test_pick_next_of_nothing_is_none():
     assert practice.pick_next([], recent=[], rng=random.Random(0)) is None
 
 
-def test_hints_are_revealed_one_at_a_time_and_stop_at_the_last():
-    q = BANK.questions["fx-choice"]
-    session = practice.start_question(q, rng=random.Random(0))
-    assert session.visible_hints(q, "en") == []
-    session.show_hint(q)
-    assert session.visible_hints(q, "en") == ["Hint 1"]
-    session.show_hint(q)
-    session.show_hint(q)  # beyond the last: no-op
-    assert session.visible_hints(q, "zh") == ["提示 1", "提示 2"]
-    assert not session.can_show_hint(q)
-
-
-@pytest.mark.parametrize(
-    ("ticked", "correct", "score", "missed", "misconceptions"),
-    [
-        (["identity"], True, 1.0, [], []),
-        (["identity", "ensemble"], True, 1.0, [], []),
-        ([], False, 0.0, ["identity"], []),
-        (["ensemble"], False, 0.0, ["identity"], []),
-        (["identity", "never-vanish"], False, 1.0, [], ["never-vanish"]),
-    ],
-)
-def test_rubric_result(ticked, correct, score, missed, misconceptions):
-    result, rubric = practice.rubric_result(BANK.questions["fx-interview"], ticked)
-    assert (result.correct, result.score) == (correct, score)
-    assert list(rubric.missed_required) == missed
-    assert list(rubric.misconceptions) == misconceptions
-
-
-def test_rubric_result_refuses_unknown_points():
-    with pytest.raises(ValueError, match="unknown rubric points: nope"):
-        practice.rubric_result(BANK.questions["fx-interview"], ["nope"])
-
-
-@pytest.mark.parametrize(
-    ("result", "verdict"),
-    [
-        (Result(Verdict.CORRECT, score=1.0), "correct"),
-        (Result(Verdict.PARTIAL, score=0.5), "partial"),
-        (Result(Verdict.WRONG), "wrong"),
-        (Result(Verdict.UNREADABLE, error="cannot read"), "error"),
-    ],
-)
-def test_verdict_of(result, verdict):
-    assert practice.verdict_of(result) == verdict
-
-
-def _fixed_grade(result):
-    def grade(question, answer, *, lang, seed=None):
-        return result, None
-
-    return grade
-
-
-def test_submit_records_one_attempt_with_hints_time_and_confidence():
-    q = BANK.questions["fx-choice"]
-    session = practice.start_question(q, rng=random.Random(0), now=100.0)
-    session.show_hint(q)
-    recorded = []
-    outcome = practice.submit_answer(
-        session, q, ["a"], confidence="high", lang="en",
-        grade=_fixed_grade(Result(Verdict.CORRECT, score=1.0)),
-        record=recorded.append, now=112.5,
-    )
-    assert outcome.correct and outcome.hints_used == 1 and outcome.elapsed_s == 12.5
-    (attempt,) = recorded
-    assert (attempt.question_id, attempt.verdict, attempt.answer) == ("fx-choice", "correct", '["a"]')
-    assert (attempt.confidence, attempt.hints_used, attempt.seconds) == (3, 1, 12.5)
-    assert attempt.problems() == []
-    assert session.last is outcome
-
-
-def test_interview_attempt_carries_rubric_flags():
-    q = BANK.questions["fx-interview"]
-    session = practice.start_question(q, rng=random.Random(0), now=0.0)
-    session.reveal("identity, and never vanish", "medium")
-    recorded = []
-    practice.submit_answer(
-        session, q, {"text": session.draft_answer, "ticked": ["identity", "never-vanish"]},
-        confidence=session.draft_confidence, lang="en", grade=practice.grade,
-        record=recorded.append, mode="interview", now=30.0,
-    )
-    (attempt,) = recorded
-    assert attempt.answer == "identity, and never vanish"
-    assert attempt.rubric_ticks == ("identity", "never-vanish")
-    assert attempt.misconception_ticked and not attempt.required_missed
-    assert attempt.verdict == "partial" and attempt.mode == "interview"
-
-
-def test_bad_confidence_is_refused_before_grading():
-    q = BANK.questions["fx-choice"]
-    session = practice.start_question(q, rng=random.Random(0))
-    with pytest.raises(ValueError, match="confidence"):
-        practice.submit_answer(session, q, ["a"], confidence="sure", lang="en",
-                               grade=_fixed_grade(Result(Verdict.CORRECT)))
-    assert not session.attempted
-
-
 def test_run_next_opens_fresh_sessions_and_remembers_recent():
     run = PracticeRun(rng=random.Random(3))
     ids = practice.matching_ids(BANK, Filters())
@@ -147,3 +51,56 @@ def test_run_next_opens_fresh_sessions_and_remembers_recent():
     assert len(set(seen)) == 4  # no repeat inside the recent window
     assert run.serial == 4 and run.recent == seen
     assert run.next(BANK.questions, []) is None and run.current is None
+
+
+def test_resume_keeps_widget_keys_fresh_for_later_visits():
+    run = PracticeRun(rng=random.Random(0))
+    session = run.open(BANK.questions["fx-choice"])
+    session.serial = 7  # as a draft from an earlier browser session may say
+    other = PracticeRun(rng=random.Random(0))
+    other.resume(session)
+    assert other.current is session and other.open(BANK.questions["fx-numeric"]).serial == 8
+
+
+@pytest.mark.parametrize(
+    ("params", "expected"),
+    [
+        ({}, Filters()),
+        ({"topics": "jacobian,residual-basics", "types": "choice", "levels": "hard"},
+         Filters(("jacobian", "residual-basics"), ("choice",), ("hard",))),
+        ({"topics": "jacobian,<script>,jacobian", "types": "essay"}, Filters(("jacobian",))),
+        ({"levels": ""}, Filters()),
+    ],
+)
+def test_filters_from_the_url_keep_only_known_values(params, expected):
+    assert practice.filters_from_params(params, ALLOWED) == expected
+
+
+@given(st.dictionaries(st.sampled_from(["topics", "types", "levels", "q", "seed"]),
+                       st.text(max_size=40)))
+def test_any_url_gives_valid_filters(params):
+    filters = practice.filters_from_params(params, ALLOWED)
+    for name in ("topics", "types", "difficulties"):
+        assert set(getattr(filters, name)) <= set(ALLOWED[name])
+
+
+def test_the_url_round_trips_the_question_and_the_filters():
+    run = PracticeRun(rng=random.Random(0))
+    session = run.open(BANK.questions["fx-choice"])
+    filters = Filters(("jacobian",), ("choice", "numeric"), ())
+    params = practice.practice_params(session, filters)
+    assert params == {"q": "fx-choice", "topics": "jacobian", "types": "choice,numeric"}
+    assert practice.filters_from_params(params, ALLOWED) == filters
+    assert practice.linked_question(params) == practice.LinkedQuestion("fx-choice", None)
+
+
+@pytest.mark.parametrize(
+    ("params", "expected"),
+    [({}, practice.LinkedQuestion(None)),
+     ({"q": "gen-x", "seed": "42"}, practice.LinkedQuestion("gen-x", 42)),
+     ({"q": "gen-x", "seed": "4e2"}, practice.LinkedQuestion("gen-x", None)),
+     ({"q": "gen-x", "seed": "0"}, practice.LinkedQuestion("gen-x", None)),
+     ({"q": " x " + "y" * 300}, practice.LinkedQuestion("x " + "y" * 197, None))],
+)
+def test_linked_question(params, expected):
+    assert practice.linked_question(params) == expected

@@ -68,7 +68,8 @@ def test_mock_interview_end_to_end(small_bank, store, open_page):  # noqa: F811
     at = button(at, "Confirm my key points").click().run()
     assert at.success[0].value == "Correct"
     assert any("Question fx-expression" in m for m in texts(at.markdown))  # the follow-up
-    at = button(at, "Next question").click().run()
+    assert "End the interview" not in [b.label for b in at.button]  # the last question: Finish
+    at = button(at, "Finish").click().run()
     assert [m.value for m in at.metric] == ["1", "1"]  # answered, all key points
     (profile,) = store.list_profiles()
     (attempt,) = store.list_attempts(profile.id)
@@ -84,11 +85,57 @@ def test_mock_interview_summary_lists_missed_points_and_links(small_bank, store,
     at = button(at, "Submit and show the model answer").click().run()
     at = button(at, "Confirm my key points").click().run()
     assert at.error[0].value == "Not quite"
-    at = button(at, "End the interview").click().run()
+    at = button(at, "Finish").click().run()
     body = "\n".join(texts(at.markdown))
     assert "Key points you missed" in body and "identity term" in body
     labels = [b.label for b in at.button]
     assert "Question fx-interview" in labels and "Question fx-expression" in labels
+
+
+def test_review_tells_a_new_learner_how_it_works(small_bank, store, open_page):  # noqa: F811
+    at = open_page("review")
+    assert not at.success  # not "well done" for having done nothing
+    assert "comes back **tomorrow**" in "\n".join(texts(at.markdown))
+    at = open_page("review", lang="zh")
+    assert "**明天**" in "\n".join(texts(at.markdown))
+
+
+def test_mock_interview_i_dont_know_records_a_failure_and_shows_the_model_answer(
+        small_bank, store, open_page):  # noqa: F811
+    at = open_page("interview")
+    at.slider(key="interview.count").set_value(1)
+    at = button(at, "Start the interview").click().run()
+    at = button(at, "I don't know: skip").click().run()
+    assert "recorded as not known yet" in at.info[0].value
+    assert any(e.label == "Model answer" for e in at.expander)
+    assert any("back tomorrow" in m for m in texts(at.markdown))  # the rating recorded
+    (profile,) = store.list_profiles()
+    (attempt,) = store.list_attempts(profile.id)
+    assert (attempt.verdict, attempt.answer, attempt.rating, attempt.counted) == ("wrong", "", 1, True)
+
+
+def test_mock_interview_names_a_stated_misconception_as_such(small_bank, store, open_page):  # noqa: F811
+    at = open_page("interview")
+    at.slider(key="interview.count").set_value(1)
+    at = button(at, "Start the interview").click().run()
+    at.text_area[0].input("The identity term means gradients never vanish.")
+    at = button(at, "Submit and show the model answer").click().run()
+    at = button(at, "Confirm my key points").click().run()
+    assert at.warning[0].value == "You said this, and it is a misconception:"
+    body = "\n".join(texts(at.markdown))
+    assert "gradients can never vanish" in body and "Missed key points" not in body
+
+
+def test_a_reload_brings_the_mock_interview_back_with_the_typed_answer(small_bank, store, open_page):  # noqa: F811
+    at = open_page("interview")
+    at.slider(key="interview.count").set_value(1)
+    at = button(at, "Start the interview").click().run()
+    at.text_area[0].input("Half an answer").run()
+    started = at.session_state["interview.session"].started_at
+    again = open_page("interview")  # a new browser session on the same profile
+    assert again.session_state["interview.session"].started_at == started
+    assert again.text_area[0].value == "Half an answer"
+    assert any("Question 1 of 1" in c.value for c in again.caption)
 
 
 def test_dashboard_with_data_shows_totals_and_charts(store, open_page):  # noqa: F811

@@ -31,6 +31,8 @@ def test_the_probe_can_fail():
     assert not torch_loaded_after("import compute", module="numpy")
 
 
-@pytest.mark.parametrize("package", ["quizbank", "grader", "tutor", "app_pages", "app_pages.flows.explore"])
+@pytest.mark.parametrize("package", ["quizbank", "grader", "tutor", "tutor.store", "app_pages",
+                                     "app_pages.flows", "app_pages.flows.explore",
+                                     "app_pages.flows.question_session"])
 def test_other_packages_stay_torch_free(package):
     assert not torch_loaded_after(f"import {package}")

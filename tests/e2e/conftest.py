@@ -16,9 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.learner_steps import clear_drafts
 from tests.e2e.server import (
     CHROMIUM,
     ROOT,
+    free_port,
     launch_chromium,
     start_server,
     stop_server,
@@ -33,14 +35,12 @@ __all__ = ["SCREENSHOTS", "open_page", "save_screenshot", "wait_idle"]
 
 
 def pytest_collection_modifyitems(items):
-    # Everything in this folder drives a real browser. On the shared 2-core machines a browser
-    # step now and then misses a rerun that has not started yet; such a test is run again (at
-    # most twice, reported as a rerun in the summary) rather than failing the whole suite. Each
-    # flake we find is still fixed at its cause (wait for the text, do not read it once).
+    # Everything in this folder drives a real browser. No test is ever run again on failure: a
+    # flaky browser test is a bug in the test (it read the page before the state it waits for)
+    # or in the app, and is fixed at its cause.
     for item in items:
         if Path(str(item.fspath)).is_relative_to(Path(__file__).parent):
             item.add_marker(pytest.mark.e2e)
-            item.add_marker(pytest.mark.flaky(reruns=2, reruns_delay=1))
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -69,11 +69,64 @@ def app_server(tmp_path_factory):
     data = tmp_path_factory.mktemp("app-data")
     env = {"TUTOR_DATABASE_URL": f"sqlite:///{data / 'tutor.db'}"}
     server = start_server(ROOT / "streamlit_app.py", env=env, log_path=data / "server.log")
+    server.database_url = env["TUTOR_DATABASE_URL"]
     try:
         wait_ready(server)
         yield server
     finally:
         stop_server(server)
+
+
+class OwnServer:
+    """The app on a progress database of its own; `restart()` stops the server and starts it
+    again on the same port and database (a tab open on it reconnects)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.database_url = f"sqlite:///{folder / 'progress.db'}"
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.starts = 0
+        self.server = None
+
+    def start(self) -> None:
+        self.starts += 1
+        self.server = start_server(ROOT / "streamlit_app.py", port=self.port,
+                                   env={"TUTOR_DATABASE_URL": self.database_url},
+                                   log_path=self.folder / f"server-{self.starts}.log")
+        wait_ready(self.server)
+
+    def restart(self) -> None:
+        stop_server(self.server)
+        self.start()
+
+    def stop(self) -> None:
+        if self.server is not None:
+            stop_server(self.server)
+
+
+@pytest.fixture
+def own_server(tmp_path):
+    """A server with a progress database of its own, for a test that counts what is recorded
+    or restarts the server."""
+    server = OwnServer(tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(autouse=True)
+def no_drafts_from_earlier_tests(request):
+    """The shared server keeps one progress database for every test, and the pages bring back
+    the learner's draft of a question opened again (as they should after a reload). Each test
+    starts without drafts, so it sees the question fresh whatever ran before it."""
+    if not {"app_server", "app_url", "goto"} & set(request.fixturenames):
+        return
+    clear_drafts(request.getfixturevalue("app_server").database_url)
+
+
 
 
 @pytest.fixture(scope="session")

@@ -3,6 +3,8 @@ submit benchmark: open a question, answer it with the widget of its kind, submit
 
 from __future__ import annotations
 
+import re
+
 from tests.e2e.server import wait_idle
 
 MAIN = '[data-testid="stMain"]'
@@ -17,6 +19,18 @@ def open_question(page, base_url: str, question_id: str, lang: str = "en") -> No
     """Practice is the default page (URL "/"); `?q=` opens one question."""
     page.goto(f"{base_url}/?lang={lang}&q={question_id}")
     page.wait_for_selector('[data-testid="stSidebarNav"]')
+    main(page).locator("h1").first.wait_for()
+    wait_idle(page)
+
+
+def open_url(page, url: str | None = None) -> None:
+    """Open any app URL (None: reload the page) and wait until its script run is done (a cold
+    page may take seconds)."""
+    if url is None:
+        page.reload()
+    else:
+        page.goto(url)
+    page.wait_for_selector('[data-testid="stSidebarNav"]', state="attached")
     main(page).locator("h1").first.wait_for()
     wait_idle(page)
 
@@ -51,12 +65,60 @@ def click(page, name: str) -> None:
     wait_idle(page)
 
 
+def verdict_number(page) -> int:
+    """How many answers this visit has had graded (0: no verdict on screen yet)."""
+    marker = page.locator('[class*="st-key-verdict-"]')
+    if marker.count() == 0:
+        return 0
+    classes = marker.first.get_attribute("class") or ""
+    return int(re.search(r"st-key-verdict-(\d+)", classes).group(1))
+
+
 def submit_and_verdict(page, name: str = "Submit answer") -> str:
-    """Submit and return the verdict's first line ("Correct", "Not quite", …)."""
-    main(page).get_by_role("button", name=name).click()
-    verdict = page.locator(VERDICT)
+    """Submit and return the new verdict's first line ("Correct", "Not quite", …): waits for the
+    verdict of this submission, not the one a previous try left on screen."""
+    before = verdict_number(page)
+    main(page).get_by_role("button", name=name, exact=True).click()
+    verdict = page.locator(f".st-key-verdict-{before + 1}")
     verdict.wait_for()
     wait_idle(page)
     alert = verdict.locator('[data-testid="stAlertContentSuccess"], [data-testid="stAlertContentError"], '
-                            '[data-testid="stAlertContentWarning"]').first
+                            '[data-testid="stAlertContentWarning"], [data-testid="stAlertContentInfo"]').first
     return alert.locator('[data-testid="stMarkdownContainer"]').inner_text().strip()
+
+
+# ---- the progress database behind a server (drafts) ------------------------------------------
+def wait_for_draft(database_url: str, text: str, timeout: float = 30.0) -> None:
+    """Wait until some saved draft contains `text`: what the learner typed has reached the store
+    (a reload before that would rightly lose it)."""
+    import time
+
+    from sqlalchemy import select
+
+    from tutor.store import ProgressStore
+    from tutor.store.schema import drafts
+
+    store = ProgressStore.open(database_url)
+    try:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            values = store.read(lambda conn: conn.execute(select(drafts.c.value)).scalars().all())
+            if any(text in value for value in values):
+                return
+            time.sleep(0.1)
+        raise AssertionError(f"no draft contains {text!r} after {timeout} s")
+    finally:
+        store.close()
+
+
+def clear_drafts(database_url: str) -> None:
+    from sqlalchemy import delete
+
+    from tutor.store import ProgressStore
+    from tutor.store.schema import drafts
+
+    store = ProgressStore.open(database_url)
+    try:
+        store.write(lambda conn: conn.execute(delete(drafts)))
+    finally:
+        store.close()

@@ -34,7 +34,7 @@ TALL = {"width": 1400, "height": 1800}  # the app scrolls inside its main area: 
 def test_formula_and_number_boxes_preview_then_grade(page, app_url, question_id, answer, verdict):
     open_question(page, app_url, question_id)
     type_formula(page, "Your answer", answer)
-    assert main(page).locator(".katex").count() >= 1  # "interpreted as", before submitting
+    expect(main(page).locator(".katex").first).to_be_visible()  # "interpreted as", before submitting
     assert page.locator(".st-key-verdict").count() == 0
     assert submit_and_verdict(page) == verdict
 
@@ -75,7 +75,7 @@ def test_interview_question(page, app_url, screenshot):
               "It fixes the degradation problem: the block learns a correction, and the identity "
               "term gives the gradient a direct path.")
     click(page, "Submit and show the model answer")
-    assert main(page).get_by_text("Model answer").count() >= 1
+    expect(main(page).get_by_text("Model answer").first).to_be_visible()
     # the three required points, suggested from the wording (expect retries while it renders)
     expect(main(page).locator('[data-testid="stCheckbox"] input:checked')).to_have_count(3)
     assert submit_and_verdict(page, "Confirm my key points") == "Correct"

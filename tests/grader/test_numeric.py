@@ -102,6 +102,36 @@ def test_vector_names_the_wrong_entries_and_gives_partial_score(grade):
     assert r.score == 0.75
 
 
+@pytest.mark.parametrize(
+    ("answer", "lang", "names"),
+    [("[[1, 2], [3, 5]]", "en", "at row 2, column 2."),
+     ("[[1, 9], [8, 4]]", "en", "at row 1, column 2; row 2, column 1."),
+     ("[[1, 9], [8, 4]]", "zh", "第 1 行第 2 列、第 2 行第 1 列的元素")],
+)
+def test_matrix_names_the_wrong_entries_by_row_and_column(grade, answer, lang, names):
+    r = grade(kind="numeric", expected=[[1, 2], [3, 4]], answer=answer, lang=lang)
+    assert names in r.feedback and "transpose" not in r.feedback
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [("[[1, 3], [2, 4]]", [[1, 2], [3, 4]]),  # square: the values of the transpose
+     ("[[1, 2, 3], [4, 5, 6]]", [[1, 4], [2, 5], [3, 6]]),  # 2×3 for a 3×2 key
+     ("[[0.1, 0.3], [0.2, 0.4]]", [[0.1, 0.2], [0.3, 0.40001]])],  # within the tolerance
+)
+def test_a_transposed_matrix_is_named(grade, answer, expected):
+    r = grade(kind="numeric", expected=expected, answer=answer, rtol=1e-3)
+    assert not r.correct and "looks like the transpose" in r.feedback
+    zh = grade(kind="numeric", expected=expected, answer=answer, rtol=1e-3, lang="zh")
+    assert "转置" in zh.feedback
+
+
+def test_a_symmetric_key_typed_right_is_not_called_transposed(grade):
+    assert grade(kind="numeric", expected=[[1, 2], [2, 1]], answer="[[1, 2], [2, 1]]").correct
+    r = grade(kind="numeric", expected=[[1, 2], [2, 1]], answer="[[1, 2], [2, 5]]")
+    assert "transpose" not in r.feedback
+
+
 def test_symbols_in_a_numeric_answer_are_named(grade):
     r = grade(kind="numeric", expected=1.0, answer="x + 1")
     assert "x" in r.error

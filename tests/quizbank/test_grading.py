@@ -104,6 +104,14 @@ def test_generated_grades_each_ask_against_the_variant_it_is_given():
     assert r.part("loss").verdict is Verdict.WRONG and r.part("grad_x").correct
 
 
+@pytest.mark.parametrize("loss", ["", "[[1, 2]", "x + 1"])
+def test_a_generated_answer_with_a_box_that_cannot_be_read_is_not_an_attempt(loss):
+    variant = build_variant("linear_residual_block", seed=7, difficulty="medium")
+    r = grade(GENERATED, {"loss": loss, "grad_x": str(variant.answers["grad_x"])}, variant=variant)
+    assert r.verdict is Verdict.UNREADABLE and r.error.startswith("loss: ")
+    assert r.part("loss").unreadable and r.part("grad_x").correct
+
+
 def test_generated_needs_the_variant_of_its_own_template():
     with pytest.raises(ValueError, match="variant"):
         grade(GENERATED, {"loss": "1"})

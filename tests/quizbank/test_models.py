@@ -128,6 +128,11 @@ BROKEN = [
     ("choice", "tags", ["a", "a"], "tags", "tags must be unique"),
     ("choice", "hints", {"en": "one hint"}, "hints", "valid list"),
     ("choice", "", None, "-", "a question is a mapping of fields"),
+    ("numeric", "tries", 0, "tries", "greater than or equal to 1"),
+    ("numeric", "tries", 11, "tries", "less than or equal to 10"),
+    ("numeric", "tries", "3", "tries", "valid integer"),
+    ("choice", "tries", 9, "-", "finds the answer by elimination"),
+    ("interview", "tries", 2, "-", "remove `tries`"),
 ]
 
 
@@ -157,6 +162,8 @@ def test_each_rule_names_field_and_reason(sample, kind, path, value, field, mess
         ("interview", "followups", []),
         ("generated", "tests.0.answer", {"loss": "1.25"}),
         ("generated", "asks", ["grad_x", "loss", "grad_W"]),  # answer names may have capitals
+        ("numeric", "tries", 5),
+        ("choice", "tries", 1),
     ],
 )
 def test_valid_variants_pass(sample, kind, path, value):
@@ -232,3 +239,18 @@ def test_bank_selections(sample):
     ]
     assert len(bank.filter(types=["choice", "numeric"])) == 2
     assert len(bank.filter()) == len(QuestionType)
+
+
+@pytest.mark.parametrize(
+    ("kind", "tries", "allowed"),
+    [("numeric", None, 3), ("expression", None, 3), ("derivation", None, 3),
+     ("generated", None, 3), ("choice", None, 1), ("ordering", None, 1), ("interview", None, 1),
+     ("numeric", 5, 5), ("ordering", 2, 2)],
+)
+def test_tries_default_by_type_or_as_set(sample, kind, tries, allowed):
+    question = sample(kind)
+    if tries is not None:
+        question["tries"] = tries
+    question.pop("followups", None)
+    (parsed,) = parse_bank({"questions": [question]})
+    assert parsed.allowed_tries == allowed

@@ -24,18 +24,21 @@ from tutor.store.records import AttemptRecord
 from .conftest import T0  # 2026-03-01 09:00 UTC
 
 
-def _attempt(i, qid, verdict, *, hours=0.0, confidence=None):
+def _attempt(i, qid, verdict, *, hours=0.0, confidence=None, phase="first"):
     return AttemptRecord(
         id=i, profile_id=1, question_id=qid, seed=None, answer="", verdict=verdict,
         score=float(verdict == "correct"), hints_used=0, seconds=1.0, confidence=confidence,
         rubric_ticks=(), rating=None, mode="practice", created_at=T0 + timedelta(hours=hours),
+        phase=phase,
     )
 
 
 HISTORY = [
     _attempt(1, "a", "wrong", hours=0, confidence=3),
     _attempt(2, "a", "correct", hours=1, confidence=3),
-    _attempt(3, "b", "error", hours=2),
+    _attempt(3, "b", "unreadable", hours=2),  # a row from before unreadable answers stopped
+    _attempt(8, "b", "correct", hours=2.5, confidence=3, phase="retry"),  # history only
+    _attempt(9, "c", "correct", hours=2.6, confidence=3, phase="after_reveal"),  # practice
     _attempt(4, "b", "partial", hours=3, confidence=2),
     _attempt(5, "c", "correct", hours=24, confidence=1),
     _attempt(6, "a", "wrong", hours=25, confidence=3),
@@ -47,7 +50,7 @@ TOPIC_OF = {"a": "jacobian", "b": "jacobian", "c": "dropout", "d": "dropout", "e
 def test_daily_activity_by_hand():
     daily = daily_activity(HISTORY)
     assert [d.day for d in daily["day"]] == [1, 2]
-    assert daily["attempts"].tolist() == [4, 3]
+    assert daily["attempts"].tolist() == [3, 3]
     assert daily["graded"].tolist() == [3, 3]
     assert daily["correct"].tolist() == [1, 2]
     assert daily["accuracy"].tolist() == [1 / 3, 2 / 3]
@@ -101,9 +104,10 @@ def test_reviews_due_by_day():
 _records = st.lists(
     st.tuples(
         st.sampled_from(["a", "b", "c"]),
-        st.sampled_from(["correct", "partial", "wrong", "error"]),
+        st.sampled_from(["correct", "partial", "wrong", "unreadable"]),
         st.integers(min_value=0, max_value=24 * 10),
         st.one_of(st.none(), st.sampled_from([1, 2, 3])),
+        st.sampled_from(["first", "first", "retry", "after_reveal"]),
     ),
     max_size=30,
 )
@@ -112,14 +116,16 @@ _records = st.lists(
 @settings(max_examples=60, deadline=None)
 @given(_records)
 def test_frames_agree_with_a_plain_recount(rows):
-    history = [_attempt(i, q, v, hours=h, confidence=c) for i, (q, v, h, c) in enumerate(rows)]
+    history = [_attempt(i, q, v, hours=h, confidence=c, phase=p)
+               for i, (q, v, h, c, p) in enumerate(rows)]
+    counted = [(q, v, h, c) for q, v, h, c, p in rows if p == "first" and v != "unreadable"]
     daily = daily_activity(history)
-    per_day = Counter((T0 + timedelta(hours=h)).date() for _, _, h, _ in rows)
+    per_day = Counter((T0 + timedelta(hours=h)).date() for _, _, h, _ in counted)
     assert dict(zip([d.date() for d in daily["day"]], daily["attempts"], strict=True)) == per_day
-    assert daily["attempts"].sum() == len(rows)
+    assert daily["attempts"].sum() == len(counted)
     table = calibration(history)
     for level in (1, 2, 3):
-        graded = [v for _, v, _, c in rows if c == level and v != "error"]
+        graded = [v for _, v, _, c in counted if c == level]
         row = table[table["confidence"] == level].iloc[0]
         assert row["attempts"] == len(graded) and row["correct"] == graded.count("correct")
 
@@ -127,8 +133,10 @@ def test_frames_agree_with_a_plain_recount(rows):
 def test_dashboard_data_from_the_store(store, profile):
     store.record_attempt(profile.id, NewAttempt("a", "correct", score=1.0, confidence=3), now=T0)
     store.record_attempt(profile.id, NewAttempt("c", "wrong", confidence=1), now=T0)
-    data = dashboard_data(store, profile.id, TOPIC_OF, T0 + timedelta(hours=1))
+    # the schedule counts in days: the wrong one is due tomorrow, the right one in two days
+    data = dashboard_data(store, profile.id, TOPIC_OF, T0 + timedelta(days=1, hours=1))
     assert data.daily["attempts"].tolist() == [2]
     assert data.mastery.set_index("topic").loc["jacobian", "mastered"] == 1
-    assert data.due_counts["now"] == 2 and data.due["due"].iloc[0] == 2
+    assert data.due_counts["now"] == 1 and data.due["due"].iloc[0] == 1
+    assert data.due_counts["next_7_days"] == 2
     assert data.calibration["attempts"].tolist() == [1, 0, 1]

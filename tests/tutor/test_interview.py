@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
 
+from grader import Verdict
 from tutor.interview import (
+    InterviewSession,
     InterviewStateError,
     Stage,
     followup_ids,
@@ -16,7 +19,6 @@ from tutor.interview import (
     summarize,
 )
 from tutor.interview_match import keyword_in, suggest_ticks
-from tutor.rating import Verdict
 
 from .conftest import T0
 from .interview_fixtures import small_bank
@@ -166,3 +168,65 @@ def test_finishing_early_drops_an_unconfirmed_answer(bank):
     question = bank.questions[session.current_id]
     session = session.submit_answer(question, "identity", confidence=2, now=T0).finish()
     assert session.stage is Stage.DONE and summarize(session, bank.questions).answered == 0
+
+
+def _started(bank, n=2):
+    return start_interview(bank.questions.values(), n=n, now=T0, seed=1)
+
+
+def test_i_dont_know_records_a_failure_and_moves_on_to_the_follow_ups(bank, store, profile):
+    session = _started(bank)
+    question = bank.questions[session.current_id]
+    session = session.skip(question, now=T0 + timedelta(seconds=20),
+                           record=lambda a: store.record_attempt(profile.id, a, now=T0))
+    run = session.current
+    assert session.stage is Stage.FOLLOWUPS and run.skipped and run.outcome.verdict is Verdict.WRONG
+    assert run.rating == 1 and run.due == T0 + timedelta(days=1) and run.choices == ()
+    (attempt,) = store.list_attempts(profile.id)
+    assert (attempt.answer, attempt.verdict, attempt.mode, attempt.seconds) == ("", "wrong", "interview", 20.0)
+    with pytest.raises(InterviewStateError):
+        session.skip(question, now=T0)  # only from the answer stage
+
+
+def test_a_right_answer_may_be_rated_otherwise_once(bank, store, profile):
+    session = _started(bank, n=1)
+    question = bank.questions[session.current_id]
+    required = [p.id for p in question.rubric if p.kind == "required"]
+    session = session.submit_answer(question, "answer", confidence=2, now=T0)
+    session = session.confirm_ticks(question, required, now=T0,
+                                    record=lambda a: store.record_attempt(profile.id, a, now=T0))
+    assert session.current.rating == 3 and [r for r, _ in session.current.choices] == [2, 3, 4]
+    session = session.rerate(4, lambda attempt_id, r: store.change_rating(profile.id, attempt_id, r))
+    assert session.current.rating == 4
+    assert session.current.due == store.list_cards(profile.id)[0].due == T0 + timedelta(days=8)
+    assert session.rerate(2, lambda *_: None) == session  # a refused change leaves it as it was
+    with pytest.raises(InterviewStateError):
+        session.rerate(1, lambda *_: pytest.fail("Again is not offered after a right answer"))
+
+
+def test_the_last_question_is_known(bank):
+    session = _started(bank, n=2)
+    assert not session.last_question
+    question = bank.questions[session.current_id]
+    session = session.skip(question, now=T0).next(T0)
+    assert session.last_question
+
+
+@pytest.mark.parametrize("steps", [0, 1, 2, 3])
+def test_a_session_survives_as_a_draft_at_every_stage(bank, steps):
+    session = _started(bank, n=2)
+    question = bank.questions[session.current_id]
+    moves = [
+        lambda s: s.submit_answer(question, "恒等项 and never vanish", confidence=3, now=T0),
+        lambda s: s.confirm_ticks(question, ["identity-term", "never-vanish"], now=T0),
+        lambda s: s.next(T0 + timedelta(seconds=5)),
+    ]
+    for move in moves[:steps]:
+        session = move(session)
+    assert InterviewSession.from_dict(json.loads(json.dumps(session.to_dict()))) == session
+
+
+@pytest.mark.parametrize("data", [{}, {"question_ids": "x"}, {"started_at": 3}])
+def test_a_draft_that_is_not_a_session_is_refused(data):
+    with pytest.raises(ValueError):
+        InterviewSession.from_dict(data)

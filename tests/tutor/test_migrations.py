@@ -70,6 +70,42 @@ def test_upgrading_the_first_schema_keeps_every_row(store_url):
     store.close()
 
 
+def test_upgrading_schema_2_keeps_every_row_and_renames_the_error_verdict(store_url):
+    # A database as schema 2 left it (attempt modes, unreadable answers recorded as "error").
+    engine = create_engine(store_url)
+    with engine.begin() as conn:
+        assert migrations.upgrade(conn, target=2) == (0, 2)
+        conn.execute(v1.profiles.insert(), [{"id": 1, "name": "Ada", "created_at": NAIVE_T0}])
+        conn.execute(v1.attempts.insert(), [
+            {"profile_id": 1, "question_id": f"q{i % 3}", "seed": None, "answer": f"a{i}",
+             "verdict": ("correct", "wrong", "error")[i % 3], "score": float(i % 3 == 0),
+             "hints_used": 0, "seconds": 1.0, "confidence": 2, "rubric_ticks": None,
+             "rating": None if i % 3 == 2 else 3, "created_at": NAIVE_T0 + timedelta(minutes=i)}
+            for i in range(9)
+        ])
+        conn.execute(v1.cards.insert(), [
+            {"profile_id": 1, "question_id": "q0", "state": 2, "step": None, "stability": 3.0,
+             "difficulty": 5.0, "due": NAIVE_T0, "last_review": NAIVE_T0, "reps": 3, "lapses": 0,
+             "last_rating": 3, "last_confidence": 2}])
+    with engine.connect() as conn:
+        before = sorted(conn.execute(select(v1.attempts)).all())
+        cards_before = conn.execute(select(v1.cards)).all()
+    store = ProgressStore.open(store_url)
+    assert store.schema_version() == migrations.HEAD_VERSION
+    with engine.connect() as conn:
+        after = sorted(conn.execute(select(v1.attempts)).all())
+        assert conn.execute(select(v1.cards)).all() == cards_before
+    engine.dispose()
+    verdict = list(v1.attempts.columns.keys()).index("verdict")
+    renamed = [tuple("unreadable" if (k == verdict and x == "error") else x
+                     for k, x in enumerate(row)) for row in before]
+    assert [tuple(row) for row in after] == renamed  # every row kept; only the old word for "unreadable" changed
+    history = store.list_attempts(1)
+    assert {a.phase for a in history} == {"first"} and {a.mode for a in history} == {"practice"}
+    assert [a.counted for a in history] == [True, True, False] * 3
+    store.close()
+
+
 def test_the_head_schema_matches_the_migrated_database(store_url):
     ProgressStore.open(store_url).close()
     engine = create_engine(store_url)

@@ -5,13 +5,17 @@ from __future__ import annotations
 import pytest
 from fsrs import Rating
 
-from tutor.rating import Outcome, Verdict, rate
+from grader import Verdict
+from tutor.rating import CHOOSABLE, Outcome, Phase, choosable, rate
 
 RIGHT = Verdict.CORRECT
 
 CASES = [
     # (description, outcome, rating)
-    ("unreadable answer leaves the card", Outcome(Verdict.ERROR, confidence=3), None),
+    ("unreadable answer leaves the card", Outcome(Verdict.UNREADABLE, confidence=3), None),
+    ("a retry leaves the card", Outcome(RIGHT, phase=Phase.RETRY), None),
+    ("a wrong retry leaves the card", Outcome(Verdict.WRONG, phase=Phase.RETRY), None),
+    ("after the reveal leaves the card", Outcome(RIGHT, confidence=3, phase=Phase.AFTER_REVEAL), None),
     ("wrong", Outcome(Verdict.WRONG), Rating.Again),
     ("wrong even when sure", Outcome(Verdict.WRONG, confidence=3, bonus_hit=True), Rating.Again),
     ("partly right", Outcome(Verdict.PARTIAL, confidence=2), Rating.Again),
@@ -40,3 +44,12 @@ def test_rating_table(outcome, expected):
 def test_an_unknown_verdict_is_refused():
     with pytest.raises(ValueError):
         rate(Outcome("maybe"))
+
+
+@pytest.mark.parametrize(
+    ("rating", "choices"),
+    [(Rating.Again, ()), (None, ()), (Rating.Hard, CHOOSABLE), (Rating.Good, CHOOSABLE),
+     (Rating.Easy, CHOOSABLE), (3, CHOOSABLE)],
+)
+def test_only_a_right_answer_may_change_its_rating(rating, choices):
+    assert choosable(rating) == choices

@@ -84,10 +84,57 @@ def test_a_malformed_attempt_lists_every_problem(store, profile):
     assert store.count_attempts(profile.id) == 0
 
 
-def test_an_ungradable_attempt_is_kept_but_leaves_the_card_alone(store, profile):
-    store.record_attempt(profile.id, NewAttempt("q", "error", answer="(("), now=T0)
-    assert store.count_attempts(profile.id) == 1
-    assert store.list_cards(profile.id) == []
+@pytest.mark.parametrize("verdict", ["unreadable", "error"])
+def test_an_unreadable_answer_is_not_an_attempt(store, profile, verdict):
+    with pytest.raises(ValueError, match="verdict"):
+        store.record_attempt(profile.id, NewAttempt("q", verdict, answer="(("), now=T0)
+    assert store.count_attempts(profile.id) == 0 and store.list_cards(profile.id) == []
+
+
+@pytest.mark.parametrize("phase", ["retry", "after_reveal"])
+def test_a_later_try_is_kept_but_leaves_the_card_alone(store, profile, phase):
+    first = store.record_attempt(profile.id, NewAttempt("q", "wrong"), now=T0)
+    card = store.list_cards(profile.id)
+    later = store.record_attempt(profile.id, NewAttempt("q", "correct", score=1.0, phase=phase),
+                                 now=T0 + timedelta(minutes=1))
+    assert (first.rating, later.rating, later.card) == (1, None, None)
+    assert store.list_cards(profile.id) == card
+    assert [(a.phase, a.counted) for a in store.list_attempts(profile.id)] == [
+        ("first", True), (phase, False)]
+
+
+def test_a_wrong_first_try_brings_the_question_back_tomorrow(store, profile):
+    record = store.record_attempt(profile.id, NewAttempt("q", "wrong"), now=T0)
+    assert record.card.due == T0 + timedelta(days=1)
+    assert store.list_cards(profile.id)[0].due == T0 + timedelta(days=1)
+
+
+@pytest.mark.parametrize(("chosen", "days"), [(2, 1), (3, 2), (4, 8)])
+def test_changing_a_right_answers_rating_schedules_the_card_once(store, profile, chosen, days):
+    record = store.record_attempt(profile.id, NewAttempt("q", "correct", score=1.0, confidence=2),
+                                  now=T0)
+    assert record.rating == 3 and record.card.due == T0 + timedelta(days=2)
+    card = store.change_rating(profile.id, record.id, chosen)
+    assert card.due == T0 + timedelta(days=days) and card.reps == 1
+    assert card.last_rating == chosen and store.list_cards(profile.id) == [card]
+    assert store.list_attempts(profile.id)[0].rating == chosen
+    # changing back gives exactly the card a first rating of Good gives
+    assert store.change_rating(profile.id, record.id, 3) == record.card
+
+
+def test_a_rating_cannot_be_changed_after_a_wrong_answer_or_a_later_review(store, profile):
+    wrong = store.record_attempt(profile.id, NewAttempt("q", "wrong"), now=T0)
+    with pytest.raises(ValueError, match="cannot become"):
+        store.change_rating(profile.id, wrong.id, 3)
+    right = store.record_attempt(profile.id, NewAttempt("r", "correct", score=1.0), now=T0)
+    store.record_attempt(profile.id, NewAttempt("r", "correct", score=1.0),
+                         now=T0 + timedelta(days=3))
+    with pytest.raises(ValueError, match="no longer"):
+        store.change_rating(profile.id, right.id, 4)
+    retry = store.record_attempt(profile.id, NewAttempt("q", "correct", score=1.0, phase="retry"),
+                                 now=T0)
+    with pytest.raises(ValueError, match="did not rate"):
+        store.change_rating(profile.id, retry.id, 4)
 
 
 def test_attempt_and_card_are_one_transaction(store, profile, monkeypatch):

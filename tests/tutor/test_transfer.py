@@ -28,7 +28,7 @@ def _fill(store, profile_id):
         NewAttempt("grad-jacobian", "correct", score=1.0, answer="(I + W)^T g", confidence=2, seed=11),
         NewAttempt("iv-why", "partial", score=0.5, answer="恒等映射，梯度直达", confidence=3,
                    rubric_ticks=("identity-term", "ensemble"), mode="interview"),
-        NewAttempt("numeric-x", "error", answer="=HYPERLINK()"),
+        NewAttempt("numeric-x", "wrong", answer="=HYPERLINK()", phase="retry"),
     ]
     for i, attempt in enumerate(history):
         store.record_attempt(profile_id, attempt, now=T0 + timedelta(hours=i))
@@ -45,7 +45,8 @@ def _snapshot(store):
 
 def _comparable(attempts):
     return [(a.question_id, a.seed, a.answer, a.verdict, a.score, a.hints_used, a.seconds,
-             a.confidence, a.rubric_ticks, a.rating, a.mode, a.created_at) for a in attempts]
+             a.confidence, a.rubric_ticks, a.rating, a.mode, a.created_at, a.phase)
+            for a in attempts]
 
 
 def test_export_import_round_trip_into_a_new_profile(store, profile):
@@ -96,6 +97,23 @@ def test_csv_export(store, profile):
     assert rows[2]["answer"] == "恒等映射，梯度直达" and rows[2]["rubric_ticks"] == "identity-term;ensemble"
     assert rows[1]["seed"] == "11" and rows[0]["seed"] == ""
     assert rows[3]["answer"] == "'=HYPERLINK()"  # not a formula when opened in a spreadsheet
+
+
+def test_an_export_written_before_tries_were_told_apart_still_imports(store, profile):
+    # Older files: verdict "error" for an unreadable answer, and no `phase` (every attempt counted).
+    document = _good_document(store, profile)
+    for attempt in document["attempts"]:
+        del attempt["phase"]
+    document["attempts"][-1]["verdict"] = "error"
+    other = store.create_profile("Bo")
+    report = import_json(store, json.dumps(document), into_profile_id=other.id)
+    assert report.attempts_added == 4
+    imported = store.list_attempts(other.id)
+    assert [a.phase for a in imported] == ["first"] * 4
+    assert imported[-1].verdict == "unreadable" and not imported[-1].counted
+    assert [a.counted for a in imported[:3]] == [True] * 3
+    # the same file again adds nothing: "error" and "unreadable" are one verdict
+    assert import_json(store, json.dumps(document), into_profile_id=other.id).attempts_added == 0
 
 
 def _good_document(store, profile) -> dict:

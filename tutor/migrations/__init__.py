@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy import Column, Integer, MetaData, Table, inspect, select
 from sqlalchemy.engine import Connection
 
-from tutor.migrations import m0001_initial, m0002_attempt_mode
+from tutor.migrations import m0001_initial, m0002_attempt_mode, m0003_honest_attempts_and_drafts
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,8 @@ class Migration:
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", m0001_initial.upgrade),
     Migration(2, "attempt mode and per-day index", m0002_attempt_mode.upgrade),
+    Migration(3, "attempt phase, card before a rating, verdict error -> unreadable, drafts",
+              m0003_honest_attempts_and_drafts.upgrade),
 )
 HEAD_VERSION = MIGRATIONS[-1].version
 

@@ -15,15 +15,16 @@ import unicodedata
 from datetime import UTC, datetime
 from typing import Any
 
+from fsrs import Rating
 from sqlalchemy import and_, case, delete, func, select, update
 from sqlalchemy.engine import Connection, Row
 
-from tutor.rating import Mode, rate
+from tutor.rating import Mode, Phase, choosable, rate
 from tutor.review import CardState, new_card, schedule
 from tutor.store.database import GLOBAL_LOCK, Database
 from tutor.store.errors import ProfileError
 from tutor.store.records import MAX_PROFILE_NAME, AttemptRecord, NewAttempt, Profile
-from tutor.store.schema import attempts, cards, profiles, settings
+from tutor.store.schema import attempts, cards, drafts, profiles, settings
 
 
 def utc_now() -> datetime:
@@ -76,6 +77,21 @@ def card_values(card: CardState) -> dict[str, Any]:
     }
 
 
+_CARD_TIMES = ("due", "last_review")
+
+
+def card_to_json(card: CardState) -> str:
+    values = card_values(card)
+    values.update({k: values[k] and values[k].isoformat() for k in _CARD_TIMES})
+    return json.dumps({"question_id": card.question_id, **values})
+
+
+def card_from_json(text: str) -> CardState:
+    values = json.loads(text)
+    values.update({k: values[k] and datetime.fromisoformat(values[k]) for k in _CARD_TIMES})
+    return CardState(**values)
+
+
 def attempt_from_row(row: Row) -> AttemptRecord:
     return AttemptRecord(
         id=row.id,
@@ -92,6 +108,7 @@ def attempt_from_row(row: Row) -> AttemptRecord:
         rating=row.rating,
         mode=row.mode,
         created_at=row.created_at,
+        phase=row.phase,
     )
 
 
@@ -147,7 +164,7 @@ class ProgressStore(Database):
 
         def work(conn: Connection) -> None:
             require_profile(conn, profile_id)
-            for table in (attempts, cards, settings):
+            for table in (attempts, cards, settings, drafts):
                 conn.execute(delete(table).where(table.c.profile_id == profile_id))
             conn.execute(delete(profiles).where(profiles.c.id == profile_id))
 
@@ -175,8 +192,9 @@ class ProgressStore(Database):
     def record_attempt(
         self, profile_id: int, attempt: NewAttempt, *, now: datetime | None = None
     ) -> AttemptRecord:
-        """Save one attempt and move its card on, in one transaction. Raises ValueError listing
-        every problem of a malformed attempt, ProfileError for a missing profile."""
+        """Save one attempt and, when it is rated (a visit's first try), move its card on, in one
+        transaction. The returned record carries the moved card (`.card`). Raises ValueError
+        listing every problem of a malformed attempt, ProfileError for a missing profile."""
         problems = attempt.problems()
         if problems:
             raise ValueError("attempt refused: " + "; ".join(problems))
@@ -195,28 +213,63 @@ class ProgressStore(Database):
             "rubric_ticks": json.dumps(list(attempt.rubric_ticks)) if attempt.rubric_ticks else None,
             "rating": int(rating) if rating is not None else None,
             "mode": str(Mode(attempt.mode)),
+            "phase": str(Phase(attempt.phase)),
             "created_at": moment,
         }
 
         def work(conn: Connection) -> AttemptRecord:
             require_profile(conn, profile_id)
-            new_id = conn.execute(attempts.insert().values(**values)).inserted_primary_key[0]
+            moved = None
+            before = None
             if rating is not None:
                 where = and_(cards.c.profile_id == profile_id, cards.c.question_id == attempt.question_id)
                 row = conn.execute(select(cards).where(where)).first()
-                card = card_from_row(row) if row else new_card(attempt.question_id, moment)
-                moved = card_values(schedule(card, rating, moment, confidence=attempt.confidence))
+                before = card_from_row(row) if row else new_card(attempt.question_id, moment)
+                moved = schedule(before, rating, moment, confidence=attempt.confidence)
                 if row:
-                    conn.execute(update(cards).where(where).values(**moved))
+                    conn.execute(update(cards).where(where).values(**card_values(moved)))
                 else:
                     conn.execute(
                         cards.insert().values(
-                            profile_id=profile_id, question_id=attempt.question_id, **moved
+                            profile_id=profile_id, question_id=attempt.question_id,
+                            **card_values(moved),
                         )
                     )
+            row_values = {**values, "card_before": before and card_to_json(before)}
+            new_id = conn.execute(attempts.insert().values(**row_values)).inserted_primary_key[0]
             return AttemptRecord(
-                id=new_id, **{**values, "rubric_ticks": tuple(attempt.rubric_ticks)}
+                id=new_id, **{**values, "rubric_ticks": tuple(attempt.rubric_ticks)}, card=moved,
+                before=before,
             )
+
+        return self.write(work, lock_key=profile_id)
+
+    def change_rating(self, profile_id: int, attempt_id: int, rating: int) -> CardState:
+        """Reschedule a right answer's card with the rating the learner chose instead (Hard, Good
+        or Easy), from the card as it was before that attempt: the card ends as if it had been
+        scheduled once, with the chosen rating. Only the attempt that last moved its card can be
+        changed; ValueError otherwise (or for a wrong answer, which stays Again)."""
+        new_rating = Rating(rating)
+
+        def work(conn: Connection) -> CardState:
+            require_profile(conn, profile_id)
+            row = conn.execute(select(attempts).where(
+                attempts.c.id == attempt_id, attempts.c.profile_id == profile_id)).first()
+            if row is None or row.card_before is None:
+                raise ValueError(f"attempt {attempt_id} did not rate a card")
+            if new_rating not in choosable(row.rating):
+                raise ValueError(f"attempt {attempt_id} rated {row.rating} cannot become "
+                                 f"{int(new_rating)}")
+            where = and_(cards.c.profile_id == profile_id, cards.c.question_id == row.question_id)
+            card = conn.execute(select(cards).where(where)).first()
+            if card is None or card.last_review != row.created_at:
+                raise ValueError(f"attempt {attempt_id} is no longer its card's last review")
+            moved = schedule(card_from_json(row.card_before), new_rating, row.created_at,
+                             confidence=row.confidence)
+            conn.execute(update(cards).where(where).values(**card_values(moved)))
+            conn.execute(update(attempts).where(attempts.c.id == attempt_id)
+                         .values(rating=int(new_rating)))
+            return moved
 
         return self.write(work, lock_key=profile_id)
 

@@ -6,13 +6,16 @@ import math
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from grader import Verdict
 from tutor.rating import (
     CONFIDENCE_LEVELS,
     DEFAULT_SLOW_SECONDS,
+    RECORDED_VERDICTS,
     Mode,
     Outcome,
-    Verdict,
+    Phase,
 )
+from tutor.review import CardState
 
 MAX_QUESTION_ID = 200
 MAX_ANSWER_CHARS = 20_000
@@ -28,7 +31,8 @@ class Profile:
 
 @dataclass(frozen=True)
 class NewAttempt:
-    """One answer to record. The rubric flags and `slow_after_seconds` only feed the rating."""
+    """One graded answer to record. The rubric flags and `slow_after_seconds` only feed the
+    rating; `phase` says whether it is the visit's first try (rated, counted) or not."""
 
     question_id: str
     verdict: Verdict | str
@@ -44,14 +48,17 @@ class NewAttempt:
     misconception_ticked: bool = False
     bonus_hit: bool = False
     slow_after_seconds: float | None = field(default=DEFAULT_SLOW_SECONDS)
+    phase: Phase | str = Phase.FIRST
 
     def problems(self) -> list[str]:
         """Every reason this attempt cannot be stored (empty when it is fine)."""
         found = []
         if not self.question_id or len(self.question_id) > MAX_QUESTION_ID:
             found.append(f"question_id must have 1..{MAX_QUESTION_ID} characters")
-        if self.verdict not in {v.value for v in Verdict}:
-            found.append(f"verdict {self.verdict!r} is not one of {[v.value for v in Verdict]}")
+        if self.verdict not in {v.value for v in RECORDED_VERDICTS}:
+            # an unreadable answer is not an attempt: it is never recorded
+            found.append(f"verdict {self.verdict!r} is not one of "
+                         f"{[v.value for v in RECORDED_VERDICTS]}")
         if not (isinstance(self.score, int | float) and 0.0 <= self.score <= 1.0):
             found.append(f"score {self.score!r} is not in [0, 1]")
         if not isinstance(self.answer, str) or len(self.answer) > MAX_ANSWER_CHARS:
@@ -66,6 +73,8 @@ class NewAttempt:
             found.append(f"confidence {self.confidence!r} is not one of {CONFIDENCE_LEVELS}")
         if self.mode not in {m.value for m in Mode}:
             found.append(f"mode {self.mode!r} is not one of {[m.value for m in Mode]}")
+        if self.phase not in {p.value for p in Phase}:
+            found.append(f"phase {self.phase!r} is not one of {[p.value for p in Phase]}")
         return found
 
     def outcome(self) -> Outcome:
@@ -78,11 +87,16 @@ class NewAttempt:
             required_missed=self.required_missed,
             misconception_ticked=self.misconception_ticked,
             bonus_hit=self.bonus_hit,
+            phase=Phase(self.phase),
         )
 
 
 @dataclass(frozen=True)
 class AttemptRecord:
+    """A stored attempt. `verdict` is a `grader.Verdict` value (`unreadable` only on rows written
+    before unreadable answers stopped being recorded). `card` is the card after this attempt
+    when recording it moved one, `before` the card it moved (both None when read back)."""
+
     id: int
     profile_id: int
     question_id: str
@@ -97,3 +111,11 @@ class AttemptRecord:
     rating: int | None
     mode: str
     created_at: datetime
+    phase: str = Phase.FIRST.value
+    card: CardState | None = field(default=None, compare=False)
+    before: CardState | None = field(default=None, compare=False)
+
+    @property
+    def counted(self) -> bool:
+        """Counted in "Attempts" and accuracy: a visit's first graded try."""
+        return self.phase == Phase.FIRST.value and self.verdict in RECORDED_VERDICTS

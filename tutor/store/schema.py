@@ -80,6 +80,8 @@ attempts = Table(
     Column("rating", SmallInteger, nullable=True),
     Column("created_at", UtcDateTime, nullable=False),
     Column("mode", String(16), nullable=False),
+    Column("phase", String(16), nullable=False),
+    Column("card_before", Text, nullable=True),
 )
 
 cards = Table(
@@ -97,4 +99,13 @@ cards = Table(
     Column("lapses", Integer, nullable=False),
     Column("last_rating", SmallInteger, nullable=True),
     Column("last_confidence", SmallInteger, nullable=True),
+)
+
+drafts = Table(
+    "drafts",
+    metadata,
+    Column("profile_id", Integer, primary_key=True),
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+    Column("updated_at", UtcDateTime, nullable=False),
 )

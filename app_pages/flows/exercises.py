@@ -1,0 +1,124 @@
+"""Exercises: every compute template as a generated question, graded and recorded like any other.
+
+A template is practised through the bank's generated question for it when the bank has one (the
+one asking for the most answers), else through a question made here from the template's listing
+that asks for all its answers, with the stable id `exercise:<template>` (so its attempts reach
+Review and the dashboard). A problem is named by (template, seed, difficulty): a link carrying
+them opens the same numbers for anyone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from app_pages.flows.question_session import parse_seed
+
+DIFFICULTIES = ("easy", "medium", "hard")
+DEFAULT_DIFFICULTY = "medium"
+QUESTION_ID_PREFIX = "exercise:"
+# The tolerance of a template's answers when no bank question sets one: hand computations carried
+# to four significant figures land well inside it.
+EXERCISE_TOLERANCE = {"kind": "relative", "value": 1e-3}
+
+
+def exercise_questions(bank_questions: Iterable, templates: Sequence[Mapping]) -> dict[str, Any]:
+    """Template name -> the generated question that practises it (see the module docstring)."""
+    by_template: dict[str, Any] = {}
+    for question in sorted(bank_questions, key=lambda q: q.id):
+        if str(getattr(question.type, "value", question.type)) != "generated":
+            continue
+        best = by_template.get(question.template)
+        if best is None or len(question.asks) > len(best.asks):
+            by_template[question.template] = question
+    return {spec["name"]: by_template.get(spec["name"]) or synthesized_question(spec)
+            for spec in templates}
+
+
+def synthesized_question(spec: Mapping[str, Any]):
+    """A generated question for a template the bank has no question for: its description as the
+    prompt, every answer it computes asked, the worked solution from the variant itself."""
+    from quizbank.question_types import GeneratedQuestion
+    from tutor.i18n import LANGUAGES, t
+
+    description = dict(spec["description"])
+    solution = {lang: t("exercises.synthesized_solution", lang) for lang in LANGUAGES}
+    question = GeneratedQuestion.model_validate({
+        "id": "exercise-" + spec["name"].replace("_", "-"),  # validated as an id, then renamed
+        "type": "generated",
+        "topic": "worked-example",
+        "difficulty": DEFAULT_DIFFICULTY,
+        "source": {"text": "gradient-propagation", "section": "exercises"},
+        "prompt": description,
+        "solution": solution,
+        "template": spec["name"],
+        "asks": list(spec["answers"]),
+        "tolerance": dict(EXERCISE_TOLERANCE),
+    })
+    return question.model_copy(update={"id": QUESTION_ID_PREFIX + spec["name"]})
+
+
+def parse_share_params(params: Mapping[str, Any], template_names: Sequence[str]) -> tuple | None:
+    """(template, seed, difficulty) from a shared link's query parameters, or None.
+
+    Query parameters are untrusted: anything that is not a known template, a seed in range and a
+    known difficulty is ignored rather than passed on.
+    """
+    template = str(params.get("template", ""))
+    difficulty = str(params.get("difficulty", DEFAULT_DIFFICULTY))
+    seed = parse_seed(params.get("seed", ""))
+    if template not in template_names or difficulty not in DIFFICULTIES or seed is None:
+        return None
+    return template, seed, difficulty
+
+
+# ---- how numbers are typed --------------------------------------------------------------------
+def answer_shape(value: Any) -> tuple[int, ...]:
+    """() for a number, (n,) for a vector, (rows, cols) for a matrix: the input's hint."""
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        inner = answer_shape(value[0]) if value else ()
+        return (len(value), *inner)
+    return ()
+
+
+_SAMPLE_ENTRIES = ("0.5", "-1.2", "3", "0.25", "2", "-0.8")
+
+
+def shape_example(shape: tuple[int, ...]) -> str:
+    """An example of how to type a value of this shape: 1.25, [0.5, -1.2], [[0.5, -1.2], [3, 0.25]]."""
+    if not shape:
+        return "1.25"
+
+    def row(n: int, offset: int = 0) -> str:
+        cells = [_SAMPLE_ENTRIES[(offset + i) % len(_SAMPLE_ENTRIES)] for i in range(n)]
+        if n > 6:
+            cells = [*cells[:2], "…", cells[-1]]
+        return "[" + ", ".join(cells) + "]"
+
+    if len(shape) == 1:
+        return row(shape[0])
+    shown = range(shape[0]) if shape[0] <= 3 else (0, 1, None, shape[0] - 1)
+    rows = ["…" if r is None else row(shape[1], offset=r * shape[1]) for r in shown]
+    return "[" + ", ".join(rows) + "]"
+
+
+def tolerance_value(tolerance) -> tuple[str, str]:
+    """(kind, shown value) of a question's tolerance: relative 1e-3 -> ("relative", "0.1%")."""
+    kind = str(getattr(tolerance.kind, "value", tolerance.kind))
+    value = tolerance.value
+    if kind == "relative":
+        return kind, f"{float(value) * 100:g}%"
+    if kind == "sigfigs":
+        return kind, str(int(value))
+    return kind, f"{float(value):g}"
+
+
+def format_value(value: Any) -> str:
+    """A key value as the learner would type it: 3.08, [3.08, 2.64], [[1, 0], [0, 1]]."""
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return "[" + ", ".join(format_value(v) for v in value) + "]"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)

@@ -1,0 +1,33 @@
+"""The writers the question pages pass down: record an attempt for the chosen profile, and change
+a right answer's rating afterwards. None when nothing can be saved (no store, no profile)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app_pages.state import lang, profile_id, tr
+from app_pages.widgets import progress
+from tutor.store import TutorError
+
+
+def recorder():
+    """`record(new_attempt)` for the chosen profile (it also draws the sidebar's profile picker)."""
+    return progress.recorder()
+
+
+def rerater():
+    """`rerate(attempt_id, rating)` -> the card as now scheduled, or None when it failed."""
+    db = progress.store() if profile_id() is not None else None
+    if db is None:
+        return None
+    pid = profile_id()
+
+    def rerate(attempt_id: int, rating: int):
+        try:
+            return db.change_rating(pid, attempt_id, rating)
+        except (TutorError, ValueError) as exc:
+            reason = exc.message(lang()) if isinstance(exc, TutorError) else str(exc)
+            st.toast(tr("practice.rating_not_changed", error=reason), icon=":material/error:")
+            return None
+
+    return rerate

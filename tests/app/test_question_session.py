@@ -1,0 +1,254 @@
+"""One question's flow (app_pages.flows.question_session) without Streamlit: tries, the reveal,
+what is recorded and counted, the rating change, and the draft that survives a reload."""
+
+import random
+from datetime import timedelta
+
+import pytest
+
+from app_pages.flows import question_session as flow
+from grader import Result, Verdict
+from quizbank import parse_bank
+from tests.app.learner_bank import QUESTIONS, fixture_bank
+from tutor.dashboard import daily_activity
+from tutor.rating import Phase
+from tutor.store import ProgressStore
+
+BANK = fixture_bank()
+NUMERIC, CHOICE, INTERVIEW = (BANK.questions[q] for q in ("fx-numeric", "fx-choice", "fx-interview"))
+RIGHT, WRONG, UNREADABLE = "[0.4, 2.05]", "[0.4, 2.5]", "[0.4,"
+
+
+def opened(question, now=100.0, **kwargs):
+    """A session opened at `now` (None: the real clock, for answers given without a `now`)."""
+    return flow.open_session(question, rng=random.Random(0), now=now, **kwargs)
+
+
+def answer(session, question, text, **kwargs):
+    return flow.submit(session, question, text, confidence="medium", lang="en", **kwargs)
+
+
+@pytest.fixture
+def store(tmp_path):
+    db = ProgressStore.open(f"sqlite:///{tmp_path / 'progress.db'}")
+    yield db
+    db.close()
+
+
+def writer(store, profile_id):
+    return lambda attempt: store.record_attempt(profile_id, attempt)
+
+
+def test_a_numeric_question_gives_three_tries_then_shows_the_solution():
+    session = opened(NUMERIC)
+    assert (session.tries_allowed, session.tries_left) == (3, 3)
+    phases = [answer(session, NUMERIC, WRONG).phase for _ in range(2)]
+    assert phases == [Phase.FIRST, Phase.RETRY] and not session.revealed
+    assert session.tries_left == 1
+    assert answer(session, NUMERIC, WRONG).phase is Phase.RETRY and session.revealed
+    late = answer(session, NUMERIC, RIGHT)  # the key, retyped after the solution
+    assert late.correct and late.phase is Phase.AFTER_REVEAL and not late.counted
+    assert session.first.correct is False  # the counted try stays the first one
+
+
+def test_a_right_first_try_ends_the_question():
+    session = opened(NUMERIC)
+    graded = answer(session, NUMERIC, RIGHT)
+    assert graded.counted and session.revealed and session.tries_used == 1
+
+
+def test_an_unreadable_answer_is_not_a_try():
+    session = opened(NUMERIC)
+    graded = answer(session, NUMERIC, UNREADABLE)
+    assert graded.result.unreadable and graded.phase is None
+    assert session.tries_used == 0 and not session.attempted and not session.revealed
+    assert answer(session, NUMERIC, WRONG).phase is Phase.FIRST
+
+
+def test_a_choice_question_has_one_try_and_its_own_tries_are_honoured():
+    session = opened(CHOICE)
+    answer(session, CHOICE, ["b"])
+    assert session.revealed
+    custom = parse_bank({"questions": [{**QUESTIONS[1], "tries": 1}]}).questions["fx-numeric"]
+    session = opened(custom)
+    answer(session, custom, WRONG)
+    assert session.revealed
+
+
+def test_giving_up_before_any_try_is_the_counted_failure():
+    session = opened(NUMERIC)
+    recorded = []
+    flow.give_up(session, NUMERIC, record=recorded.append, now=130.0)
+    (attempt,) = recorded
+    assert (attempt.verdict, attempt.answer, attempt.phase, attempt.seconds) == (
+        "wrong", "", Phase.FIRST, 30.0)
+    assert session.revealed and session.gave_up and session.attempted
+    assert flow.give_up(session, NUMERIC, record=recorded.append) is None  # once
+    assert len(recorded) == 1
+
+
+def test_giving_up_after_a_try_only_shows_the_solution():
+    session = opened(NUMERIC)
+    recorded = []
+    flow.save(session, NUMERIC, answer(session, NUMERIC, WRONG), record=recorded.append)
+    flow.give_up(session, NUMERIC, record=recorded.append)
+    assert session.revealed and len(recorded) == 1 and recorded[0].phase is Phase.FIRST
+
+
+def test_saving_records_hints_time_confidence_and_phase():
+    session = opened(CHOICE)
+    session.show_hint(CHOICE)
+    recorded = []
+    graded = flow.submit(session, CHOICE, ["a"], confidence="high", lang="en", now=112.5)
+    flow.save(session, CHOICE, graded, record=recorded.append)
+    (attempt,) = recorded
+    assert (attempt.question_id, attempt.verdict, attempt.answer) == ("fx-choice", "correct", '["a"]')
+    assert (attempt.confidence, attempt.hints_used, attempt.seconds) == (3, 1, 12.5)
+    assert attempt.phase is Phase.FIRST and attempt.problems() == []
+
+
+def test_an_unreadable_answer_is_never_recorded():
+    session = opened(NUMERIC)
+    recorded = []
+    flow.save(session, NUMERIC, answer(session, NUMERIC, UNREADABLE), record=recorded.append)
+    assert recorded == []
+
+
+def test_wrong_wrong_reveal_then_the_key_counts_one_failed_attempt(store):
+    # The issue's learner: two wrong tries, the solution, then the key retyped.
+    me = store.create_profile("Ada")
+    session = opened(NUMERIC, now=None)
+    for text in (WRONG, WRONG):
+        flow.save(session, NUMERIC, answer(session, NUMERIC, text), record=writer(store, me.id))
+    flow.give_up(session, NUMERIC, record=writer(store, me.id))
+    flow.save(session, NUMERIC, answer(session, NUMERIC, RIGHT), record=writer(store, me.id))
+    history = store.list_attempts(me.id)
+    assert [a.phase for a in history] == ["first", "retry", "after_reveal"]
+    daily = daily_activity(history)
+    assert daily["attempts"].tolist() == [1] and daily["accuracy"].tolist() == [0.0]
+    (card,) = store.list_cards(me.id)
+    first = history[0]
+    assert card.due == first.created_at + timedelta(days=1) and card.reps == 1
+    assert session.first.rating == 1 and session.first.due == card.due
+
+
+def test_a_right_answer_offers_hard_good_easy_and_the_card_follows_the_choice(store):
+    me = store.create_profile("Ada")
+    session = opened(NUMERIC, now=None)
+    first = flow.save(session, NUMERIC, answer(session, NUMERIC, RIGHT), record=writer(store, me.id))
+    assert first.rating == 3 and [r for r, _ in first.choices] == [2, 3, 4]
+    offered = dict(first.choices)
+    changed = flow.change_rating(session, 4, rerate=lambda a, r: store.change_rating(me.id, a, r))
+    assert changed.rating == 4 and changed.due == offered[4] == store.list_cards(me.id)[0].due
+    assert flow.change_rating(session, 1, rerate=lambda a, r: pytest.fail("not offered")) is None
+
+
+def test_a_wrong_answer_offers_no_other_rating(store):
+    me = store.create_profile("Ada")
+    session = opened(NUMERIC, now=None)
+    first = flow.save(session, NUMERIC, answer(session, NUMERIC, WRONG), record=writer(store, me.id))
+    assert first.rating == 1 and first.choices == ()
+
+
+def test_the_draft_brings_back_tries_hints_typed_text_and_results():
+    session = opened(NUMERIC)
+    session.show_hint(NUMERIC)
+    answer(session, NUMERIC, WRONG)
+    answer(session, NUMERIC, UNREADABLE)
+    session.typed = {"text": "[0.4, 2.0", "confidence": "high"}
+    restored = flow.from_draft(flow.to_draft(session), NUMERIC)
+    assert restored == session
+
+
+def test_a_draft_of_an_interview_answer_round_trips():
+    session = opened(INTERVIEW)
+    session.show_model_answer("identity, and never vanish", "high")
+    answer(session, INTERVIEW, {"text": session.draft_answer, "ticked": ["identity", "never-vanish"]})
+    assert flow.from_draft(flow.to_draft(session), INTERVIEW) == session
+
+
+@pytest.mark.parametrize("draft", [None, "x", {}, {"version": 99}, {"version": 1, "question_id": "fx-choice"}])
+def test_a_draft_that_is_not_this_questions_is_dropped(draft):
+    assert flow.from_draft(draft, NUMERIC) is None
+
+
+def test_a_generated_variant_is_built_once_and_graded_as_shown(monkeypatch):
+    from quizbank import load_bank, variants
+
+    question = load_bank().questions["gen-chain-product"]
+    built = []
+    real = variants.build_variant
+    monkeypatch.setattr(variants, "build_variant", lambda *a, **k: built.append(a) or real(*a, **k))
+    session = opened(question, seed=42, difficulty="hard")
+    assert (session.seed, session.variant.difficulty, len(built)) == (42, "hard", 1)
+    keys = {ask: repr(session.variant.answers[ask]) for ask in question.asks}
+    graded = answer(session, question, keys)
+    assert graded.correct and len(built) == 1  # grading read the carried variant
+    restored = flow.from_draft(flow.to_draft(session), question)
+    assert restored.variant == session.variant and len(built) == 1  # nor does a reload
+
+
+def test_hints_are_revealed_one_at_a_time_and_stop_at_the_last():
+    session = opened(CHOICE)
+    assert session.visible_hints(CHOICE, "en") == []
+    session.show_hint(CHOICE)
+    assert session.visible_hints(CHOICE, "en") == ["Hint 1"]
+    session.show_hint(CHOICE)
+    session.show_hint(CHOICE)  # beyond the last: no-op
+    assert session.visible_hints(CHOICE, "zh") == ["提示 1", "提示 2"]
+    assert not session.can_show_hint(CHOICE)
+
+
+@pytest.mark.parametrize(
+    ("ticked", "correct", "score", "missed", "misconceptions"),
+    [
+        (["identity"], True, 1.0, [], []),
+        (["identity", "ensemble"], True, 1.0, [], []),
+        ([], False, 0.0, ["identity"], []),
+        (["ensemble"], False, 0.0, ["identity"], []),
+        (["identity", "never-vanish"], False, 1.0, [], ["never-vanish"]),
+    ],
+)
+def test_rubric_result(ticked, correct, score, missed, misconceptions):
+    result, rubric = flow.rubric_result(INTERVIEW, ticked)
+    assert (result.correct, result.score) == (correct, score)
+    assert list(rubric.missed_required) == missed
+    assert list(rubric.misconceptions) == misconceptions
+
+
+def test_rubric_result_refuses_unknown_points():
+    with pytest.raises(ValueError, match="unknown rubric points: nope"):
+        flow.rubric_result(INTERVIEW, ["nope"])
+
+
+def test_interview_attempt_carries_rubric_flags():
+    session = opened(INTERVIEW)
+    session.show_model_answer("identity, and never vanish", "medium")
+    recorded = []
+    graded = flow.submit(session, INTERVIEW, {"text": session.draft_answer,
+                                              "ticked": ["identity", "never-vanish"]},
+                         confidence=session.draft_confidence, lang="en", now=130.0)
+    flow.save(session, INTERVIEW, graded, record=recorded.append, mode="interview")
+    (attempt,) = recorded
+    assert attempt.answer == "identity, and never vanish"
+    assert attempt.rubric_ticks == ("identity", "never-vanish")
+    assert attempt.misconception_ticked and not attempt.required_missed
+    assert attempt.verdict == "partial" and attempt.mode == "interview"
+
+
+def test_bad_confidence_is_refused_before_grading():
+    session = opened(CHOICE)
+
+    def grade(*_a, **_k):
+        return Result(Verdict.CORRECT), None
+
+    with pytest.raises(ValueError, match="confidence"):
+        flow.submit(session, CHOICE, ["a"], confidence="sure", lang="en", grade=grade)
+    assert not session.graded
+
+
+@pytest.mark.parametrize(("text", "seed"), [("7", 7), ("99999", 99999), ("0", None),
+                                            ("100000", None), ("１２", None), ("-1", None),
+                                            (None, None), ("4e2", None)])
+def test_parse_seed(text, seed):
+    assert flow.parse_seed(text) == seed
