@@ -8,7 +8,7 @@ import random
 import streamlit as st
 
 from app_pages.flows.question_session import CONFIDENCE_LEVEL
-from app_pages.state import lang, profile_id, tr
+from app_pages.state import current_profile_id, lang, tr
 from app_pages.widgets import answer_inputs as inputs
 from app_pages.widgets import drafts, flow_state, progress, recording, resources
 from app_pages.widgets.answer_inputs import labelled
@@ -52,9 +52,9 @@ if session is None:
         now = utc_now()
         seen = set()
         db = progress.store()
-        if db is not None and profile_id() is not None:
+        if db is not None and current_profile_id() is not None:
             try:
-                seen = db.recent_question_ids(profile_id(), since=now.replace(year=now.year - 1))
+                seen = db.recent_question_ids(current_profile_id(), since=now.replace(year=now.year - 1))
             except TutorError:
                 seen = set()
         try:

@@ -5,7 +5,7 @@ import streamlit as st
 
 from app_pages.flows.practice import next_due
 from app_pages.flows.question_session import from_draft, to_draft
-from app_pages.state import lang, profile_id, tr
+from app_pages.state import current_profile_id, lang, tr
 from app_pages.widgets import drafts, flow_state, progress, recording, resources
 from app_pages.widgets.question_view import question_view
 from tutor.dashboard import due_summary
@@ -26,7 +26,7 @@ catalog = resources.catalog()
 resources.warm_grader()
 run = flow_state.run(PAGE)
 try:
-    queue = db.review_queue(profile_id(), utc_now())
+    queue = db.review_queue(current_profile_id(), utc_now())
 except TutorError as exc:
     st.error(exc.message(lang()))
     st.stop()
@@ -38,7 +38,7 @@ cols[1].metric(tr("review.confident_errors"), sum(c.high_confidence_error for c 
 
 
 def open_next(skip: str | None) -> None:
-    fresh = db.review_queue(profile_id(), utc_now())
+    fresh = db.review_queue(current_profile_id(), utc_now())
     qid = next_due(fresh, catalog, skip=skip)
     if qid is None:
         run.current = None
@@ -57,7 +57,7 @@ if run.current is None or (run.current.question_id not in due_ids and not run.cu
     open_next(None)
 if run.current is None:
     drafts.clear(PAGE)
-    cards = db.list_cards(profile_id())
+    cards = db.list_cards(current_profile_id())
     if not cards:  # nothing answered yet: say how Review works rather than "well done"
         with st.container(key="review_how"):
             st.info(tr("review.how_title"), icon=":material/school:")

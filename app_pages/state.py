@@ -128,8 +128,3 @@ def keep_in_url(param: str, value: str | None) -> None:
             del st.query_params[param]
     elif st.query_params.get(param) != value:
         st.query_params[param] = value
-
-
-# The earlier name, still called by Review and Mock interview until their rewrite moves them to
-# current_profile_id (remove it then).
-profile_id = current_profile_id

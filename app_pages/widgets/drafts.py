@@ -12,7 +12,7 @@ from typing import Any
 
 import streamlit as st
 
-from app_pages.state import profile_id
+from app_pages.state import current_profile_id
 from app_pages.widgets import progress
 from tutor.store import TutorError
 from tutor.store.drafts import clear_draft, load_draft, save_draft
@@ -21,7 +21,7 @@ _LAST = "draft.{key}.saved"  # what this session last wrote, to skip writing the
 
 
 def _where():
-    pid = profile_id()  # None when no store could be opened (the sidebar already says why)
+    pid = current_profile_id()  # None when no store could be opened (the sidebar already says why)
     db = progress.store() if pid is not None else None
     return (db, pid) if db is not None else (None, None)
 

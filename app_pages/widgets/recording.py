@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages.state import lang, profile_id, tr
+from app_pages.state import current_profile_id, lang, tr
 from app_pages.widgets import progress
 from tutor.store import TutorError
 
@@ -17,10 +17,10 @@ def recorder():
 
 def rerater():
     """`rerate(attempt_id, rating)` -> the card as now scheduled, or None when it failed."""
-    db = progress.store() if profile_id() is not None else None
+    db = progress.store() if current_profile_id() is not None else None
     if db is None:
         return None
-    pid = profile_id()
+    pid = current_profile_id()
 
     def rerate(attempt_id: int, rating: int):
         try:
