@@ -55,12 +55,12 @@ def spec_from(args: argparse.Namespace) -> LoadSpec:
 
 
 def run_on_own_server(spec: LoadSpec, server_args: tuple[str, ...] = (),
-                      env: dict[str, str] | None = None) -> LoadReport:
+                      env: dict[str, str] | None = None, log_path: Path | None = None) -> LoadReport:
     """A fresh server (as `make run`), warmed up, loaded, stopped."""
     with tempfile.TemporaryDirectory(prefix="load-") as data:
         database = f"sqlite:///{data}/progress.db"
-        server = start_app(database, log_path=Path(data) / "server.log", extra_args=server_args,
-                           env=env)
+        server = start_app(database, log_path=log_path or Path(data) / "server.log",
+                           extra_args=server_args, env=env)
         try:
             warm_up(server.url, spec.page)
             return run_load(spec, Target(server.url, [server.process.pid], database))
@@ -81,6 +81,7 @@ def main() -> int:
     parser.add_argument("--server-arg", action="append", default=[],
                         help="extra `streamlit run` option for the server started here, "
                              "e.g. --server-arg=--runner.postScriptGC=true")
+    parser.add_argument("--server-log", type=Path, help="keep the server's log here")
     parser.add_argument("--json", type=Path, help="append the report as one JSON line here")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 on any error, lost attempt or unfinished learner")
@@ -96,7 +97,7 @@ def main() -> int:
             parser.error("--url needs --pid (one per server process) and --database")
         report = run_load(spec, Target(args.url, args.pid, args.database))
     else:
-        report = run_on_own_server(spec, tuple(args.server_arg))
+        report = run_on_own_server(spec, tuple(args.server_arg), log_path=args.server_log)
 
     print(HEADER)
     print(row(report))
