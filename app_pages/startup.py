@@ -1,13 +1,17 @@
-"""Once per server process: load what the pages use, then freeze the start-up heap.
+"""Once per server process: torch work to a worker, the pages' modules loaded, the heap frozen.
 
-With Streamlit's `runner.postScriptGC` off (`.streamlit/config.toml`), nothing runs a full garbage
-collection after every script run (85-90 ms each with sympy and pandas in the heap, during which
-every session waits). Python's own collections still run; `gc.freeze()` moves everything that
-exists after start-up (modules, the bank, caches) into a generation the collector never scans,
-so those collections only walk what sessions create and stay short.
+- Generated problems and the deep-MLP demo are computed in `compute.worker`'s child process, so
+  the app server never imports torch (it would add ~190 MiB and ~140,000 objects to the heap
+  every script run shares, and its import inside a script run stalls every session for seconds).
+  Measured against importing torch here at start-up and freezing it: see README, Capacity.
+- With Streamlit's `runner.postScriptGC` off (`.streamlit/config.toml`), nothing runs a full
+  garbage collection after every script run (85-90 ms each with sympy and pandas loaded, during
+  which every session waits). Python's own collections still run; `gc.freeze()` moves everything
+  that exists after start-up (modules, the bank) into a generation the collector never scans, so
+  those collections only walk what sessions create and stay short.
 
-`prepare_process()` is called by the shell on every run and does its work once, in a background
-thread: the first page does not wait for modules it may not need.
+`prepare_process()` is called by the shell on every run and does its work once: routing at once,
+the rest in a background thread, so the first page does not wait for modules it may not need.
 """
 
 from __future__ import annotations
@@ -33,8 +37,13 @@ PAGE_MODULES = (
 _log = logging.getLogger(__name__)
 
 
-def load_and_freeze() -> None:
-    """Import the pages' modules and build the shared bank, collect once, then freeze."""
+def load_and_freeze(compute_worker) -> None:
+    """Warm the compute worker, import the pages' modules and build the shared bank, collect
+    once, then freeze."""
+    try:
+        compute_worker.start()
+    except Exception as exc:  # noqa: BLE001 - the first generated problem reports it again
+        _log.warning("start-up: compute worker not started (%s)", exc)
     for name in PAGE_MODULES:
         try:
             importlib.import_module(name)
@@ -50,7 +59,12 @@ def load_and_freeze() -> None:
 
 @st.cache_resource(show_spinner=False)
 def prepare_process() -> threading.Thread:
-    """Start `load_and_freeze` once per server process (a cached resource), in the background."""
-    thread = threading.Thread(target=load_and_freeze, name="startup-freeze", daemon=True)
+    """Once per server process (a cached resource): route torch work to the compute worker now,
+    then `load_and_freeze` in the background."""
+    import compute.worker
+
+    worker = compute.worker.route()
+    thread = threading.Thread(target=load_and_freeze, args=(worker,), name="startup-freeze",
+                              daemon=True)
     thread.start()
     return thread

@@ -62,7 +62,7 @@ def run_on_own_server(spec: LoadSpec, server_args: tuple[str, ...] = (),
         server = start_app(database, log_path=log_path or Path(data) / "server.log",
                            extra_args=server_args, env=env)
         try:
-            warm_up(server.url, spec.page)
+            warm_up(server.url, [server.process.pid], spec.page)
             return run_load(spec, Target(server.url, [server.process.pid], database))
         except BaseException:
             print(server.log()[-3000:], file=sys.stderr)

@@ -125,13 +125,22 @@ async def _drive(spec: LoadSpec, url: str, cpu_marks: CpuPerRun | None) -> list[
                                   spec.duration + spec.timeout + spec.ramp + 30)
 
 
-def warm_up(url: str, page: str = "") -> None:
-    """One learner answers two questions: imports, caches and worker processes are loaded
-    before the idle RSS is read, as on a server that has been up for a while."""
-    config = LearnerConfig(url, page=page, answers=2, think=0.0)
+def warm_up(url: str, pids: list[int], page: str = "", quiet: float = 3.0,
+            limit: float = 60.0) -> None:
+    """One learner answers three questions, then the server is left alone until its RSS has not
+    moved for `quiet` seconds: imports, caches and worker processes are loaded before the idle
+    RSS is read, as on a server that has been up for a while."""
+    config = LearnerConfig(url, page=page, answers=3, think=0.0)
     log = asyncio.run(learner(-1, config))
     if log.errors:
         raise RuntimeError(f"warm-up learner failed: {log.errors[0]}")
+    sampler = RssSampler(pids)
+    last, still_since, deadline = sampler.now(), time.monotonic(), time.monotonic() + limit
+    while time.monotonic() < deadline and time.monotonic() - still_since < quiet:
+        time.sleep(0.5)
+        now = sampler.now()
+        if abs(now - last) > 1024 * 1024:
+            last, still_since = now, time.monotonic()
 
 
 def run_load(spec: LoadSpec, target: Target) -> LoadReport:
