@@ -1,6 +1,11 @@
 """The progress store for the pages: one shared connection pool, the sidebar profile picker,
 and the attempt writer for the chosen profile. A store problem (corrupt, locked, unwritable
 file) is shown in the learner's language; the page keeps working without saving.
+
+Attempts go through one `AttemptWriter` per store: queued, written in order by its thread and
+retried while the database is busy, so an attempt whose verdict the learner saw is never
+dropped. The page waits up to `SAVE_WAIT_S` for the write (it takes milliseconds); if the
+database is busy longer, it says the answer will be saved and moves on.
 """
 
 from __future__ import annotations
@@ -11,7 +16,16 @@ import streamlit as st
 
 from app_pages.state import lang, profile_id, set_profile_id, tr
 from tutor.i18n import LANGUAGES, t
-from tutor.store import ENV_URL, ProfileError, ProgressStore, StoreUnavailable, TutorError
+from tutor.store import (
+    ENV_URL,
+    AttemptWriter,
+    ProfileError,
+    ProgressStore,
+    StoreUnavailable,
+    TutorError,
+)
+
+SAVE_WAIT_S = 1.0
 
 
 @st.cache_resource(show_spinner=False)
@@ -19,6 +33,12 @@ def _open_store(url: str | None) -> ProgressStore:
     # A connection pool (thread-safe), opened once per server and database URL; errors are not
     # cached, so a locked or missing file is retried on the next run.
     return ProgressStore.open(url)
+
+
+@st.cache_resource(show_spinner=False)
+def _attempt_writer(url: str | None) -> AttemptWriter:
+    # One writer thread per store: the app's sessions never compete for the write lock.
+    return AttemptWriter(_open_store(url))
 
 
 def store() -> ProgressStore | None:
@@ -85,15 +105,23 @@ def profile_picker():
 
 
 def recorder():
-    """`record(new_attempt)` for the chosen profile, or None when nothing can be saved."""
+    """`record(new_attempt)` for the chosen profile, or None when nothing can be saved.
+
+    `record` returns the stored attempt, or None when it was refused (a warning says why) or is
+    still waiting for a busy database (a caption says it will be saved)."""
     db = store()
     profile = profile_picker() if db is not None else None
     if profile is None:
         return None
+    writer = _attempt_writer(os.environ.get(ENV_URL))
 
     def record(attempt):
+        pending = writer.submit(profile.id, attempt)
         try:
-            return db.record_attempt(profile.id, attempt)
+            return pending.result(timeout=SAVE_WAIT_S)
+        except TimeoutError:
+            st.caption(tr("practice.saving"))
+            return None
         except TutorError as exc:
             st.warning(tr("practice.attempt_not_saved", error=exc.message(lang())))
             return None
