@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import gc
 import importlib
-import logging
 import threading
 
 import streamlit as st
+from streamlit.logger import get_logger
 
 # Everything the pages import on first use (the slow parts of the heap), so it is frozen too.
 PAGE_MODULES = (
@@ -34,7 +34,7 @@ PAGE_MODULES = (
     "app_pages.widgets.transfer_view",
 )
 
-_log = logging.getLogger(__name__)
+_log = get_logger(__name__)  # Streamlit's logger: INFO lines reach the server log
 
 
 def load_and_freeze(compute_worker) -> None:

@@ -32,6 +32,8 @@ from bench.loadgen.run import LoadReport, LoadSpec, Target, run_load, warm_up  #
 from bench.loadgen.server import start_app, stop_server  # noqa: E402
 from bench.loadgen.table import HEADER, UNITS, details, row  # noqa: E402
 
+STARTED_UP = "start-up heap frozen"  # app_pages/startup.py logs this once its work is done
+
 
 def spec_arguments(parser: argparse.ArgumentParser) -> None:
     d = LoadSpec()
@@ -62,7 +64,8 @@ def run_on_own_server(spec: LoadSpec, server_args: tuple[str, ...] = (),
         server = start_app(database, log_path=log_path or Path(data) / "server.log",
                            extra_args=server_args, env=env)
         try:
-            warm_up(server.url, [server.process.pid], spec.page)
+            warm_up(server.url, [server.process.pid], spec.page,
+                    ready=lambda: STARTED_UP in server.log())
             return run_load(spec, Target(server.url, [server.process.pid], database))
         except BaseException:
             print(server.log()[-3000:], file=sys.stderr)

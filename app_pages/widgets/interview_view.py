@@ -98,7 +98,7 @@ def rubric_form(question, suggested: set[str], lang: str, *, key: str,
         for p in question.rubric:
             st.checkbox(
                 f"{p.text.get(lang)} · _{tr(f'practice.kind_{p.kind}')}_",
-                value=p.id in suggested,
+                value=False if locked else p.id in suggested,  # locked: the confirmed ticks
                 key=tick_keys[p.id],
                 disabled=locked,
             )

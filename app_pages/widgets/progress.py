@@ -54,7 +54,10 @@ def current_profile(db: ProgressStore):
     try:
         profiles = db.list_profiles()
         if not profiles:
-            profiles = [db.create_profile(tr("profile.default_name"))]
+            try:
+                profiles = [db.create_profile(tr("profile.default_name"))]
+            except ProfileError:  # another learner's first visit made it a moment ago
+                profiles = db.list_profiles()
     except TutorError as exc:
         st.sidebar.error(exc.message(lang()))
         return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from bench.loadgen.learner import LearnerConfig, LearnerLog, learner
@@ -125,21 +126,26 @@ async def _drive(spec: LoadSpec, url: str, cpu_marks: CpuPerRun | None) -> list[
                                   spec.duration + spec.timeout + spec.ramp + 30)
 
 
-def warm_up(url: str, pids: list[int], page: str = "", quiet: float = 3.0,
-            limit: float = 60.0) -> None:
-    """One learner answers three questions, then the server is left alone until its RSS has not
-    moved for `quiet` seconds: imports, caches and worker processes are loaded before the idle
-    RSS is read, as on a server that has been up for a while."""
+def warm_up(url: str, pids: list[int], page: str = "", *,
+            ready: Callable[[], bool] | None = None, quiet: float = 5.0,
+            limit: float = 120.0) -> None:
+    """One learner answers three questions, then the server is left alone until it has finished
+    starting up (`ready()`, when given: the server log says its start-up heap is frozen) and its
+    RSS has not moved for `quiet` seconds: imports, caches and worker processes are loaded before
+    the idle RSS is read, as on a server that has been up for a while."""
     config = LearnerConfig(url, page=page, answers=3, think=0.0)
     log = asyncio.run(learner(-1, config))
     if log.errors:
         raise RuntimeError(f"warm-up learner failed: {log.errors[0]}")
     sampler = RssSampler(pids)
-    last, still_since, deadline = sampler.now(), time.monotonic(), time.monotonic() + limit
+    deadline = time.monotonic() + limit
+    while ready is not None and not ready() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    last, still_since = sampler.now(), time.monotonic()
     while time.monotonic() < deadline and time.monotonic() - still_since < quiet:
         time.sleep(0.5)
         now = sampler.now()
-        if abs(now - last) > 1024 * 1024:
+        if abs(now - last) > 256 * 1024:
             last, still_since = now, time.monotonic()
 
 
