@@ -48,12 +48,15 @@ def spec_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--settle", type=float, default=d.settle,
                         help="seconds to wait after the learners left (writes, memory)")
     parser.add_argument("--seed", type=int, default=d.seed)
+    parser.add_argument("--loop", action="store_true",
+                        help="replace each learner who is done by a new one until --duration "
+                             "(a soak: learners keep arriving and leaving)")
 
 
 def spec_from(args: argparse.Namespace) -> LoadSpec:
     return LoadSpec(learners=args.learners, think=args.think, ramp=args.ramp, answers=args.answers,
                     duration=args.duration, page=args.page, timeout=args.timeout,
-                    settle=args.settle, seed=args.seed)
+                    settle=args.settle, seed=args.seed, loop=args.loop)
 
 
 def run_on_own_server(spec: LoadSpec, server_args: tuple[str, ...] = (),

@@ -31,6 +31,7 @@ class LoadSpec:
     timeout: float = 30.0  # one interaction's limit
     settle: float = 20.0  # after the learners left: wait this long for writes and memory
     seed: int = 0
+    loop: bool = False  # each learner who is done is replaced by a new one until `duration` ends
 
 
 @dataclass
@@ -63,6 +64,7 @@ class LoadReport:
     rss_before: float = 0.0  # MiB
     rss_peak: float = 0.0
     rss_after: float = 0.0
+    rss_timeline: list[tuple[float, float]] = field(default_factory=list)  # (s, MiB), per 10 s
     children_rss_peak: float = 0.0
     acknowledged: int = 0
     stored: int = 0
@@ -118,12 +120,20 @@ async def _drive(spec: LoadSpec, url: str, cpu_marks: CpuPerRun | None) -> list[
     config = LearnerConfig(url, page=spec.page, answers=spec.answers, think=spec.think,
                            timeout=spec.timeout, deadline=start + spec.duration)
     gap = spec.ramp / spec.learners if spec.learners else 0.0
-    tasks = [learner(n, config, start_delay=n * gap, seed=spec.seed,
-                     on_send=cpu_marks.mark if cpu_marks else None)
-             for n in range(spec.learners)]
+    on_send = cpu_marks.mark if cpu_marks else None
+
+    async def slot(n: int) -> list[LearnerLog]:
+        """Learner n; with `loop`, then the learners who take its place, until the deadline."""
+        logs = [await learner(n, config, start_delay=n * gap, seed=spec.seed, on_send=on_send)]
+        while spec.loop and time.perf_counter() < config.deadline:
+            number = n + spec.learners * len(logs)
+            logs.append(await learner(number, config, seed=spec.seed, on_send=on_send))
+        return logs
+
     # The hard bound: the duration, a last interaction's timeout and a little slack.
-    return await asyncio.wait_for(asyncio.gather(*tasks),
-                                  spec.duration + spec.timeout + spec.ramp + 30)
+    slots = await asyncio.wait_for(asyncio.gather(*(slot(n) for n in range(spec.learners))),
+                                   spec.duration + spec.timeout + spec.ramp + 30)
+    return [log for logs in slots for log in logs]
 
 
 def warm_up(url: str, pids: list[int], page: str = "", *,
@@ -177,6 +187,9 @@ def run_load(spec: LoadSpec, target: Target) -> LoadReport:
         report.rss_peak = rss.peak / MIB
         report.children_rss_peak = rss.children_peak / MIB
         report.children_cpu = sum(tree_cpu_seconds(p) for p in pids)
+        t0 = rss.samples[0][0] if rss.samples else 0.0
+        report.rss_timeline = [(round(t - t0, 1), round(v / MIB, 1))
+                               for t, v in rss.samples[::40]]  # every 10 s (0.25 s sampling)
 
     verdicts = [v for log in logs for v in log.verdicts]
     first = [log.first_page for log in logs if log.first_page is not None]
