@@ -14,7 +14,8 @@ thread (the event loop: websockets, message queues) is profiled into `<out>.main
         .sort_stats('cumulative').print_stats(40)"
 
 `--timer cpu` measures each thread's CPU time instead of wall time (waiting for the GIL or the
-database does not count then).
+database does not count then). `kill -USR1 <pid>` forgets the script threads profiled so far
+(e.g. after a warm-up, so first-run imports are left out).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import atexit
 import cProfile
 import os
 import pstats
+import signal
 import sys
 import threading
 import time
@@ -59,7 +61,12 @@ def install(out: Path, timer: str) -> None:
                 merged[0].dump_stats(out)
                 print(f"profile of the script threads written to {out}", file=sys.stderr)
 
+    def reset(*_) -> None:  # SIGUSR1: forget what was profiled so far (the warm-up)
+        with lock:
+            merged.clear()
+
     script_runner.ScriptRunner._run_script_thread = profiled
+    signal.signal(signal.SIGUSR1, reset)
     atexit.register(dump)
 
 
