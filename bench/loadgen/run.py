@@ -60,6 +60,7 @@ class LoadReport:
     children_cpu: float = 0.0  # seconds, their children alive at the end (grader worker...)
     cpu_per_run_mean: float = float("nan")
     cpu_per_run_median: float = float("nan")  # only with one learner: each run measured alone
+    idle_cpu_rate: float = 0.0  # CPU s per s of the server before the learners came
     client_cpu: float = 0.0
     rss_before: float = 0.0  # MiB
     rss_peak: float = 0.0
@@ -102,17 +103,28 @@ def count_attempts(database_url: str) -> int:
 
 
 class CpuPerRun:
-    """With one learner, each run's server CPU: the clock read at every send, differenced."""
+    """With one learner, each run's server CPU: the CPU clock read at every send, differenced,
+    less what the idle server burns over the same wall time (its event loop and threads: ~3 ms
+    per second here, which would otherwise add ~30 ms to every run of a learner thinking 10 s)."""
 
-    def __init__(self, pids: list[int]) -> None:
+    def __init__(self, pids: list[int], idle_rate: float = 0.0) -> None:
         self.pids = pids
-        self.marks: list[float] = []
+        self.idle_rate = idle_rate  # CPU seconds per wall second with nobody connected
+        self.marks: list[tuple[float, float]] = []  # (CPU seconds, wall seconds)
 
     def mark(self) -> None:
-        self.marks.append(sum(cpu_seconds(p) for p in self.pids))
+        self.marks.append((sum(cpu_seconds(p) for p in self.pids), time.perf_counter()))
 
     def per_run(self) -> list[float]:
-        return [b - a for a, b in zip(self.marks, self.marks[1:], strict=False)]
+        return [(c2 - c1) - self.idle_rate * (w2 - w1)
+                for (c1, w1), (c2, w2) in zip(self.marks, self.marks[1:], strict=False)]
+
+
+def idle_cpu_rate(pids: list[int], seconds: float = 3.0) -> float:
+    """CPU seconds per second the server uses while nobody interacts with it."""
+    cpu0, wall0 = sum(cpu_seconds(p) for p in pids), time.perf_counter()
+    time.sleep(seconds)
+    return (sum(cpu_seconds(p) for p in pids) - cpu0) / (time.perf_counter() - wall0)
 
 
 async def _drive(spec: LoadSpec, url: str, cpu_marks: CpuPerRun | None) -> list[LearnerLog]:
@@ -163,7 +175,8 @@ def run_load(spec: LoadSpec, target: Target) -> LoadReport:
     report = LoadReport(spec)
     pids = target.pids
     stored_before = count_attempts(target.database_url)
-    cpu_marks = CpuPerRun(pids) if spec.learners == 1 else None
+    report.idle_cpu_rate = idle_cpu_rate(pids)
+    cpu_marks = CpuPerRun(pids, report.idle_cpu_rate) if spec.learners == 1 else None
     client_cpu0 = time.process_time()
     with RssSampler(pids) as rss:
         report.rss_before = rss.now() / MIB
@@ -201,7 +214,8 @@ def run_load(spec: LoadSpec, target: Target) -> LoadReport:
     report.runs = sum(len(log.runs) for log in logs)
     report.runs_per_s = report.runs / report.elapsed if report.elapsed else 0.0
     report.server_cpu = cpu1 - cpu0
-    report.cpu_per_run_mean = report.server_cpu / report.runs if report.runs else float("nan")
+    busy_cpu = report.server_cpu - report.idle_cpu_rate * report.elapsed
+    report.cpu_per_run_mean = busy_cpu / report.runs if report.runs else float("nan")
     if cpu_marks is not None and cpu_marks.per_run():
         report.cpu_per_run_median = statistics.median(cpu_marks.per_run())
     errors = [f"learner {log.number}: {e}" for log in logs for e in log.errors]

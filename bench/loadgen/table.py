@@ -10,8 +10,8 @@ HEADER = (
     f"{'cpu/run':>7} {'median':>6} | {'RSS0':>5} {'peak':>5} {'after':>5} {'kids':>5} | "
     f"{'ack':>5} {'stored':>6} {'lost':>4} {'errors':>6}"
 )
-UNITS = ("(submit -> verdict and first page in ms; server CPU per script run in ms: mean over all "
-         "runs, median only with 1 learner; RSS of the server in MiB before / peak / after, kids = "
+UNITS = ("(submit -> verdict and first page in ms; server CPU per script run in ms, less what the "
+         "idle server uses over the same time: mean over all runs, median only with 1 learner; RSS of the server in MiB before / peak / after, kids = "
          "peak RSS of its child processes; ack = answers whose verdict was shown, stored = attempts "
          "the database gained)")
 
@@ -38,7 +38,8 @@ def row(r: LoadReport) -> str:
 
 def details(r: LoadReport) -> str:
     lines = [f"  elapsed {r.elapsed:.1f} s, {r.runs} script runs, server CPU {r.server_cpu:.2f} s "
-             f"(children {r.children_cpu:.2f} s), load generator CPU {r.client_cpu:.2f} s"]
+             f"(children {r.children_cpu:.2f} s), load generator CPU {r.client_cpu:.2f} s; "
+             f"the idle server used {r.idle_cpu_rate * 1000:.1f} ms of CPU per second"]
     if r.unfinished:
         lines.append(f"  {r.unfinished} learners did not finish")
     lines += [f"  error: {e}" for e in r.error_samples]
