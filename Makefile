@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test test-postgres lint bench browser clean
+.PHONY: run serve test test-postgres lint bench load load-check browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +15,11 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	$(VENV)/bin/streamlit run streamlit_app.py
+
+# N app processes behind HAProxy (cookie session affinity) on http://127.0.0.1:8501; README, Capacity.
+N ?= 2
+serve: $(STAMP)
+	bash scripts/serve.sh $(N)
 
 # Debian's Chromium for the browser tests (Playwright cannot download browsers here).
 browser:
@@ -32,6 +37,14 @@ test-postgres: $(STAMP)
 
 bench: $(STAMP)
 	for b in bench/bench_*.py; do $(PY) $$b || exit 1; done
+
+# Simulated learners on a `make run` server: the standard matrix (about 25 minutes) ...
+load: $(STAMP)
+	$(PY) bench/load_matrix.py
+
+# ... and the short check CI runs: 25 learners for 20 s, fails on any error or lost attempt.
+load-check: $(STAMP)
+	$(PY) bench/load.py --check --learners 25 --think 0.5 --ramp 5 --answers 1000 --duration 20 --settle 5
 
 clean:
 	rm -rf $(VENV) artifacts .pytest_cache

@@ -8,9 +8,13 @@ Run with `make run` (or `.venv/bin/streamlit run streamlit_app.py`). Every page 
 import streamlit as st
 
 from app_pages import PAGES
+from app_pages.session_reaper import note_this_session
+from app_pages.startup import prepare_process
 from app_pages.state import init_session, language_switch, tr
 from app_pages.widgets.progress import profile_picker
 
+prepare_process()  # once per server: load the pages' modules, freeze the start-up heap
+note_this_session()  # its state is released once the learner has left
 init_session()
 st.set_page_config(page_title=tr("common.app_name"), page_icon=":material/school:", layout="wide")
 

@@ -14,6 +14,7 @@ import hashlib
 import math
 
 from compute import registry
+from compute import worker as _worker
 from compute.errors import ParamsError
 
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -40,6 +41,10 @@ def generate(template: str, *, seed: int, difficulty: str = "medium") -> dict:
                                        f"got {difficulty!r}"))
     if problems:
         raise ParamsError(template, problems)
+    worker = _worker.active()
+    if worker is not None:  # the app server: torch lives in the worker process (compute.worker)
+        return worker.call("generate", {"template": template, "seed": seed,
+                                        "difficulty": difficulty})
 
     import numpy as np
 

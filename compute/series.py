@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from compute import worker as _worker
 from compute.errors import ParamsError
 from compute.params import ParamReader
 
@@ -39,6 +40,9 @@ def deep_mlp_grad_norms(depth: int, width: int, gain: float, seed: int) -> dict:
     from compute.templates import deep_mlp_gradients as mlp
 
     setting = mlp.check_setting({"depth": depth, "width": width, "gain": gain, "seed": seed})
+    worker = _worker.active()
+    if worker is not None:  # the app server: torch lives in the worker process (compute.worker)
+        return worker.call("deep_mlp_grad_norms", setting)
     weights, x0 = mlp.draw_weights(setting["depth"], setting["width"], setting["gain"],
                                    setting["seed"])
     plain, residual = mlp.grad_norms(weights, x0)

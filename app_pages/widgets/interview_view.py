@@ -98,24 +98,37 @@ def followups(question, lang: str, *, key: str, go_to: Callable[[str], None] | N
 def rubric_form(question, suggested: set[str], lang: str, *, key: str,
                 locked: bool = False) -> list[str] | None:
     """The rubric's key points as checkboxes, suggested ones pre-ticked; the ticked ids once the
-    learner confirms (None before). `locked` shows the ticks already confirmed."""
+    learner confirms (None before). `locked` shows the ticks already confirmed.
+
+    Confirming is recorded by the button's callback, before the script runs, so the run that
+    confirms already draws the form locked: Confirm is never drawn enabled after it has done its
+    job (a double click finds it disabled, and Streamlit ignores a disabled button's click)."""
+    confirmed_key = f"{key}.confirmed_ticks"
+    tick_keys = {p.id: f"{key}.tick.{p.id}" for p in question.rubric}
+
+    def confirm() -> None:
+        ticks = [pid for pid, k in tick_keys.items() if st.session_state.get(k)]
+        st.session_state[confirmed_key] = ticks
+        for pid, k in tick_keys.items():  # keep the confirmed ticks on the locked checkboxes
+            st.session_state[k] = pid in ticks
+
+    confirmed = st.session_state.get(confirmed_key)
+    locked = locked or confirmed is not None
     with st.form(f"{key}.rubric_form", border=True):
         st.markdown(f"**{tr('practice.rubric')}**")
         st.caption(tr("practice.rubric_suggested"))
-        ticked = [
-            p.id
-            for p in question.rubric
-            if st.checkbox(
+        for p in question.rubric:
+            st.checkbox(
                 f"{p.text.get(lang)} · _{tr(f'practice.kind_{p.kind}')}_",
-                value=p.id in suggested,
-                key=f"{key}.tick.{p.id}",
+                value=False if locked else p.id in suggested,  # locked: the confirmed ticks
+                key=tick_keys[p.id],
                 disabled=locked,
             )
-        ]
-        confirmed = st.form_submit_button(
+        st.form_submit_button(
             tr("practice.confirm_ticks"), type="primary", key=f"{key}.confirm", disabled=locked,
+            on_click=confirm,
         )
-    return ticked if confirmed else None
+    return confirmed
 
 
 def rubric_outcome(question, rubric, lang: str) -> None:

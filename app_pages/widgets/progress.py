@@ -1,9 +1,16 @@
 """The progress store in the app's frame: the sidebar profile picker (drawn once, by the shell,
 before the page) and the attempt writer for the current profile. A store problem (corrupt, locked,
 unwritable file) is shown in the learner's language; the page keeps working without saving.
+
+Attempts go through one `AttemptWriter` per store: queued, written in order by its thread and
+retried while the database is busy, so an attempt whose verdict the learner saw is never
+dropped. The page waits up to `SAVE_WAIT_S` for the write (it takes milliseconds); if the
+database is busy longer, it says the answer will be saved and moves on.
 """
 
 from __future__ import annotations
+
+import os
 
 import streamlit as st
 
@@ -18,12 +25,21 @@ from app_pages.state import (
 )
 from app_pages.widgets import resources
 from tutor.i18n import LANGUAGES, t
-from tutor.store import ProgressStore, StoreUnavailable, TutorError
+from tutor.store import ENV_URL, AttemptWriter, ProgressStore, StoreUnavailable, TutorError
 from tutor.store.records import MAX_ANSWER_CHARS
+
+SAVE_WAIT_S = 1.0
 
 PICKER_KEY = "profile.picker"
 NEW_NAME_KEY = "profile.new_name"
 _CREATE_ERROR = "profile.create_error"
+
+
+@st.cache_resource(show_spinner=False)
+def _attempt_writer(url: str | None) -> AttemptWriter:
+    # One writer thread per store (`url` keys the cache): the sessions never compete for the
+    # write lock.
+    return AttemptWriter(resources.progress_store())
 
 
 def store() -> ProgressStore | None:
@@ -97,17 +113,23 @@ def recorder():
     """`record(new_attempt)` for the current profile, or None when nothing can be saved.
 
     The profile is read when the attempt is recorded, so an attempt always lands in the profile
-    the picker shows."""
+    the picker shows. `record` returns the stored attempt, or None when it was refused (a warning
+    says why) or is still waiting for a busy database (a caption says it will be saved)."""
     db = store()
     if db is None or current_profile_id() is None:
         return None
+    writer = _attempt_writer(os.environ.get(ENV_URL))
 
     def record(attempt):
         if len(attempt.answer) > MAX_ANSWER_CHARS:  # the learner can type that much: say so
             st.warning(tr("profile.answer_too_long", max=MAX_ANSWER_CHARS), icon=":material/save:")
             return None
+        pending = writer.submit(current_profile_id(), attempt)
         try:
-            return db.record_attempt(current_profile_id(), attempt)
+            return pending.result(timeout=SAVE_WAIT_S)
+        except TimeoutError:
+            st.caption(tr("practice.saving"))
+            return None
         except TutorError as exc:
             st.warning(tr("practice.attempt_not_saved", error=exc.message(lang())))
             return None

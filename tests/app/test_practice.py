@@ -190,6 +190,30 @@ def test_interview_question_reveal_tick_and_follow_up(open_page, database_url, m
     assert at.session_state["practice.run"].current.question_id == "fx-expression"
 
 
+def test_interview_confirm_is_locked_once_it_has_done_its_job(open_page, database_url, monkeypatch):  # noqa: F811
+    from app_pages.widgets import resources
+    from tests.app.learner_bank import fixture_bank
+
+    small = fixture_bank()
+    monkeypatch.setattr(resources, "bank", lambda: small)
+    monkeypatch.setattr(resources, "question", lambda qid: small.questions.get(qid))
+    at = open_page("practice", q="fx-interview")
+    at.text_area[0].input("It keeps an identity path.")
+    at = button(at, "Submit and show the model answer").click().run()
+    assert not button(at, "Confirm my key points").disabled
+    at.checkbox[1].check()  # the learner adds one point before confirming
+    at = button(at, "Confirm my key points").click().run()
+    # The very run that confirmed draws the form locked, with the ticks that were confirmed.
+    assert button(at, "Confirm my key points").disabled
+    assert all(c.disabled for c in at.checkbox)
+    assert [c.value for c in at.checkbox] == [True, True, False]
+    # A second click cannot reach it (AppTest, like a browser, refuses to press a disabled
+    # button, and Streamlit drops a disabled widget's value); nor does any later run save again.
+    at = at.run()
+    (attempt,) = attempts(database_url)  # saved once
+    assert set(attempt.rubric_ticks) == {"identity", "ensemble"}
+
+
 @pytest.mark.parametrize("right", [True, False])
 def test_generated_question_with_this_variants_numbers(open_page, right):  # noqa: F811
     import compute

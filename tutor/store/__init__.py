@@ -13,12 +13,14 @@ from tutor.store.errors import (
 )
 from tutor.store.progress import ProgressStore, utc_now
 from tutor.store.records import AttemptRecord, NewAttempt, Profile
+from tutor.store.writer import AttemptWriter
 
 __all__ = [
     "ENV_URL",
     "PROFILE_ERROR_CODES",
     "STORE_ERROR_CODES",
     "AttemptRecord",
+    "AttemptWriter",
     "NewAttempt",
     "Profile",
     "ProfileError",

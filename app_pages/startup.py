@@ -1,0 +1,69 @@
+"""Once per server process: torch work to a worker, the pages' modules loaded, the heap frozen.
+
+- Generated problems and the deep-MLP demo are computed in `compute.worker`'s child process, so
+  the app server never imports torch (it would add ~190 MiB and ~140,000 objects to the heap
+  every script run shares, and its import inside a script run stalls every session for seconds).
+  Measured against importing torch here at start-up and freezing it: see README, Capacity.
+- With Streamlit's `runner.postScriptGC` off (`.streamlit/config.toml`), nothing runs a full
+  garbage collection after every script run (85-90 ms each with sympy and pandas loaded, during
+  which every session waits). Python's own collections still run; `gc.freeze()` moves everything
+  that exists after start-up (modules, the bank) into a generation the collector never scans, so
+  those collections only walk what sessions create and stay short.
+
+`prepare_process()` is called by the shell on every run and does its work once: routing at once,
+the rest in a background thread, so the first page does not wait for modules it may not need.
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import threading
+
+import streamlit as st
+from streamlit.logger import get_logger
+
+# Everything the pages import on first use (the slow parts of the heap), so it is frozen too.
+PAGE_MODULES = (
+    "numpy", "pandas", "altair", "sqlalchemy", "fsrs",
+    "quizbank", "quizbank.grading", "quizbank.variants", "grader",
+    "tutor.interview", "tutor.interview_match", "tutor.review", "tutor.dashboard",
+    "tutor.transfer", "tutor.store", "tutor.analytics",
+    "app_pages.flows.question_session", "app_pages.flows.practice", "app_pages.flows.exercises",
+    "app_pages.flows.derivation_check", "app_pages.flows.explore", "app_pages.flows.plain_text",
+    "app_pages.widgets.question_view", "app_pages.widgets.dashboard_charts",
+    "app_pages.widgets.derivation_view", "app_pages.widgets.interview_widgets",
+    "app_pages.widgets.transfer_view",
+)
+
+_log = get_logger(__name__)  # Streamlit's logger: INFO lines reach the server log
+
+
+def load_and_freeze(compute_worker) -> None:
+    """Warm the compute worker, import the pages' modules and build the shared bank, collect
+    once, then freeze."""
+    try:
+        compute_worker.start()
+    except Exception as exc:  # noqa: BLE001 - the first generated problem reports it again
+        _log.warning("start-up: compute worker not started (%s)", exc)
+    for name in PAGE_MODULES:  # tests/app/test_startup.py checks that each one exists
+        importlib.import_module(name)
+    from app_pages.widgets import resources
+
+    resources.bank()
+    gc.collect()  # what is garbage now must not be frozen for the process's lifetime
+    gc.freeze()
+    _log.info("start-up heap frozen: %d objects", gc.get_freeze_count())
+
+
+@st.cache_resource(show_spinner=False)
+def prepare_process() -> threading.Thread:
+    """Once per server process (a cached resource): route torch work to the compute worker now,
+    then `load_and_freeze` in the background."""
+    import compute.worker
+
+    worker = compute.worker.route()
+    thread = threading.Thread(target=load_and_freeze, args=(worker,), name="startup-freeze",
+                              daemon=True)
+    thread.start()
+    return thread

@@ -1,0 +1,131 @@
+"""A simulated learner: open the app, answer what the page asks, see the verdict, go on.
+
+Nothing here knows our questions or page code. For each answer the learner
+1. types into the text boxes that sit outside any form (each is committed, as Enter does, and
+   the page reruns: the "interpreted as" preview),
+2. fills the first form that can be submitted (text, choices, ticks, an ordering: whatever
+   widgets it holds) and presses its primary submit button; if no verdict follows but another
+   form appears (an interview: answer first, then confirm the rubric), it fills and submits that
+   one, up to `MAX_FORMS` forms,
+3. waits for the verdict: the container the pages key `verdict`; the time from the last submit to
+   its arrival is the submit -> verdict latency,
+4. clicks the last button after the verdict (Practice's "Next question"; a follow-up does as
+   well) to get the next question.
+Between actions it thinks (uniform in [0.5, 1.5] x `think` seconds).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bench.loadgen.answers import learner_state
+from bench.loadgen.connection import VERDICT_KEY, AppTab, TabError
+
+MAX_FORMS = 3  # forms per answer (the interview's is two)
+
+
+@dataclass
+class LearnerConfig:
+    base_url: str
+    page: str = ""
+    query: str = "lang=en"
+    answers: int = 5
+    think: float = 10.0
+    timeout: float = 30.0
+    deadline: float = float("inf")  # perf_counter time after which no new action starts
+
+
+@dataclass
+class LearnerLog:
+    """What one learner saw."""
+
+    number: int
+    first_page: float | None = None
+    verdicts: list[float] = field(default_factory=list)  # submit -> verdict, seconds
+    runs: list[float] = field(default_factory=list)  # every interaction's run, seconds
+    acknowledged: int = 0  # answers whose verdict was shown
+    errors: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # exceptions the app itself showed
+    finished: bool = False
+
+
+class Stop(Exception):
+    """The time bound was reached: the learner leaves."""
+
+
+async def think(config: LearnerConfig, rng: random.Random) -> None:
+    pause = config.think * rng.uniform(0.5, 1.5)
+    if time.perf_counter() + pause > config.deadline:
+        raise Stop
+    await asyncio.sleep(pause)
+
+
+async def answer_one(tab: AppTab, config: LearnerConfig, rng: random.Random, log: LearnerLog) -> None:
+    """One question: type, submit (one or more forms), wait for the verdict, go on."""
+    for box in tab.page.loose_text_boxes():
+        await think(config, rng)
+        run = await tab.rerun(set_values=[learner_state(box, rng)])
+        log.runs.append(run.seconds)
+
+    verdict = None
+    for _ in range(MAX_FORMS):
+        forms = tab.page.submittable_forms()
+        if not forms:
+            raise TabError("no form to answer on the page")
+        form_id, submit = forms[0]
+        values = [s for w in tab.page.form_fields(form_id) if (s := learner_state(w, rng)) is not None]
+        await think(config, rng)
+        run = await tab.rerun(set_values=values, click=submit)
+        log.runs.append(run.seconds)
+        if run.verdict_seconds is not None:
+            verdict = run.verdict_seconds
+            break
+        if tab.page.keyed_block(VERDICT_KEY) is not None:
+            raise TabError("a verdict was on the page but did not come with the submit")
+    if verdict is None:
+        raise TabError(f"no verdict after {MAX_FORMS} forms (is the verdict container keyed "
+                       f"{VERDICT_KEY!r}?)")
+    log.verdicts.append(verdict)
+    log.acknowledged += 1
+
+    shown = tab.page.keyed_block(VERDICT_KEY)
+    onward = tab.page.buttons_after(shown.path) if shown is not None else []
+    if not onward:
+        raise TabError("no button after the verdict to go on with")
+    await think(config, rng)
+    run = await tab.rerun(click=onward[-1])
+    log.runs.append(run.seconds)
+
+
+async def learner(number: int, config: LearnerConfig, *, start_delay: float = 0.0,
+                  seed: int = 0, on_send: Callable[[], object] | None = None) -> LearnerLog:
+    """One learner's whole visit; errors are logged, never raised."""
+    log = LearnerLog(number)
+    rng = random.Random(seed * 100_003 + number)
+    await asyncio.sleep(start_delay)
+    if time.perf_counter() > config.deadline:
+        log.finished = True
+        return log
+    tab = AppTab(config.base_url, page=config.page, query=config.query, timeout=config.timeout,
+                 on_send=on_send)
+    try:
+        first = await tab.open()
+        log.first_page = first.seconds
+        log.runs.append(first.seconds)
+        for _ in range(config.answers):
+            await answer_one(tab, config, rng, log)
+        log.finished = True
+    except Stop:
+        log.finished = True
+    except TabError as exc:
+        log.errors.append(str(exc))
+    except Exception as exc:  # noqa: BLE001 - a learner's bug must not stop the others
+        log.errors.append(f"unexpected {exc!r}")
+    finally:
+        log.problems = list(tab.page.problems)
+        await tab.close()
+    return log
