@@ -21,6 +21,9 @@ from app_pages.widgets.answer_inputs import answer_label
 from tutor.rating import Phase
 
 VERDICT_TEST_ID = "verdict"  # the e2e tests and the submit benchmark wait for this marker
+# Inside it, for an answer that could not be read (not an attempt: nothing is recorded); the load
+# generator counts the other verdicts against the attempts stored.
+UNREADABLE_TEST_ID = "verdict-unreadable"
 
 # Types whose feedback is built only from grader messages and bank text (option and step
 # texts): safe for Markdown. Other feedback may quote what the learner typed: plain text only.
@@ -38,6 +41,7 @@ def verdict(graded: Graded, lang: str, kind: str = "", *, number: int = 0) -> No
 def _verdict(graded: Graded, lang: str, kind: str) -> None:
     result = graded.result
     if result.unreadable:
+        st.container(key=UNREADABLE_TEST_ID)
         st.warning(tr("practice.unreadable"), icon=":material/help:")
         st.caption(tr("practice.unreadable_not_counted"))
         st.code(result.feedback or result.error or "", language=None, wrap_lines=True)

@@ -28,6 +28,9 @@ from bench.loadgen.answers import default_state
 from bench.loadgen.page import FINISHED, Page, Widget, user_key
 
 VERDICT_KEY = "verdict"  # app_pages.widgets.feedback.VERDICT_TEST_ID: the pages' verdict marker
+# app_pages.widgets.feedback.UNREADABLE_TEST_ID: inside the verdict, for an answer that could not be
+# read; it is not an attempt, so nothing is stored for it.
+UNREADABLE_KEY = "verdict-unreadable"
 DONE = {FINISHED.FINISHED_SUCCESSFULLY, FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,
         FINISHED.FINISHED_WITH_COMPILE_ERROR}
 

@@ -4,9 +4,10 @@ Nothing here knows our questions or page code. For each answer the learner
 1. types into the text boxes that sit outside any form (each is committed, as Enter does, and
    the page reruns: the "interpreted as" preview),
 2. fills the first form that can be submitted (text, choices, ticks, an ordering: whatever
-   widgets it holds) and presses its primary submit button; if no verdict follows but another
-   form appears (an interview: answer first, then confirm the rubric), it fills and submits that
-   one, up to `MAX_FORMS` forms,
+   widgets it holds) and presses its primary submit button — or, on a page without a form, sets
+   the choices outside any form and presses the first primary button; if no verdict follows but
+   another form or primary button appears (an interview: answer first, then confirm the rubric),
+   it does the same again, up to `MAX_FORMS` times,
 3. waits for the verdict: the container the pages key `verdict`; the time from the last submit to
    its arrival is the submit -> verdict latency,
 4. clicks the last button after the verdict (Practice's "Next question"; a follow-up does as
@@ -23,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bench.loadgen.answers import learner_state
-from bench.loadgen.connection import VERDICT_KEY, AppTab, TabError
+from bench.loadgen.connection import UNREADABLE_KEY, VERDICT_KEY, AppTab, TabError
 
 MAX_FORMS = 3  # forms per answer (the interview's is two)
 
@@ -47,7 +48,8 @@ class LearnerLog:
     first_page: float | None = None
     verdicts: list[float] = field(default_factory=list)  # submit -> verdict, seconds
     runs: list[float] = field(default_factory=list)  # every interaction's run, seconds
-    acknowledged: int = 0  # answers whose verdict was shown
+    acknowledged: int = 0  # answers whose verdict was shown (attempts the store must keep)
+    unreadable: int = 0  # answers the grader could not read: a verdict, but not an attempt
     errors: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # exceptions the app itself showed
     finished: bool = False
@@ -71,13 +73,31 @@ async def answer_one(tab: AppTab, config: LearnerConfig, rng: random.Random, log
         run = await tab.rerun(set_values=[learner_state(box, rng)])
         log.runs.append(run.seconds)
 
+    if _finished_already(tab):
+        # A restored draft (learners on one server share the first profile) can open on a
+        # question already answered: go on to the next one, as a learner would.
+        await think(config, rng)
+        run = await tab.rerun(click=tab.page.buttons_after(
+            tab.page.keyed_block(VERDICT_KEY).path)[-1])
+        log.runs.append(run.seconds)
+        for box in tab.page.loose_text_boxes():
+            await think(config, rng)
+            run = await tab.rerun(set_values=[learner_state(box, rng)])
+            log.runs.append(run.seconds)
+
     verdict = None
     for _ in range(MAX_FORMS):
         forms = tab.page.submittable_forms()
-        if not forms:
-            raise TabError("no form to answer on the page")
-        form_id, submit = forms[0]
-        values = [s for w in tab.page.form_fields(form_id) if (s := learner_state(w, rng)) is not None]
+        if forms:
+            form_id, submit = forms[0]
+            fields = tab.page.form_fields(form_id)
+        else:
+            submit, fields = tab.page.loose_submit(), tab.page.loose_fields()
+            if submit is None:
+                shown = " | ".join(t[:60] for t in tab.page.texts()[-4:])
+                raise TabError(f"nothing to submit on the page (no form, no primary button): "
+                               f"{shown}")
+        values = [s for w in fields if (s := learner_state(w, rng)) is not None]
         await think(config, rng)
         run = await tab.rerun(set_values=values, click=submit)
         log.runs.append(run.seconds)
@@ -90,7 +110,10 @@ async def answer_one(tab: AppTab, config: LearnerConfig, rng: random.Random, log
         raise TabError(f"no verdict after {MAX_FORMS} forms (is the verdict container keyed "
                        f"{VERDICT_KEY!r}?)")
     log.verdicts.append(verdict)
-    log.acknowledged += 1
+    if tab.page.keyed_block(UNREADABLE_KEY) is not None:
+        log.unreadable += 1
+    else:
+        log.acknowledged += 1
 
     shown = tab.page.keyed_block(VERDICT_KEY)
     onward = tab.page.buttons_after(shown.path) if shown is not None else []
@@ -99,6 +122,14 @@ async def answer_one(tab: AppTab, config: LearnerConfig, rng: random.Random, log
     await think(config, rng)
     run = await tab.rerun(click=onward[-1])
     log.runs.append(run.seconds)
+
+
+def _finished_already(tab: AppTab) -> bool:
+    """A verdict is on screen, nothing can be submitted, and a button leads on."""
+    page = tab.page
+    shown = page.keyed_block(VERDICT_KEY)
+    return (shown is not None and not page.submittable_forms() and page.loose_submit() is None
+            and bool(page.buttons_after(shown.path)))
 
 
 async def learner(number: int, config: LearnerConfig, *, start_delay: float = 0.0,

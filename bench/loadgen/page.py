@@ -194,6 +194,20 @@ class Page:
                 chosen[w.form_id] = w
         return list(chosen.items())
 
+    def loose_submit(self) -> Widget | None:
+        """The first enabled primary button of the main area outside any form: how a page without
+        a form submits (its callback reads the widgets' values)."""
+        return next((w for w in self.widgets()
+                     if w.kind == "button" and w.in_main and not w.form_id and not w.disabled
+                     and w.is_primary), None)
+
+    def loose_fields(self) -> list[Widget]:
+        """Enabled value widgets of the main area outside any form, other than text boxes (those
+        are typed and committed one by one first)."""
+        return [w for w in self.widgets()
+                if w.in_main and not w.form_id and not w.disabled and w.kind in VALUE_WIDGETS
+                and w.kind not in ("text_input", "text_area")]
+
     def form_fields(self, form_id: str) -> list[Widget]:
         return [w for w in self.widgets() if w.form_id == form_id and w.kind in VALUE_WIDGETS]
 

@@ -68,6 +68,7 @@ class LoadReport:
     rss_timeline: list[tuple[float, float]] = field(default_factory=list)  # (s, MiB), per 10 s
     children_rss_peak: float = 0.0
     acknowledged: int = 0
+    unreadable: int = 0  # verdicts on answers that could not be read: not attempts, not stored
     stored: int = 0
     errors: int = 0
     error_samples: list[str] = field(default_factory=list)
@@ -189,6 +190,7 @@ def run_load(spec: LoadSpec, target: Target) -> LoadReport:
         cpu1 = sum(cpu_seconds(p) for p in pids)
         report.client_cpu = time.process_time() - client_cpu0
         report.acknowledged = sum(log.acknowledged for log in logs)
+        report.unreadable = sum(log.unreadable for log in logs)
         # Writes may land after the verdict (that is the point of showing it first): wait for them.
         deadline = time.monotonic() + spec.settle
         report.stored = count_attempts(target.database_url) - stored_before

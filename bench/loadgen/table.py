@@ -8,12 +8,13 @@ HEADER = (
     f"{'learners':>8} {'think':>5} {'ramp':>4} {'ans':>3} | {'verdicts':>8} {'p50':>6} {'p95':>6} "
     f"{'p99':>6} {'max':>6} | {'1st p50':>7} {'1st p95':>7} | {'runs/s':>6} "
     f"{'cpu/run':>7} {'median':>6} | {'RSS0':>5} {'peak':>5} {'after':>5} {'kids':>5} | "
-    f"{'ack':>5} {'stored':>6} {'lost':>4} {'errors':>6}"
+    f"{'unread':>6} {'ack':>5} {'stored':>6} {'lost':>4} {'errors':>6}"
 )
 UNITS = ("(submit -> verdict and first page in ms; server CPU per script run in ms, less what the "
          "idle server uses over the same time: mean over all runs, median only with 1 learner; RSS of the server in MiB before / peak / after, kids = "
-         "peak RSS of its child processes; ack = answers whose verdict was shown, stored = attempts "
-         "the database gained)")
+         "peak RSS of its child processes; unread = verdicts on answers the grader could not read (not "
+         "attempts: nothing is stored), ack = the other answers whose verdict was shown, stored = "
+         "attempts the database gained)")
 
 
 def _ms(seconds: float) -> str:
@@ -32,7 +33,7 @@ def row(r: LoadReport) -> str:
         f"{_ms(r.verdict_max):>6} | {_ms(r.first_page_p50):>7} {_ms(r.first_page_p95):>7} | "
         f"{r.runs_per_s:>6.1f} {_ms1(r.cpu_per_run_mean):>7} {_ms1(r.cpu_per_run_median):>6} | "
         f"{r.rss_before:>5.0f} {r.rss_peak:>5.0f} {r.rss_after:>5.0f} {r.children_rss_peak:>5.0f} | "
-        f"{r.acknowledged:>5} {r.stored:>6} {r.lost:>4} {r.errors:>6}"
+        f"{r.unreadable:>6} {r.acknowledged:>5} {r.stored:>6} {r.lost:>4} {r.errors:>6}"
     )
 
 

@@ -101,6 +101,24 @@ def test_the_page_finds_loose_text_boxes_and_the_primary_submit_of_a_form():
     assert [w.key for w in page.form_fields(form_id)] == ["q1.conf"]
 
 
+def test_a_page_without_a_form_submits_with_its_first_primary_button():
+    # Practice's question screen: the answer box, a confidence radio and Submit, no form.
+    page = Page()
+    for msg in [
+        new_session("run1"),
+        element([0, 0], "text_input", id="$$ID-a-q1.text", label="Your answer"),
+        element([0, 1], "radio", id="$$ID-b-q1.conf", options=["low", "medium", "high"],
+                default=1),
+        element([0, 2], "button", id="$$ID-c-q1.submit", type="primary"),
+        element([0, 3], "button", id="$$ID-d-q1.give_up", type="secondary"),
+        finished(),
+    ]:
+        page.apply(msg)
+    assert page.submittable_forms() == []
+    assert page.loose_submit().key == "q1.submit"
+    assert [w.key for w in page.loose_fields()] == ["q1.conf"]  # the text box is typed first
+
+
 def test_elements_a_full_run_did_not_send_again_are_stale():
     page = Page()
     for msg in question_page("run1", "q1"):
