@@ -1,19 +1,34 @@
-"""Grade a number, vector or matrix against the question's tolerance.
+"""Grade a number, vector or matrix against the question's tolerance, as people round numbers.
 
-Tolerance rules (NaN and infinities never match):
-- relative: |a - e| <= rtol |e|          - absolute: |a - e| <= atol
-- both given: |a - e| <= max(atol, rtol |e|)   - none given: relative 1e-6
-- sigfigs N: a and e, each rounded to N significant figures, are equal; and when an entry is
-  typed as a decimal literal (2.05, 9.54e-7, 9.54×10^-7) it must show at least N significant
-  figures (a learner's 2.1 for "3 significant figures" is wrong even if 2.10 would be right).
-  Trailing zeros of a whole number (100) count as significant; computed entries (1/3) are
-  only rounded.
+Numbers are compared as the decimals people write, not as binary floats (grader/README.md,
+"Numbers the way people and textbooks round them"): a typed entry is the decimal typed (`2.675`
+is 2.675, not the float just below it), a computed one (`1/3`, `sqrt(2)`) its value to 60
+digits (exact_decimal.py), and the key is the shortest decimal that reads back as its float
+(the `2.675` a bank file or a JSON request writes).
+
+- relative rtol: |a - k| <= rtol·|k|; absolute atol: |a - k| <= atol; both: the larger bound;
+  neither: relative 1e-6. The bounds are inclusive (key 2, rtol 0.1: 1.8 and 2.2 are right).
+- significant figures N: an entry typed as a decimal must show at least N figures (`9.5e-7` is
+  too short for 3; an exact 0 has none to show), and then it is right when it rounds to the
+  same N figures as the key, R_N(a) = R_N(k), or when it is the key correctly rounded to more
+  figures, a = R_M(k) for some N < M <= the figures it shows. R rounds in one step, ties away
+  from zero (2.675 -> 2.68, 2.5 -> 3, -2.5 -> -3): the key is never rounded twice, and neither
+  is a more precise answer (1.045 for a key 1.0449 is right at 3 figures: it is the key to 4
+  figures, although 1.045 rounded again would be 1.05).
+- a key entry that is 0, or within 1e-12 of 0 at the scale of the key's largest entry (1e-17
+  beside entries of order 1: float noise), is matched by an answer of exactly 0 under every kind.
+- an entry without a value (1/0, 0^-1, log 0) makes the answer unreadable ("1/0 is undefined");
+  an infinite one (`inf`, `∞`) is read and never matches a key (keys are finite).
+
+Floats decide first where they cannot be wrong (far from a bound); the decimals decide the rest.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 
@@ -26,10 +41,33 @@ from ..reading.parser import NO_DECLARATIONS, parse
 from ..result import Result
 from ..values.decide import canonical, canonical_shape
 from ..values.evaluate import Env, evaluate
+from .exact_decimal import CONTEXT, NotExact, decimal_of_float, exact_value, undefined_part
 from .feedback import cannot_grade, result, shape_text, unreadable
 
 DEFAULT_RTOL = 1e-6
+ZERO_AT_SCALE = 1e-12  # a key entry this small beside the key's largest entry is a zero
+FLOAT_MARGIN = 1e-12  # relative: closer than this to a bound, the decimals decide
 _ENV = Env(k=1, n=1, seed=0)
+DECIMAL_COMMA = re.compile(r"\s*(-?\d+)[,，](\d+(?:[eE][+-]?\d+)?)\s*")
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One entry of the learner's answer: its float value, the tree it was typed as (None when
+    it comes out of a matrix computation) and the significant figures it shows (None unless
+    typed as a non-zero decimal literal)."""
+
+    value: float
+    node: Node | None = None
+    shown: int | None = None
+
+    def decimal(self) -> Decimal:
+        if self.node is not None:
+            try:
+                return exact_value(self.node)
+            except (GraderError, NotExact):
+                pass
+        return decimal_of_float(self.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,20 +91,46 @@ class Tolerance:
             parts.append(message("tol_absolute", lang, value=f"{self.atol:g}"))
         return ", ".join(parts)
 
-    def matches(self, a: float, e: float) -> bool:
-        if not (math.isfinite(a) and math.isfinite(e)):
+    def matches(self, entry: Entry, key: float, key_is_zero: bool = False) -> bool:
+        a = entry.value
+        if key_is_zero and a == 0 and entry.decimal() == 0:
+            return True
+        if not (math.isfinite(a) and math.isfinite(key)):
             return False
         if self.sigfigs is not None:
-            return round_sig(a, self.sigfigs) == round_sig(e, self.sigfigs)
+            return sigfigs_match(entry.decimal(), decimal_of_float(key), self.sigfigs,
+                                 entry.shown)
         rtol = self.rtol if self.rtol is not None else (0.0 if self.atol is not None
                                                         else DEFAULT_RTOL)
-        return abs(a - e) <= max(self.atol or 0.0, rtol * abs(e))
+        atol = self.atol or 0.0
+        diff, bound = abs(a - key), max(atol, rtol * abs(key))
+        margin = FLOAT_MARGIN * max(abs(a), abs(key), bound)
+        if diff < bound - margin:
+            return True
+        if diff > bound + margin:
+            return False
+        # Within rounding distance of the bound: decide in decimals (6.0006 for 6 at 1e-4).
+        k = decimal_of_float(key)
+        difference = CONTEXT.abs(CONTEXT.subtract(entry.decimal(), k))
+        return difference <= max(decimal_of_float(atol),
+                                 CONTEXT.multiply(decimal_of_float(rtol), CONTEXT.abs(k)))
 
 
-def round_sig(x: float, n: int) -> float:
-    if not math.isfinite(x):
-        return math.nan
-    return float(f"{x:.{max(n, 1) - 1}e}")
+def round_half_up(x: Decimal, figures: int) -> Decimal:
+    """`x` rounded to `figures` significant figures in one step, ties away from zero."""
+    if x == 0 or not x.is_finite():
+        return x
+    unit = Decimal(1).scaleb(x.adjusted() - figures + 1)
+    return x.quantize(unit, rounding=ROUND_HALF_UP, context=CONTEXT)
+
+
+def sigfigs_match(answer: Decimal, key: Decimal, figures: int, shown: int | None) -> bool:
+    """Right to `figures` significant figures: it rounds to the key's rounding, or it is the key
+    correctly rounded to M figures, figures < M <= `shown` (what a typed answer shows)."""
+    if round_half_up(answer, figures) == round_half_up(key, figures):
+        return True
+    return shown is not None and any(answer == round_half_up(key, more)
+                                     for more in range(figures + 1, shown + 1))
 
 
 def typed_sigfigs(node: Node) -> int | None:
@@ -75,7 +139,8 @@ def typed_sigfigs(node: Node) -> int | None:
     match node:
         case Neg(a):
             return typed_sigfigs(a)
-        case Num(value, text) | Mul((Num(value, text), Pow(Num(10.0, _), _))) if value != 0:
+        case Num(value, text) | Mul((Num(value, text), Pow(Num(10.0, _), _))) \
+                if value != 0 and math.isfinite(value):
             return literal_sigfigs(text)
     return None
 
@@ -86,6 +151,26 @@ def literal_sigfigs(text: str) -> int:
         digits = mantissa.replace(".", "").lstrip("0")
         return max(len(digits), 1)
     return max(len(mantissa.lstrip("0")), 1)
+
+
+def is_literal(node: Node) -> bool:
+    """A number typed as such (-9.54, 9.54e-7, 9.54×10^-7): nothing in it can be undefined."""
+    match node:
+        case Neg(a):
+            return is_literal(a)
+        case Num() | Mul((Num(), Pow(Num(10.0, _), Num() | Neg(Num())))):
+            return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """The question's number, vector or matrix: canonical shape, entries row by row, and which
+    entries count as zero."""
+
+    shape: tuple[int, ...]
+    values: list[float]
+    zeros: list[bool]
 
 
 def expected_values(expected: object) -> tuple[tuple[int, ...], list[float]]:
@@ -99,8 +184,14 @@ def expected_values(expected: object) -> tuple[tuple[int, ...], list[float]]:
     return shape, array.reshape(-1).tolist()
 
 
+def key_of(expected: object) -> Key:
+    shape, values = expected_values(expected)
+    scale = max(abs(v) for v in values)
+    return Key(shape, values, [v == 0 or abs(v) <= ZERO_AT_SCALE * scale for v in values])
+
+
 def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> Result:
-    e_shape, e_flat = expected_values(expected)
+    key = key_of(expected)
     try:
         node, _ = parse(answer, NO_DECLARATIONS, space_vectors=True)
     except ParseError as err:
@@ -109,28 +200,39 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> R
     if not is_constant(node):
         names = ", ".join(sorted(symbol_names(node))) or "?"
         return cannot_grade(GraderError("needs_number", names=names), lang, interpreted)
+    entries = [x for row in node.rows for x in row] if isinstance(node, Matrix) else [node]
+    if not all(is_literal(x) for x in entries):
+        undefined = undefined_part(node)
+        if undefined is not None:
+            return cannot_grade(undefined, lang, interpreted)
     try:
-        a_shape, a_flat = answer_values(node)
+        a_shape, given = answer_entries(node, entries)
     except GraderError as err:
         return cannot_grade(err, lang, interpreted)
     # A single number matches a one-entry vector or matrix: `[0.5]` and `0.5` say the same thing.
-    if a_shape != e_shape and not len(a_flat) == len(e_flat) == 1:
+    if a_shape != key.shape and not len(given) == len(key.values) == 1:
+        comma = DECIMAL_COMMA.fullmatch(answer) if key.shape == () else None
+        if comma is not None:  # 9,54 for one number: the decimal 9.54, or the pair 9 and 54?
+            text = message("decimal_comma", lang, answer=answer.strip(), first=comma[1],
+                           second=comma[2], dotted=f"{comma[1]}.{comma[2]}")
+            return result(feedback=text, error=text, interpreted=interpreted)
         text = message("shape_mismatch", lang, answer=shape_text(a_shape, lang, None),
-                       expected=shape_text(e_shape, lang, None))
+                       expected=shape_text(key.shape, lang, None))
         return result(feedback=text, interpreted=interpreted)
     if tol.sigfigs is not None:
-        entries = [x for row in node.rows for x in row] if isinstance(node, Matrix) else [node]
-        shown = [typed_sigfigs(x) for x in entries]
-        short = [s for s in shown if s is not None and s < tol.sigfigs]
+        short = [e.shown for e in given if e.shown is not None and e.shown < tol.sigfigs]
         if short:
             text = message("too_few_digits", lang, n=tol.sigfigs, given=min(short))
             return result(feedback=text, interpreted=interpreted)
-    ok = [tol.matches(a, x) for a, x in zip(a_flat, e_flat, strict=True)]
+    ok = [tol.matches(a, k, zero) for a, k, zero in zip(given, key.values, key.zeros,
+                                                        strict=True)]
     if all(ok):
         return result(correct=True, score=1.0, feedback=message("correct", lang),
                       interpreted=interpreted)
     if len(ok) == 1:
-        text = message("number_wrong", lang, tolerance=tol.describe(lang))
+        infinite = math.isinf(given[0].value)
+        text = message("number_infinite" if infinite else "number_wrong", lang,
+                       tolerance=tol.describe(lang))
     else:
         wrong = ", ".join(str(i + 1) for i, good in enumerate(ok) if not good)
         text = message("entries_wrong", lang, tolerance=tol.describe(lang), entries=wrong)
@@ -138,20 +240,28 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> R
                   interpreted=interpreted)
 
 
-def answer_values(node: Node) -> tuple[tuple[int, ...], list[float]]:
-    """(canonical shape, real entries row by row) of a constant answer.
+def answer_entries(node: Node, entries: list[Node]) -> tuple[tuple[int, ...], list[Entry]]:
+    """(canonical shape, entries row by row) of a constant answer.
 
-    Plain arithmetic is evaluated with Python floats; anything that is not real there (a root
-    of a negative number, 0/0, overflow) goes through the complex numpy evaluator, which
-    decides between "not a real number" and a non-finite value (which never matches).
+    Plain arithmetic is evaluated with Python floats; what is not a finite float there (an
+    overflow, `inf`) gets its decimal value; what has none as a scalar (a matrix product) goes
+    through the numpy evaluator. Raises GraderError("not_real") for a value that is not real.
     """
-    entries = [x for row in node.rows for x in row] if isinstance(node, Matrix) else [node]
     values = [constant_value(x) for x in entries]
-    if None not in values:
-        if not isinstance(node, Matrix):
-            return (), values
-        return canonical((len(node.rows), len(node.rows[0]))), values
+    if None in values:
+        try:
+            values = [float(exact_value(x)) if v is None else v
+                      for x, v in zip(entries, values, strict=True)]
+        except NotExact:
+            return _computed_entries(node)
+    given = [Entry(v, x, typed_sigfigs(x)) for x, v in zip(entries, values, strict=True)]
+    if not isinstance(node, Matrix):
+        return (), given
+    return canonical((len(node.rows), len(node.rows[0]))), given
+
+
+def _computed_entries(node: Node) -> tuple[tuple[int, ...], list[Entry]]:
     value = evaluate(node, _ENV)[0]  # raises EvalError for shapes that do not fit
     if np.any(np.abs(value.imag) > 1e-12 * np.maximum(1.0, np.abs(value.real))):
         raise GraderError("not_real")
-    return canonical_shape(value[None]), np.real(value).reshape(-1).tolist()
+    return canonical_shape(value[None]), [Entry(v) for v in np.real(value).reshape(-1).tolist()]

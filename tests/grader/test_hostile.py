@@ -51,12 +51,11 @@ def hostile_answers(sentinel):
         r"\newcommand{\a}{\a}\a",
         r"\mathbf{__import__}",
         "nan",
-        "inf",
-        "-inf",
         "1e309",
         "NaN + x",
-        "∞",
-    ]
+        "1/0",  # undefined: unreadable, with a message (issue 10, item 7)
+        "inf - inf",
+    ]  # inf, -inf and ∞ are read and graded wrong: tests/grader/test_undefined_values.py
 
 
 def test_template_syntax_is_only_grouping(worker):

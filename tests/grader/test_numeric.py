@@ -57,7 +57,8 @@ def test_tolerance_rules(grade, answer, expected, tol, correct):
     assert r.correct is correct, r.feedback
 
 
-@pytest.mark.parametrize("answer", ["nan", "inf", "NaN", "∞", "-inf", "1e309", "10^400"])
+# Infinity is read and graded, and 1/0 is undefined: see test_undefined_values.py (issue 10).
+@pytest.mark.parametrize("answer", ["nan", "NaN", "1e309", "10^400"])
 def test_non_finite_answers_are_refused_with_a_message(grade, answer):
     r = grade(kind="numeric", expected=1.0, answer=answer, rtol=1.0)
     assert not r.correct and r.error
@@ -71,13 +72,6 @@ def test_non_finite_answers_are_refused_with_a_message(grade, answer):
 def test_computed_vectors_and_matrices(grade, answer, expected):
     r = grade(kind="numeric", expected=expected, answer=answer)
     assert r.correct and r.error is None, r.feedback
-
-
-@pytest.mark.parametrize("answer", ["0/0", "[1/0, 1]"])
-def test_undefined_values_never_match_but_are_not_read_errors(grade, answer):
-    r = grade(kind="numeric", expected=[1, 1] if "," in answer else 1.0, answer=answer,
-              rtol=1.0)
-    assert not r.correct and r.error is None and "tolerance" in r.feedback
 
 
 def test_inverse_of_a_singular_matrix_is_explained(grade):
