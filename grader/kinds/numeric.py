@@ -51,23 +51,15 @@ _ENV = Env(k=1, n=1, seed=0)
 DECIMAL_COMMA = re.compile(r"\s*(-?\d+)[,，](\d+(?:[eE][+-]?\d+)?)\s*")
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One entry of the learner's answer: its float value, the tree it was typed as (None when
-    it comes out of a matrix computation) and the significant figures it shows (None unless
-    typed as a non-zero decimal literal)."""
-
-    value: float
-    node: Node | None = None
-    shown: int | None = None
-
-    def decimal(self) -> Decimal:
-        if self.node is not None:
-            try:
-                return exact_value(self.node)
-            except (GraderError, NotExact):
-                pass
-        return decimal_of_float(self.value)
+def answer_decimal(value: float, node: Node | None) -> Decimal:
+    """The decimal value of an answer entry: of the tree it was typed as, when there is one
+    (`2.675`, `1/3`), else of its float (an entry of a matrix product)."""
+    if node is not None:
+        try:
+            return exact_value(node)
+        except (GraderError, NotExact):
+            pass
+    return decimal_of_float(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,27 +83,32 @@ class Tolerance:
             parts.append(message("tol_absolute", lang, value=f"{self.atol:g}"))
         return ", ".join(parts)
 
-    def matches(self, entry: Entry, key: float, key_is_zero: bool = False) -> bool:
-        a = entry.value
-        if key_is_zero and a == 0 and entry.decimal() == 0:
+    def matches(self, a: float, key: float, node: Node | None = None, shown: int | None = None,
+                zero_key: bool = False) -> bool:
+        """Does the answer entry `a` (typed as `node`, showing `shown` figures) match `key`?
+        `zero_key`: the key entry counts as 0 (it is 0, or float noise beside the others)."""
+        if zero_key and a == 0 and answer_decimal(a, node) == 0:
             return True
         if not (math.isfinite(a) and math.isfinite(key)):
             return False
         if self.sigfigs is not None:
-            return sigfigs_match(entry.decimal(), decimal_of_float(key), self.sigfigs,
-                                 entry.shown)
+            return sigfigs_match(answer_decimal(a, node), decimal_of_float(key), self.sigfigs,
+                                 shown)
         rtol = self.rtol if self.rtol is not None else (0.0 if self.atol is not None
                                                         else DEFAULT_RTOL)
         atol = self.atol or 0.0
-        diff, bound = abs(a - key), max(atol, rtol * abs(key))
-        margin = FLOAT_MARGIN * max(abs(a), abs(key), bound)
-        if diff < bound - margin:
+        bound = rtol * abs(key)
+        if atol > bound:
+            bound = atol
+        excess = abs(a - key) - bound
+        margin = FLOAT_MARGIN * (abs(a) + abs(key) + bound)
+        if excess < -margin:
             return True
-        if diff > bound + margin:
+        if excess > margin:
             return False
         # Within rounding distance of the bound: decide in decimals (6.0006 for 6 at 1e-4).
         k = decimal_of_float(key)
-        difference = CONTEXT.abs(CONTEXT.subtract(entry.decimal(), k))
+        difference = CONTEXT.abs(CONTEXT.subtract(answer_decimal(a, node), k))
         return difference <= max(decimal_of_float(atol),
                                  CONTEXT.multiply(decimal_of_float(rtol), CONTEXT.abs(k)))
 
@@ -155,22 +152,20 @@ def literal_sigfigs(text: str) -> int:
 
 def is_literal(node: Node) -> bool:
     """A number typed as such (-9.54, 9.54e-7, 9.54×10^-7): nothing in it can be undefined."""
-    match node:
-        case Neg(a):
-            return is_literal(a)
-        case Num() | Mul((Num(), Pow(Num(10.0, _), Num() | Neg(Num())))):
-            return True
-    return False
+    if type(node) is Neg:
+        node = node.arg
+    if type(node) is Num:
+        return True
+    if type(node) is not Mul or len(node.factors) != 2:
+        return False
+    mantissa, power = node.factors
+    if type(mantissa) is not Num or type(power) is not Pow or power.base != TEN:
+        return False
+    exponent = power.exp.arg if type(power.exp) is Neg else power.exp
+    return type(exponent) is Num
 
 
-@dataclass(frozen=True, slots=True)
-class Key:
-    """The question's number, vector or matrix: canonical shape, entries row by row, and which
-    entries count as zero."""
-
-    shape: tuple[int, ...]
-    values: list[float]
-    zeros: list[bool]
+TEN = Num(10.0, "10")
 
 
 def expected_values(expected: object) -> tuple[tuple[int, ...], list[float]]:
@@ -184,14 +179,8 @@ def expected_values(expected: object) -> tuple[tuple[int, ...], list[float]]:
     return shape, array.reshape(-1).tolist()
 
 
-def key_of(expected: object) -> Key:
-    shape, values = expected_values(expected)
-    scale = max(abs(v) for v in values)
-    return Key(shape, values, [v == 0 or abs(v) <= ZERO_AT_SCALE * scale for v in values])
-
-
 def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> Result:
-    key = key_of(expected)
+    e_shape, e_flat = expected_values(expected)
     try:
         node, _ = parse(answer, NO_DECLARATIONS, space_vectors=True)
     except ParseError as err:
@@ -206,31 +195,36 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> R
         if undefined is not None:
             return cannot_grade(undefined, lang, interpreted)
     try:
-        a_shape, given = answer_entries(node, entries)
+        a_shape, values = answer_values(node, entries)
     except GraderError as err:
         return cannot_grade(err, lang, interpreted)
     # A single number matches a one-entry vector or matrix: `[0.5]` and `0.5` say the same thing.
-    if a_shape != key.shape and not len(given) == len(key.values) == 1:
-        comma = DECIMAL_COMMA.fullmatch(answer) if key.shape == () else None
+    if a_shape != e_shape and not len(values) == len(e_flat) == 1:
+        comma = DECIMAL_COMMA.fullmatch(answer) if e_shape == () else None
         if comma is not None:  # 9,54 for one number: the decimal 9.54, or the pair 9 and 54?
             text = message("decimal_comma", lang, answer=answer.strip(), first=comma[1],
                            second=comma[2], dotted=f"{comma[1]}.{comma[2]}")
             return result(feedback=text, error=text, interpreted=interpreted)
         text = message("shape_mismatch", lang, answer=shape_text(a_shape, lang, None),
-                       expected=shape_text(key.shape, lang, None))
+                       expected=shape_text(e_shape, lang, None))
         return result(feedback=text, interpreted=interpreted)
+    if len(entries) != len(values):  # computed (a matrix product): no typed tree per entry
+        entries = [None] * len(values)
+    shown = [None] * len(values)
     if tol.sigfigs is not None:
-        short = [e.shown for e in given if e.shown is not None and e.shown < tol.sigfigs]
+        shown = [None if x is None else typed_sigfigs(x) for x in entries]
+        short = [n for n in shown if n is not None and n < tol.sigfigs]
         if short:
             text = message("too_few_digits", lang, n=tol.sigfigs, given=min(short))
             return result(feedback=text, interpreted=interpreted)
-    ok = [tol.matches(a, k, zero) for a, k, zero in zip(given, key.values, key.zeros,
-                                                        strict=True)]
+    zeros = zero_entries(e_flat) if 0.0 in values else [False] * len(values)
+    ok = [tol.matches(*entry) for entry in zip(values, e_flat, entries, shown, zeros,
+                                                strict=True)]
     if all(ok):
         return result(correct=True, score=1.0, feedback=message("correct", lang),
                       interpreted=interpreted)
     if len(ok) == 1:
-        infinite = math.isinf(given[0].value)
+        infinite = math.isinf(values[0])
         text = message("number_infinite" if infinite else "number_wrong", lang,
                        tolerance=tol.describe(lang))
     else:
@@ -240,12 +234,21 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> R
                   interpreted=interpreted)
 
 
-def answer_entries(node: Node, entries: list[Node]) -> tuple[tuple[int, ...], list[Entry]]:
+def zero_entries(key: list[float]) -> list[bool]:
+    """Which key entries count as 0: 0 itself, or within 1e-12 of 0 at the scale of the key's
+    largest entry (1e-17 beside entries of order 1 is float noise; a key alone is its own
+    scale, so a tiny scalar key is not 0)."""
+    scale = max(map(abs, key))
+    return [abs(k) <= ZERO_AT_SCALE * scale for k in key]
+
+
+def answer_values(node: Node, entries: list[Node]) -> tuple[tuple[int, ...], list[float]]:
     """(canonical shape, entries row by row) of a constant answer.
 
     Plain arithmetic is evaluated with Python floats; what is not a finite float there (an
-    overflow, `inf`) gets its decimal value; what has none as a scalar (a matrix product) goes
-    through the numpy evaluator. Raises GraderError("not_real") for a value that is not real.
+    overflow, `inf`) gets the float of its decimal value; what has no value as a scalar (a
+    matrix product) goes through the numpy evaluator. Raises GraderError("not_real") for a
+    value that is not real.
     """
     values = [constant_value(x) for x in entries]
     if None in values:
@@ -253,15 +256,14 @@ def answer_entries(node: Node, entries: list[Node]) -> tuple[tuple[int, ...], li
             values = [float(exact_value(x)) if v is None else v
                       for x, v in zip(entries, values, strict=True)]
         except NotExact:
-            return _computed_entries(node)
-    given = [Entry(v, x, typed_sigfigs(x)) for x, v in zip(entries, values, strict=True)]
+            return _computed_values(node)
     if not isinstance(node, Matrix):
-        return (), given
-    return canonical((len(node.rows), len(node.rows[0]))), given
+        return (), values
+    return canonical((len(node.rows), len(node.rows[0]))), values
 
 
-def _computed_entries(node: Node) -> tuple[tuple[int, ...], list[Entry]]:
+def _computed_values(node: Node) -> tuple[tuple[int, ...], list[float]]:
     value = evaluate(node, _ENV)[0]  # raises EvalError for shapes that do not fit
     if np.any(np.abs(value.imag) > 1e-12 * np.maximum(1.0, np.abs(value.real))):
         raise GraderError("not_real")
-    return canonical_shape(value[None]), [Entry(v) for v in np.real(value).reshape(-1).tolist()]
+    return canonical_shape(value[None]), np.real(value).reshape(-1).tolist()
