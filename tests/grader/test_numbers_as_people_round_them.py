@@ -55,6 +55,7 @@ CASES = [
     ("12300", 12345, {"sigfigs": 3}, True),  # trailing zeros of a whole number count (liberal)
     ("12350", 12345, {"sigfigs": 3}, True),  # the key to 4 figures (its 0 a placeholder)
     ("1.0450", 1.0449, {"sigfigs": 3}, True),  # the key to 4 figures, a zero added
+    ("12400", 12345, {"sigfigs": 3}, False),
     ("2675/1000", 2.675, {"sigfigs": 3}, True),  # computed exactly: no binary float on the way
     ("1/3", 1 / 3, {"sigfigs": 3}, True),
     ("0.5^20", 0.5**20, {"sigfigs": 3}, True),
