@@ -190,24 +190,13 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> R
         names = ", ".join(sorted(symbol_names(node))) or "?"
         return cannot_grade(GraderError("needs_number", names=names), lang, interpreted)
     entries = [x for row in node.rows for x in row] if isinstance(node, Matrix) else [node]
-    if not all(is_literal(x) for x in entries):
-        undefined = undefined_part(node)
-        if undefined is not None:
-            return cannot_grade(undefined, lang, interpreted)
     try:
-        a_shape, values = answer_values(node, entries)
+        a_shape, values = answer_values(node, entries)  # raises UndefinedValue for 1/0
     except GraderError as err:
         return cannot_grade(err, lang, interpreted)
     # A single number matches a one-entry vector or matrix: `[0.5]` and `0.5` say the same thing.
     if a_shape != e_shape and not len(values) == len(e_flat) == 1:
-        comma = DECIMAL_COMMA.fullmatch(answer) if e_shape == () else None
-        if comma is not None:  # 9,54 for one number: the decimal 9.54, or the pair 9 and 54?
-            text = message("decimal_comma", lang, answer=answer.strip(), first=comma[1],
-                           second=comma[2], dotted=f"{comma[1]}.{comma[2]}")
-            return result(feedback=text, error=text, interpreted=interpreted)
-        text = message("shape_mismatch", lang, answer=shape_text(a_shape, lang, None),
-                       expected=shape_text(e_shape, lang, None))
-        return result(feedback=text, interpreted=interpreted)
+        return _wrong_shape(answer, a_shape, e_shape, lang, interpreted)
     if len(entries) != len(values):  # computed (a matrix product): no typed tree per entry
         entries = [None] * len(values)
     shown = [None] * len(values)
@@ -234,6 +223,18 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> R
                   interpreted=interpreted)
 
 
+def _wrong_shape(answer: str, a_shape: tuple[int, ...], e_shape: tuple[int, ...], lang: str,
+                 interpreted: str) -> Result:
+    comma = DECIMAL_COMMA.fullmatch(answer) if e_shape == () else None
+    if comma is not None:  # 9,54 for one number: the decimal 9.54, or the pair 9 and 54? Ask.
+        text = message("decimal_comma", lang, answer=answer.strip(), first=comma[1],
+                       second=comma[2], dotted=f"{comma[1]}.{comma[2]}")
+        return result(feedback=text, error=text, interpreted=interpreted)
+    text = message("shape_mismatch", lang, answer=shape_text(a_shape, lang, None),
+                   expected=shape_text(e_shape, lang, None))
+    return result(feedback=text, interpreted=interpreted)
+
+
 def zero_entries(key: list[float]) -> list[bool]:
     """Which key entries count as 0: 0 itself, or within 1e-12 of 0 at the scale of the key's
     largest entry (1e-17 beside entries of order 1 is float noise; a key alone is its own
@@ -245,11 +246,16 @@ def zero_entries(key: list[float]) -> list[bool]:
 def answer_values(node: Node, entries: list[Node]) -> tuple[tuple[int, ...], list[float]]:
     """(canonical shape, entries row by row) of a constant answer.
 
-    Plain arithmetic is evaluated with Python floats; what is not a finite float there (an
-    overflow, `inf`) gets the float of its decimal value; what has no value as a scalar (a
-    matrix product) goes through the numpy evaluator. Raises GraderError("not_real") for a
-    value that is not real.
+    Raises UndefinedValue when a part has no value (1/0, checked in decimals unless every entry
+    is a typed number) and GraderError("not_real") for a value that is not real. Plain
+    arithmetic is evaluated with Python floats; what is not a finite float there (an overflow,
+    `inf`) gets the float of its decimal value; what has no value as a scalar (a matrix
+    product) goes through the numpy evaluator.
     """
+    if not all(is_literal(x) for x in entries):
+        undefined = undefined_part(node)
+        if undefined is not None:
+            raise undefined
     values = [constant_value(x) for x in entries]
     if None in values:
         try:

@@ -115,3 +115,18 @@ def test_too_few_digits_message_in_chinese(grade):
 def test_one_entry_vector_and_a_number_are_the_same_answer(grade, answer, expected):
     # Regression: `[0.5]` for a one-entry vector was reported as the wrong shape.
     assert grade(kind="numeric", expected=expected, answer=answer, rtol=1e-9).correct
+
+
+@pytest.mark.parametrize(("answer", "dotted"), [("9,54", "9.54"), ("1,5", "1.5"),
+                                                ("9,54e-7", "9.54e-7"), ("-3,14", "-3.14"),
+                                                ("1，5", "1.5")])
+def test_a_decimal_comma_for_one_number_is_asked_about_not_guessed(grade, answer, dotted):
+    # Issue 10 item 3: 9,54 is the decimal 9.54 or the pair (9, 54): ask, don't guess.
+    r = grade(kind="numeric", expected=float(dotted), answer=answer)
+    assert r.verdict == "unreadable" and dotted in r.error, r.feedback
+
+
+def test_a_comma_is_a_separator_where_the_key_is_a_vector(grade):
+    assert grade(kind="numeric", expected=[1, 5], answer="1,5").correct
+    r = grade(kind="numeric", expected=2.5, answer="1, 5, 7")
+    assert r.verdict == "wrong" and "vector of length 3" in r.feedback
