@@ -34,8 +34,8 @@ SPECS: tuple[TemplateSpec, ...] = (
         "linear_residual_block",
         {"en": "Forward and backward pass of y = x + Wx with a squared-error loss; "
                "the input gradient split into identity and branch paths.",
-         "zh": "线性残差模块 y = x + Wx 的前向与反向传播（平方误差损失），"
-               "输入梯度拆成恒等路径与变换分支两部分。"},
+         "zh": "线性残差块 y = x + Wx 的前向与反向传播（平方误差损失），"
+               "输入梯度拆成恒等路径与残差分支两部分。"},
         ("x", "W", "t"),
         ("y", "loss", "grad_y", "grad_x", "grad_x_identity", "grad_x_branch", "grad_W"),
     ),
@@ -58,14 +58,14 @@ SPECS: tuple[TemplateSpec, ...] = (
     TemplateSpec(
         "residual_mapping",
         {"en": "The residual a block must learn: F = H - x.",
-         "zh": "模块需要学习的残差：F = H - x。"},
+         "zh": "残差块需要学习的残差：F = H - x。"},
         ("x", "H"),
         ("F",),
     ),
     TemplateSpec(
         "prenorm_postnorm_jacobian",
         {"en": "Jacobians of a Pre-LN block x + W LN(x) and a Post-LN block LN(x + Wx).",
-         "zh": "Pre-LN 模块 x + W LN(x) 与 Post-LN 模块 LN(x + Wx) 的雅可比矩阵。"},
+         "zh": "Pre-LN 块 x + W LN(x) 与 Post-LN 块 LN(x + Wx) 的雅可比矩阵。"},
         ("x", "W", "eps"),
         ("J_pre", "J_post"),
     ),
@@ -87,7 +87,7 @@ SPECS: tuple[TemplateSpec, ...] = (
         "transformer_block_shapes",
         {"en": "Shapes and parameter counts of a Transformer block (attention, FFN, two "
                "LayerNorms).",
-         "zh": "Transformer 模块的张量形状与参数量（注意力、FFN、两个 LayerNorm）。"},
+         "zh": "Transformer 块的张量形状与参数量（注意力、FFN、两个 LayerNorm）。"},
         ("B", "T", "d", "ffn_mult", "heads"),
         ("attn_output_shape", "ffn_hidden_shape", "attn_params", "ffn_params",
          "layernorm_params", "block_params"),
@@ -95,7 +95,7 @@ SPECS: tuple[TemplateSpec, ...] = (
     TemplateSpec(
         "projection_shortcut",
         {"en": "Parameters of the linear projection shortcut W_s x (+ b) when widths differ.",
-         "zh": "维度不同时线性投影捷径 W_s x（+ b）的参数量。"},
+         "zh": "维度不同时投影快捷连接 W_s x（+ b）的参数量。"},
         ("d_in", "d_out", "bias"),
         ("shortcut_params",),
     ),
@@ -113,6 +113,47 @@ SPECS: tuple[TemplateSpec, ...] = (
          "zh": "x + f 的方差：Var(x) + Var(f) + 2 Cov(x, f)。"},
         ("var_x", "var_f", "cov"),
         ("var",),
+    ),
+    TemplateSpec(
+        "norm_jacobian_vector",
+        {"en": "LayerNorm and RMSNorm (no affine parameters): outputs and Jacobian-vector "
+               "products J v.",
+         "zh": "LayerNorm 与 RMSNorm（不含仿射参数）：输出与雅可比矩阵-向量积 J v。"},
+        ("z", "v", "eps"),
+        ("ln", "ln_jvp", "rms", "rms_jvp"),
+    ),
+    TemplateSpec(
+        "residual_variance_depth",
+        {"en": "Variance of the residual stream after L blocks, with and without 1/sqrt(L) "
+               "branch scaling (normalized or unnormalized branches).",
+         "zh": "L 个残差块之后残差流的方差：分支不缩放与按 1/sqrt(L) 缩放（分支输入归一化或不归一化）。"},
+        ("depth", "var0", "branch", "normalized"),
+        ("var_unscaled", "var_scaled"),
+    ),
+    TemplateSpec(
+        "scaled_shortcut",
+        {"en": "Scaled shortcuts x_{i+1} = lambda_i x_i + F_i (Identity Mappings): the forward "
+               "value and the shortcut's gradient factor prod lambda_i.",
+         "zh": "被缩放的快捷连接 x_{i+1} = lambda_i x_i + F_i（Identity Mappings）：前向值与快捷连接的"
+               "梯度因子 prod lambda_i。"},
+        ("lam", "F", "x0"),
+        ("x_n", "shortcut_factor"),
+    ),
+    TemplateSpec(
+        "stochastic_depth",
+        {"en": "Stochastic depth with linearly decaying survival: expected depth, a block's "
+               "survival probability and its inference-time output.",
+         "zh": "保留概率线性衰减的随机深度：期望深度、某个块的保留概率及其推理时的输出。"},
+        ("blocks", "p_last", "block", "x", "f"),
+        ("expected_depth", "survival", "test_output"),
+    ),
+    TemplateSpec(
+        "mixed_precision_sum",
+        {"en": "A residual update x + f rounded in FP16 and in BF16, and the spacing of each "
+               "format around x.",
+         "zh": "残差更新 x + f 在 FP16 与 BF16 中的舍入结果，以及两种格式在 x 附近的间距。"},
+        ("x", "f"),
+        ("sum_fp16", "sum_bf16", "spacing_fp16", "spacing_bf16"),
     ),
 )
 

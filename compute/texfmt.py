@@ -1,7 +1,10 @@
 """Numbers and arrays as short LaTeX for prompts and worked solutions (display only).
 
 Answers keep full float precision; only what the learner reads is rounded, to `digits`
-significant digits with trailing zeros trimmed (2.0500000000000003 -> "2.05").
+significant digits with trailing zeros trimmed (2.0500000000000003 -> "2.05"). A worked solution
+shows the keys with `fixed=True`: exactly `digits` significant figures, trailing zeros kept
+(1.0 -> "1.000"), so that typing the shown number satisfies a "4 significant figures" question;
+an exact zero stays "0".
 """
 
 from __future__ import annotations
@@ -12,21 +15,22 @@ import string
 DIGITS = 4
 
 
-def num(value: float, digits: int = DIGITS) -> str:
+def num(value: float, digits: int = DIGITS, *, fixed: bool = False) -> str:
+    """`value` to `digits` significant figures; `fixed` keeps the trailing zeros."""
     value = float(value)
     if value == 0:
         return "0"
-    if value.is_integer() and abs(value) < 1e9:
-        return str(int(value))
     magnitude = math.floor(math.log10(abs(value)))
+    if value.is_integer() and abs(value) < 1e9 and (not fixed or magnitude >= digits - 1):
+        return str(int(value))
     if -3 <= magnitude < 6:
         decimals = max(0, digits - 1 - magnitude)
         text = f"{value:.{decimals}f}"
-        if "." in text:
+        if "." in text and not fixed:
             text = text.rstrip("0").rstrip(".")
         return "0" if text in ("-0", "") else text
     mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
-    if "." in mantissa:
+    if "." in mantissa and not fixed:
         mantissa = mantissa.rstrip("0").rstrip(".")
     return rf"{mantissa} \times 10^{{{int(exponent)}}}"
 
@@ -36,20 +40,30 @@ def count(n: int) -> str:
     return f"{n:,}".replace(",", r"\,")
 
 
-def vec(values, digits: int = DIGITS) -> str:
+def vec(values, digits: int = DIGITS, *, fixed: bool = False) -> str:
     """A column vector."""
-    body = r" \\ ".join(num(v, digits) for v in values)
+    body = r" \\ ".join(num(v, digits, fixed=fixed) for v in values)
     return rf"\begin{{bmatrix}}{body}\end{{bmatrix}}"
 
 
-def mat(rows, digits: int = DIGITS) -> str:
-    body = r" \\ ".join(" & ".join(num(v, digits) for v in row) for row in rows)
+def mat(rows, digits: int = DIGITS, *, fixed: bool = False) -> str:
+    body = r" \\ ".join(" & ".join(num(v, digits, fixed=fixed) for v in row) for row in rows)
     return rf"\begin{{bmatrix}}{body}\end{{bmatrix}}"
 
 
-def seq(values, digits: int = DIGITS) -> str:
+def seq(values, digits: int = DIGITS, *, fixed: bool = False) -> str:
     """A row list written inline: [a, b, c]."""
-    return "[" + ", ".join(num(v, digits) for v in values) + "]"
+    return "[" + ", ".join(num(v, digits, fixed=fixed) for v in values) + "]"
+
+
+def key(value, digits: int = DIGITS) -> str:
+    """An answer key as a worked solution shows it: a number, a column vector or a matrix, with
+    exactly `digits` significant figures (trailing zeros kept)."""
+    if isinstance(value, list):
+        if value and isinstance(value[0], list):
+            return mat(value, digits, fixed=True)
+        return vec(value, digits, fixed=True)
+    return num(value, digits, fixed=True)
 
 
 class _At(string.Template):

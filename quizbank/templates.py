@@ -27,6 +27,11 @@ FALLBACK_TEMPLATES: dict[str, frozenset[str]] = {
     "projection_shortcut": frozenset({"shortcut_params"}),
     "dropout_residual": frozenset({"train_output", "expected_output"}),
     "variance_of_sum": frozenset({"var"}),
+    "norm_jacobian_vector": frozenset({"ln", "ln_jvp", "rms", "rms_jvp"}),
+    "residual_variance_depth": frozenset({"var_unscaled", "var_scaled"}),
+    "scaled_shortcut": frozenset({"x_n", "shortcut_factor"}),
+    "stochastic_depth": frozenset({"expected_depth", "survival", "test_output"}),
+    "mixed_precision_sum": frozenset({"sum_fp16", "sum_bf16", "spacing_fp16", "spacing_bf16"}),
 }
 
 

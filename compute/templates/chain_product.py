@@ -11,7 +11,7 @@ from __future__ import annotations
 from compute import backend
 from compute.params import ParamReader
 from compute.templates._draw import grid, size
-from compute.texfmt import fill, num, seq
+from compute.texfmt import fill, key, num, seq
 
 NAME = "chain_product"
 MAX_LAYERS = 200
@@ -62,21 +62,20 @@ def explain(params, answers):
     v = {"a": seq(a), "L": str(len(a)),
          "pf": r" \cdot ".join(f"({num(x)})" for x in a),
          "rf": r" \cdot ".join(f"({num(1 + x)})" for x in a),
-         "plain": num(answers["plain"]), "res": num(answers["residual"])}
+         "plain": key(answers["plain"]), "res": key(answers["residual"])}
+    # The setting only: what to compute is asked by the question (or the exercise's boxes).
     prompt = {
-        "en": fill(r"A stack of @L layers has branch derivatives $a_l = @a$. Give "
-                   r"$\partial x_n/\partial x_0$ for the plain stack ($\prod_l a_l$) and for the "
-                   r"residual stack ($\prod_l (1 + a_l)$).", **v),
-        "zh": fill(r"@L 层网络各层分支的局部导数为 $a_l = @a$。分别求普通网络"
-                   r"（$\prod_l a_l$）与残差网络（$\prod_l (1 + a_l)$）的 "
-                   r"$\partial x_n/\partial x_0$。", **v),
+        "en": fill(r"A stack of @L layers has branch derivatives $a_l = @a$ (plain layers "
+                   r"$x_{l+1} = F_l(x_l)$, residual layers $x_{l+1} = x_l + F_l(x_l)$).", **v),
+        "zh": fill(r"@L 层网络各层分支的局部导数为 $a_l = @a$（普通层 $x_{l+1} = F_l(x_l)$，"
+                   r"残差块 $x_{l+1} = x_l + F_l(x_l)$）。", **v),
     }
     steps = (r"$$\prod_l a_l = @pf = @plain$$" "\n\n"
              r"$$\prod_l (1 + a_l) = @rf = @res$$")
     solution = {
         "en": fill("By the chain rule the local derivatives multiply; each residual layer "
                    "contributes $1 + a_l$.\n\n" + steps, **v),
-        "zh": fill("由链式法则，各层局部导数相乘；残差层的局部导数是 $1 + a_l$。\n\n" + steps,
+        "zh": fill("由链式法则，各层局部导数相乘；残差块的局部导数是 $1 + a_l$。\n\n" + steps,
                    **v),
     }
     return prompt, solution

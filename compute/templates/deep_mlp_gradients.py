@@ -8,7 +8,9 @@
                 residual  g_l = g_{l+1} + W_l^T (s_l * g_{l+1})     (identity path + branch)
     answers     ||g_l||_2 for l = 0 .. depth, each stack
 
-`solve` takes either explicit `weights` and `x0`, or `depth`, `width`, `gain` and `seed`, in which
+Generated problems stay small enough for paper and a calculator (at most 3 layers of width 2:
+tanh and a few 2x2 products per layer); the 40-layer nets of the text are explored in the app
+(compute.series), not computed by hand. `solve` takes either explicit `weights` and `x0`, or `depth`, `width`, `gain` and `seed`, in which
 case weights and x0 are drawn by `draw_weights` with numpy.random.default_rng(seed) (weights given
 with a seed must be that seed's draw, so a solved problem's params can be solved again).
 """
@@ -29,11 +31,12 @@ MAX_GAIN = 10.0
 MAX_WEIGHTS = 2**21  # depth * width^2: 16 MB of float64 (e.g. 200 layers of width 100)
 SHOW_WEIGHTS_UP_TO = 64  # entries per matrix printed in the prompt; larger nets are described
 
-# difficulty -> (depth range, width range, gain choices, decimals kept in weights and x0)
+# difficulty -> (depth range, width range, gain choices, decimals kept in weights and x0);
+# hand-sized: a 2-wide net of 1 to 3 layers (16 gradient norms of 4x4 nets are no hand exercise)
 LEVELS = {
-    "easy": ((2, 2), (2, 2), (1.0,), 1),
-    "medium": ((3, 4), (2, 3), (0.8, 1.0, 1.5), 2),
-    "hard": ((5, 8), (3, 4), (0.5, 0.8, 1.0, 1.5, 2.0), 2),
+    "easy": ((1, 1), (2, 2), (1.0,), 1),
+    "medium": ((2, 2), (2, 2), (0.8, 1.0, 1.5), 1),
+    "hard": ((3, 3), (2, 2), (0.5, 0.8, 1.0, 1.5, 2.0), 2),
 }
 
 
@@ -47,8 +50,11 @@ def draw(rng, difficulty):
 
 
 def degenerate(params):
-    # An all-zero layer cuts the plain stack's gradient to exactly 0; x0 = 0 stays at 0 forever.
-    return (any(all(w == 0 for row in W for w in row) for W in params["weights"])
+    # A singular layer (all-zero, or rows in proportion: likely with one-decimal weights) can cut
+    # the plain stack's gradient to exactly 0; x0 = 0 stays at 0 forever.
+    import numpy as np
+
+    return (any(abs(np.linalg.det(np.array(W))) < 1e-9 for W in params["weights"])
             or all(v == 0 for v in params["x0"]))
 
 
@@ -196,12 +202,14 @@ def explain(params, answers):
         "zh": r"普通堆叠 $h_{l+1} = \tanh(W_l h_l)$，残差堆叠 $h_{l+1} = h_l + \tanh(W_l h_l)$，"
               r"$\mathrm{loss} = \mathrm{mean}(h_{@depth})$",
     }
+    # The setting only: what to compute is asked by the question (or the exercise's boxes).
     prompt = {
         "en": fill(f"A tanh MLP of depth @depth and width @width, no biases, {net['en']}:"
-                   f"{net_numbers}\n\n{model['en']}. Give $\\|\\partial\\,\\mathrm{{loss}}/\\partial h_l\\|_2$"
-                   " for $l = 0, \\dots, @depth$ in both stacks.", **v),
+                   f"{net_numbers}\n\n{model['en']}; the gradient norms are "
+                   "$\\|\\partial\\,\\mathrm{loss}/\\partial h_l\\|_2$ for $l = 0, \\dots, @depth$.",
+                   **v),
         "zh": fill(f"深度 @depth、宽度 @width、无偏置的 tanh MLP，{net['zh']}："
-                   f"{net_numbers}\n\n{model['zh']}。分别求两种堆叠中 "
+                   f"{net_numbers}\n\n{model['zh']}；梯度范数指 "
                    "$\\|\\partial\\,\\mathrm{loss}/\\partial h_l\\|_2$（$l = 0, \\dots, @depth$）。",
                    **v),
     }
@@ -223,6 +231,6 @@ def explain(params, answers):
 def _table(plain, residual, lang) -> str:
     header = {"en": "| $l$ | plain | residual |", "zh": "| $l$ | 普通 | 残差 |"}[lang]
     rows = [header, "| --- | --- | --- |"]
-    rows += [f"| {layer} | ${num(p, 3)}$ | ${num(q, 3)}$ |"
+    rows += [f"| {layer} | ${num(p, fixed=True)}$ | ${num(q, fixed=True)}$ |"
              for layer, (p, q) in enumerate(zip(plain, residual, strict=True))]
     return "\n".join(rows)

@@ -4,7 +4,9 @@
     expected    E[y] = x + E[mask_i] h / (1 - p) = x + h      (the skip path x is never dropped)
 
 torch computes the training output, and the expectation exactly, by summing over all 2^n masks
-weighted by their probabilities (n <= 12), instead of assuming the closed form.
+weighted by their probabilities (n <= 12), instead of assuming the closed form. Entries that
+cancel to zero (x_i = -h_i / (1 - p)) are snapped at their scale (compute.zeros): |x| + mask |h|
+/ (1 - p) for the training output, |x| + |h| over 2^n summed masks for the expectation.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import itertools
 from compute import backend
 from compute.params import ParamReader
 from compute.templates._draw import grid, pick, size
-from compute.texfmt import fill, num, vec
+from compute.texfmt import fill, key, num, vec
+from compute.zeros import snap
 
 NAME = "dropout_residual"
 MAX_LEN = 12  # 2^12 masks in the exact expectation
@@ -67,7 +70,9 @@ def answer(params):
     probabilities = (masks * (1 - p) + (1 - masks) * p).prod(dim=1)
     outputs = x + masks * h / (1 - p)
     expected = (probabilities[:, None] * outputs).sum(dim=0)
-    return {"train_output": train.tolist(), "expected_output": expected.tolist()}
+    ax, ah = x.abs(), h.abs()
+    return {"train_output": snap(train, ax + mask * ah / (1 - p)).tolist(),
+            "expected_output": snap(expected, ax + ah, terms=len(masks)).tolist()}
 
 
 def explain(params, answers):
@@ -75,15 +80,15 @@ def explain(params, answers):
     v = {"p": num(p), "q": num(1 - p), "x": vec(params["x"]), "h": vec(params["h"]),
          "mask": vec(params["mask"]), "scaled": vec([m * hh / (1 - p) for m, hh in
                                                     zip(params["mask"], params["h"], strict=True)]),
-         "train": vec(answers["train_output"]), "exp": vec(answers["expected_output"])}
+         "train": key(answers["train_output"]), "exp": key(answers["expected_output"])}
+    # The setting only: what to compute is asked by the question (or the exercise's boxes).
     setting = r"$$p = @p,\quad x = @x,\quad h = F(x) = @h,\quad \mathrm{mask} = @mask$$"
     prompt = {
-        "en": fill("Inverted dropout is applied to the residual branch: $y = x + \\mathrm{Dropout}"
-                   "(h)$.\n\n" + setting + "\n\nGive the training-time output for this mask and "
-                   "the expected output $\\mathbb E[y]$ over masks.", **v),
-        "zh": fill("在残差分支上使用 inverted dropout：$y = x + \\mathrm{Dropout}(h)$。\n\n"
-                   + setting + "\n\n求该掩码下训练时的输出，以及对掩码取期望的输出 "
-                   "$\\mathbb E[y]$。", **v),
+        "en": fill("Inverted dropout is applied to the residual branch, $y = x + \\mathrm{Dropout}"
+                   "(h)$, with drop probability $p$ and this step's mask (1 = kept):\n\n" + setting,
+                   **v),
+        "zh": fill("在残差分支上使用 inverted dropout：$y = x + \\mathrm{Dropout}(h)$，丢弃概率为 "
+                   "$p$，本次掩码如下（1 为保留）：\n\n" + setting, **v),
     }
     steps = (r"$$y = x + \frac{\mathrm{mask} \odot h}{1 - p} = @x + @scaled = @train$$" "\n\n"
              r"$$\mathbb E[y] = x + \frac{(1 - p)\, h}{1 - p} = x + h = @exp$$")

@@ -15,7 +15,7 @@ import math
 from compute import backend
 from compute.params import ParamReader
 from compute.templates._draw import grid, size
-from compute.texfmt import fill, num
+from compute.texfmt import fill, key, num
 
 NAME = "gradient_multiplier"
 MAX_LAYERS = 200
@@ -64,15 +64,13 @@ def answer(params):
 def explain(params, answers):
     n, a = params["n"], params["a"]
     v = {"n": str(n), "a": num(a), "pa": f"({num(a)})" if a < 0 else num(a), "b": num(1 + a), "absa": num(abs(a)), "absb": num(abs(1 + a)),
-         "plain": num(answers["plain"], 3), "res": num(answers["residual"], 3)}
-    setting = {"en": r"$n = @n$, $a = @a$", "zh": r"$n = @n$，$a = @a$"}
+         "plain": key(answers["plain"]), "res": key(answers["residual"])}
+    # The setting only: what to compute is asked by the question (or the exercise's boxes).
+    setting = {"en": r"$n = @n$ layers, $a = @a$", "zh": r"$n = @n$ 层，$a = @a$"}
     prompt = {
-        "en": fill("Every layer's branch has the same local derivative $a$. With " + setting["en"] +
-                   r", give the gradient multiplier of a plain stack, $G_{\mathrm{plain}} = |a|^n$,"
-                   r" and of a residual stack, $G_{\mathrm{residual}} = |1 + a|^n$.", **v),
-        "zh": fill("每层变换分支的局部导数都等于 $a$。已知 " + setting["zh"] +
-                   r"，求普通网络的梯度倍率 $G_{\mathrm{plain}} = |a|^n$ 与残差网络的梯度倍率 "
-                   r"$G_{\mathrm{residual}} = |1 + a|^n$。", **v),
+        "en": fill("Every layer's branch has the same local derivative $a$: " + setting["en"] + ".",
+                   **v),
+        "zh": fill("每层残差分支的局部导数都等于 $a$：" + setting["zh"] + "。", **v),
     }
     steps = (r"$$G_{\mathrm{plain}} = |@a|^{@n} = @absa^{@n} \approx @plain$$" "\n\n"
              r"$$G_{\mathrm{residual}} = |1 + @pa|^{@n} = @absb^{@n} \approx @res$$")
@@ -80,7 +78,7 @@ def explain(params, answers):
         "en": fill("A plain layer multiplies the gradient by $a$; a residual layer by $1 + a$ "
                    "(the 1 is the identity path). Over $n$ layers the factors multiply:\n\n"
                    + steps + "\n\n" + _ratio(answers, "en"), **v),
-        "zh": fill("普通层把梯度乘以 $a$，残差层乘以 $1 + a$（1 来自恒等路径）。"
+        "zh": fill("普通层把梯度乘以 $a$，残差块乘以 $1 + a$（1 来自恒等路径）。"
                    "经过 $n$ 层，各层因子相乘：\n\n" + steps + "\n\n" + _ratio(answers, "zh"), **v),
     }
     return prompt, solution

@@ -7,6 +7,9 @@
                       = (y - t)          identity path: the skip copies x, so J = I
                       + W^T (y - t)      branch path:   J_F = W
                 dL/dW = (y - t) x^T                    (each y_i = ... + sum_j W_ij x_j)
+
+Keys that cancel to zero are snapped at their scale (compute.zeros): the same formulas on
+absolute values, e.g. |x| + |W||x| for y.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from __future__ import annotations
 from compute import backend
 from compute.params import ParamReader
 from compute.templates._draw import grid, size
-from compute.texfmt import fill, mat, num, vec
+from compute.texfmt import fill, key, mat, num, vec
+from compute.zeros import snap
 
 NAME = "linear_residual_block"
 
@@ -63,38 +67,47 @@ def answer(params):
     loss = 0.5 * ((y - t) ** 2).sum()
     grad_y, grad_x, grad_identity, grad_branch, grad_W = torch.autograd.grad(
         loss, (y, x, x_identity, x_branch, W))
+    s = _scales(torch, params)
     return {
-        "y": y.detach().tolist(),
-        "loss": loss.item(),
-        "grad_y": grad_y.tolist(),
-        "grad_x": grad_x.tolist(),
-        "grad_x_identity": grad_identity.tolist(),
-        "grad_x_branch": grad_branch.tolist(),
-        "grad_W": grad_W.tolist(),
+        "y": snap(y.detach(), s["y"]).tolist(),
+        "loss": snap(loss.detach(), s["loss"]).item(),
+        "grad_y": snap(grad_y, s["r"]).tolist(),
+        "grad_x": snap(grad_x, s["r"] + s["WT_r"]).tolist(),
+        "grad_x_identity": snap(grad_identity, s["r"]).tolist(),
+        "grad_x_branch": snap(grad_branch, s["WT_r"]).tolist(),
+        "grad_W": snap(grad_W, s["r"][:, None] * s["x"][None, :]).tolist(),
     }
+
+
+def _scales(torch, params):
+    """Each key's formula on absolute values: a bound of the terms it adds (compute.zeros)."""
+    ax, aW, at = (torch.tensor(params[k], dtype=torch.float64).abs() for k in ("x", "W", "t"))
+    y = ax + aW @ ax
+    r = y + at  # y - t
+    return {"x": ax, "Wx": aW @ ax, "y": y, "r": r, "loss": 0.5 * (r**2).sum(),
+            "WT_r": aW.T @ r}
 
 
 def explain(params, answers):
+    torch = backend.torch()
     x, W, t = params["x"], params["W"], params["t"]
     n = len(x)
-    Wx = [sum(W[i][j] * x[j] for j in range(n)) for i in range(n)]
+    Wx = snap(torch.tensor(W, dtype=torch.float64) @ torch.tensor(x, dtype=torch.float64),
+              _scales(torch, params)["Wx"]).tolist()
     I_plus_W_T = [[(1.0 if i == j else 0.0) + W[j][i] for j in range(n)] for i in range(n)]
     squares = " + ".join(f"({num(y)} - {num(tt)})^2" for y, tt in zip(answers["y"], t, strict=True))
     v = {
-        "x": vec(x), "W": mat(W), "t": vec(t), "Wx": vec(Wx), "y": vec(answers["y"]),
-        "squares": squares, "loss": num(answers["loss"]), "gy": vec(answers["grad_y"]),
-        "IWT": mat(I_plus_W_T), "gx": vec(answers["grad_x"]),
-        "gid": vec(answers["grad_x_identity"]), "gbr": vec(answers["grad_x_branch"]),
-        "WT": mat([list(col) for col in zip(*W, strict=True)]), "gW": mat(answers["grad_W"]),
+        "x": vec(x), "W": mat(W), "t": vec(t), "Wx": vec(Wx), "y": key(answers["y"]),
+        "squares": squares, "loss": key(answers["loss"]), "gy": key(answers["grad_y"]),
+        "IWT": mat(I_plus_W_T), "gx": key(answers["grad_x"]),
+        "gid": key(answers["grad_x_identity"]), "gbr": key(answers["grad_x_branch"]),
+        "WT": mat([list(col) for col in zip(*W, strict=True)]), "gW": key(answers["grad_W"]),
     }
+    # The setting only: what to compute is asked by the question (or the exercise's boxes).
     setting = r"$$y = x + Wx,\quad x = @x,\quad W = @W,\quad t = @t,\quad L = \tfrac12\|y - t\|^2$$"
     prompt = {
-        "en": fill("A linear residual block with a squared-error loss:\n\n" + setting + "\n\n"
-                   r"Compute $y$, $L$, $\nabla_y L$, $\nabla_x L$ (and its identity-path and "
-                   r"branch-path parts) and $\nabla_W L$.", **v),
-        "zh": fill("线性残差模块，采用平方误差损失：\n\n" + setting + "\n\n"
-                   r"求 $y$、$L$、$\nabla_y L$、$\nabla_x L$（及其恒等路径与变换分支两部分）"
-                   r"以及 $\nabla_W L$。", **v),
+        "en": fill("A linear residual block with a squared-error loss:\n\n" + setting, **v),
+        "zh": fill("线性残差块，采用平方误差损失：\n\n" + setting, **v),
     }
     steps = (
         r"$$Wx = @Wx,\qquad y = x + Wx = @y$$" "\n\n"
@@ -110,6 +123,6 @@ def explain(params, answers):
                    "identity path passes $\\nabla_y L$ unchanged, the branch adds "
                    "$W^T\\nabla_y L$.\n\n" + steps, **v),
         "zh": fill("先前向计算与损失，再用向量链式法则（$J_y = I + W$）；恒等路径原样传回 "
-                   "$\\nabla_y L$，变换分支再加上 $W^T\\nabla_y L$。\n\n" + steps, **v),
+                   "$\\nabla_y L$，残差分支再加上 $W^T\\nabla_y L$。\n\n" + steps, **v),
     }
     return prompt, solution

@@ -7,6 +7,10 @@
 
 torch differentiates both blocks with torch.autograd.functional.jacobian (the answers); the worked
 solution shows the closed form above, and the tests check it against torch and finite differences.
+Every difficulty uses d >= 4 and eps <= 1e-3: at d = 2 LayerNorm's output is +-1 whatever the
+input, its Jacobian is an eps artefact, and Post-LN looks as if it destroyed the gradient.
+Entries that cancel to zero are snapped at their scale (compute.zeros):
+|J_LN(z)| <= (|I - 11^T/d| + |zhat||zhat|^T/d) / sigma entry-wise.
 """
 
 from __future__ import annotations
@@ -14,15 +18,16 @@ from __future__ import annotations
 from compute import backend
 from compute.params import ParamReader
 from compute.templates._draw import grid, pick, size
-from compute.texfmt import fill, mat, num, vec
+from compute.texfmt import fill, key, mat, num, vec
+from compute.zeros import snap
 
 NAME = "prenorm_postnorm_jacobian"
 
-# difficulty -> (d range, x grid, W grid, eps choices)
+# difficulty -> (d range, x grid, W grid, eps choices): the work grows with the numbers' digits
 LEVELS = {
-    "easy": ((2, 2), (-3, 3, 1), (-0.5, 0.5, 0.1), (0.25, 0.5, 1.0)),
-    "medium": ((3, 3), (-2, 2, 0.5), (-0.9, 0.9, 0.1), (0.01, 0.1)),
-    "hard": ((3, 4), (-2, 2, 0.01), (-1, 1, 0.01), (1e-5, 1e-3, 0.01)),
+    "easy": ((4, 4), (-3, 3, 1), (-0.5, 0.5, 0.1), (1e-5,)),
+    "medium": ((4, 4), (-2, 2, 0.5), (-0.9, 0.9, 0.1), (1e-5, 1e-3)),
+    "hard": ((4, 4), (-2, 2, 0.01), (-1, 1, 0.01), (1e-6, 1e-5, 1e-3)),
 }
 
 
@@ -70,9 +75,20 @@ def answer(params):
     x = torch.tensor(params["x"], dtype=torch.float64)
     W = torch.tensor(params["W"], dtype=torch.float64)
     eps = params["eps"]
-    J_pre = jacobian(lambda z: z + W @ layer_norm(z, eps), x)
-    J_post = jacobian(lambda z: layer_norm(z + W @ z, eps), x)
-    return {"J_pre": J_pre.tolist(), "J_post": J_post.tolist()}
+    J_pre = jacobian(lambda z: z + W @ layer_norm(z, eps), x, vectorize=True)
+    J_post = jacobian(lambda z: layer_norm(z + W @ z, eps), x, vectorize=True)
+    eye, aW = torch.eye(len(x), dtype=torch.float64), W.abs()
+    return {"J_pre": snap(J_pre, eye + aW @ _jacobian_scale(torch, x, eps)).tolist(),
+            "J_post": snap(J_post, _jacobian_scale(torch, x + W @ x, eps) @ (eye + aW)).tolist()}
+
+
+def _jacobian_scale(torch, z, eps):
+    """Entry-wise bound of the terms of J_LN(z): (|I - 11^T/d| + |zhat||zhat|^T/d) / sigma."""
+    d = len(z)
+    sigma = (z.var(unbiased=False) + eps).sqrt()
+    zhat = ((z - z.mean()) / sigma).abs()
+    eye = torch.eye(d, dtype=torch.float64)
+    return ((eye - 1 / d).abs() + torch.outer(zhat, zhat) / d) / sigma
 
 
 def _intermediates(params):
@@ -82,12 +98,15 @@ def _intermediates(params):
 
     x, W, eps = np.array(params["x"]), np.array(params["W"]), params["eps"]
 
+    torch = backend.torch()
+
     def ln_and_jacobian(z):
         d, sigma = len(z), np.sqrt(z.var() + eps)
         zhat = (z - z.mean()) / sigma
-        return zhat, sigma, (np.eye(d) - np.ones((d, d)) / d - np.outer(zhat, zhat) / d) / sigma
+        J = (np.eye(d) - np.ones((d, d)) / d - np.outer(zhat, zhat) / d) / sigma
+        return zhat, sigma, snap(J, _jacobian_scale(torch, torch.as_tensor(z), eps)).numpy()
 
-    u = x + W @ x
+    u = snap(x + W @ x, np.abs(x) + np.abs(W) @ np.abs(x)).numpy()
     ln_x, sigma_x, J_ln_x = ln_and_jacobian(x)
     _, sigma_u, J_ln_u = ln_and_jacobian(u)
     return {"lnx": ln_x.tolist(), "Jlnx": J_ln_x.tolist(), "u": u.tolist(),
@@ -100,17 +119,19 @@ def explain(params, answers):
     v = {"x": vec(params["x"]), "W": mat(params["W"]), "eps": num(params["eps"]),
          "lnx": vec(m["lnx"]), "Jlnx": mat(m["Jlnx"]), "u": vec(m["u"]), "Jlnu": mat(m["Jlnu"]),
          "IW": mat(m["IW"]), "sx": num(m["sx"]), "su": num(m["su"]),
-         "Jpre": mat(answers["J_pre"]), "Jpost": mat(answers["J_post"])}
+         "Jpre": key(answers["J_pre"]), "Jpost": key(answers["J_post"])}
+    # The setting only: what to compute is asked by the question (or the exercise's boxes).
     setting = r"$$x = @x,\quad W = @W,\quad \epsilon = @eps$$"
     defs = (r"$\mathrm{LN}(z) = (z - \bar z)/\sqrt{\mathrm{Var}(z) + \epsilon}$, $F(z) = Wz$")
+    blocks = {"en": "Pre-LN block $y = x + F(\\mathrm{LN}(x))$ (Jacobian $J_{pre}$), Post-LN "
+                    "block $y = \\mathrm{LN}(x + F(x))$ (Jacobian $J_{post}$).",
+              "zh": "Pre-LN 块 $y = x + F(\\mathrm{LN}(x))$（雅可比矩阵 $J_{pre}$），Post-LN 块 "
+                    "$y = \\mathrm{LN}(x + F(x))$（雅可比矩阵 $J_{post}$）。"}
     prompt = {
         "en": fill("LayerNorm without affine parameters, population variance: " + defs + ".\n\n"
-                   + setting + "\n\nCompute the Jacobian $\\partial y/\\partial x$ of the Pre-LN "
-                   "block $y = x + F(\\mathrm{LN}(x))$ ($J_{pre}$) and of the Post-LN block "
-                   "$y = \\mathrm{LN}(x + F(x))$ ($J_{post}$).", **v),
-        "zh": fill("LayerNorm 不含仿射参数、使用总体方差：" + defs + "。\n\n" + setting +
-                   "\n\n求 Pre-LN 模块 $y = x + F(\\mathrm{LN}(x))$ 的雅可比矩阵 $J_{pre}$ 与 "
-                   "Post-LN 模块 $y = \\mathrm{LN}(x + F(x))$ 的雅可比矩阵 $J_{post}$。", **v),
+                   + setting + "\n\n" + blocks["en"], **v),
+        "zh": fill("LayerNorm 不含仿射参数、使用总体方差：" + defs + "。\n\n" + setting
+                   + "\n\n" + blocks["zh"], **v),
     }
     steps = (
         r"$$J_{\mathrm{LN}}(z) = \frac{1}{\sigma}\Big(I - \tfrac1d\mathbf 1\mathbf 1^T"
@@ -125,7 +146,7 @@ def explain(params, answers):
         "en": fill("Chain rule through each block. Pre-LN keeps an identity term $I$; in "
                    "Post-LN every path, the skip included, passes through $J_{\\mathrm{LN}}$.\n\n"
                    + steps, **v),
-        "zh": fill("对每个模块用链式法则。Pre-LN 保留单位矩阵项 $I$；Post-LN 中包括恒等路径在内的"
+        "zh": fill("对每个块用链式法则。Pre-LN 保留单位矩阵项 $I$；Post-LN 中包括恒等路径在内的"
                    "所有路径都要经过 $J_{\\mathrm{LN}}$。\n\n" + steps, **v),
     }
     return prompt, solution

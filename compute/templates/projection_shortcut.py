@@ -57,16 +57,17 @@ def explain(params, answers):
     v = {"din": str(d_in), "dout": str(d_out), "n": count(answers["shortcut_params"])}
     with_bias = {"en": "with a bias" if bias else "without a bias",
                  "zh": "带偏置" if bias else "不带偏置"}
+    # The setting only: what to compute is asked by the question (or the exercise's boxes).
     prompt = {
         "en": fill(f"A residual block maps $@din$ features to $@dout$. The shortcut is a linear "
-                   f"projection $W_s x$ {with_bias['en']} when the widths differ (identity "
-                   "otherwise). How many parameters does the shortcut have?", **v),
-        "zh": fill(f"残差模块把 $@din$ 维特征映射为 $@dout$ 维。宽度不同时捷径使用{with_bias['zh']}"
-                   "的线性投影 $W_s x$（宽度相同时为恒等连接）。捷径有多少参数？", **v),
+                   f"projection $W_s x$ {with_bias['en']} when the widths differ (the identity "
+                   "otherwise).", **v),
+        "zh": fill(f"残差块把 $@din$ 维特征映射为 $@dout$ 维。宽度不同时快捷连接使用{with_bias['zh']}"
+                   "的线性投影 $W_s x$（宽度相同时为恒等快捷连接）。", **v),
     }
     if d_in == d_out:
         solution = {"en": "The widths match, so the shortcut is the identity: **0** parameters.",
-                    "zh": "宽度相同，捷径是恒等映射：**0** 个参数。"}
+                    "zh": "宽度相同，快捷连接是恒等映射：**0** 个参数。"}
         return prompt, solution
     formula = (r"$$@din \times @dout + @dout = @n$$" if bias
                else r"$$@din \times @dout = @n$$")

@@ -1,11 +1,14 @@
-"""The residual a block learns (gradient-propagation sec. 2): H(x) = x + F(x)  =>  F = H - x."""
+"""The residual a block learns (gradient-propagation sec. 2): H(x) = x + F(x)  =>  F = H - x.
+
+H - x of two floats is exactly 0.0 when they are equal, so no zero needs snapping here.
+"""
 
 from __future__ import annotations
 
 from compute import backend
 from compute.params import ParamReader
 from compute.templates._draw import grid, size
-from compute.texfmt import fill, vec
+from compute.texfmt import fill, key, vec
 
 NAME = "residual_mapping"
 
@@ -45,18 +48,17 @@ def answer(params):
 
 
 def explain(params, answers):
-    v = {"x": vec(params["x"]), "H": vec(params["H"]), "F": vec(answers["F"])}
+    v = {"x": vec(params["x"]), "H": vec(params["H"]), "F": key(answers["F"])}
+    # The setting only: what to compute is asked by the question (or the exercise's boxes).
     setting = r"$$x = @x,\qquad H(x) = @H$$"
     prompt = {
-        "en": fill("A residual block should output $H(x) = x + F(x)$. With\n\n" + setting +
-                   "\n\nwhat residual $F(x)$ must the branch produce?", **v),
-        "zh": fill("残差模块的目标输出为 $H(x) = x + F(x)$。已知\n\n" + setting +
-                   "\n\n变换分支需要输出的残差 $F(x)$ 是多少？", **v),
+        "en": fill("A residual block should output $H(x) = x + F(x)$, with\n\n" + setting, **v),
+        "zh": fill("残差块的目标输出为 $H(x) = x + F(x)$，已知\n\n" + setting, **v),
     }
     step = r"$$F(x) = H(x) - x = @H - @x = @F$$"
     solution = {
         "en": fill("The skip path already delivers $x$, so the branch only adds the "
                    "difference:\n\n" + step, **v),
-        "zh": fill("恒等路径已经送来 $x$，变换分支只需补上差值：\n\n" + step, **v),
+        "zh": fill("恒等路径已经送来 $x$，残差分支只需补上差值：\n\n" + step, **v),
     }
     return prompt, solution

@@ -87,16 +87,13 @@ def explain(params, answers):
         "zh": r"$X \in \mathbb R^{@B \times @T \times @d}$，@h 个头，FFN 为 "
               r"$@d \to @md \to @d$（$m = @m$）",
     }
-    asks = {"en": "Give the attention output shape, the FFN hidden shape and the parameter counts "
-                  "of attention ($W_Q, W_K, W_V, W_O$ with biases), FFN (with biases), the two "
-                  "LayerNorms and the whole block.",
-            "zh": "求注意力输出形状、FFN 中间层形状，以及注意力（$W_Q, W_K, W_V, W_O$ 含偏置）、"
-                  "FFN（含偏置）、两个 LayerNorm 和整个模块的参数量。"}
+    # The setting only: what to compute is asked by the question (or the exercise's boxes).
     prompt = {
-        "en": fill("A Transformer block (attention and FFN, each with a residual connection "
-                   "and a LayerNorm): " + setting["en"] + ". " + asks["en"], **v),
-        "zh": fill("一个 Transformer 模块（注意力与 FFN 各带残差连接和 LayerNorm）："
-                   + setting["zh"] + "。" + asks["zh"], **v),
+        "en": fill("A Transformer block (attention with $W_Q, W_K, W_V, W_O$ and biases, an FFN "
+                   "with biases, each sub-layer with a residual connection and a LayerNorm): "
+                   + setting["en"] + ".", **v),
+        "zh": fill("一个 Transformer 块（注意力含 $W_Q, W_K, W_V, W_O$ 及偏置，FFN 含偏置，每个子层"
+                   "各带残差连接和 LayerNorm）：" + setting["zh"] + "。", **v),
     }
     steps = (
         r"$$\mathrm{MHA}(X) \in \mathbb R^{@B \times @T \times @d}\ (@h \times @dh),\qquad "

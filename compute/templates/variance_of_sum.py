@@ -3,7 +3,8 @@
     Var(x + f) = Var(x) + Var(f) + 2 Cov(x, f)  =  [1 1] Sigma [1 1]^T,
     Sigma = [[Var(x), Cov], [Cov, Var(f)]]   (|Cov| <= sqrt(Var(x) Var(f)) for a valid Sigma)
 
-torch evaluates the quadratic form 1^T Sigma 1 in float64.
+torch evaluates the quadratic form 1^T Sigma 1 in float64; a result that cancels to zero is
+snapped at its scale Var(x) + Var(f) + 2 |Cov| (compute.zeros).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import math
 from compute import backend
 from compute.params import ParamReader
 from compute.templates._draw import grid
-from compute.texfmt import fill, num
+from compute.texfmt import fill, key, num
+from compute.zeros import snap_float
 
 NAME = "variance_of_sum"
 MAX_VAR = 1e6
@@ -54,18 +56,19 @@ def answer(params):
     sigma = torch.tensor([[params["var_x"], params["cov"]], [params["cov"], params["var_f"]]],
                          dtype=torch.float64)
     ones = torch.ones(2, dtype=torch.float64)
-    return {"var": (ones @ sigma @ ones).item()}
+    scale = params["var_x"] + params["var_f"] + 2 * abs(params["cov"])
+    return {"var": snap_float((ones @ sigma @ ones).item(), scale)}
 
 
 def explain(params, answers):
     v = {"vx": num(params["var_x"]), "vf": num(params["var_f"]), "cov": num(params["cov"]),
-         "var": num(answers["var"])}
+         "var": key(answers["var"])}
+    # The setting only: what to compute is asked by the question (or the exercise's boxes).
     setting = r"$\mathrm{Var}(x) = @vx$, $\mathrm{Var}(f) = @vf$, $\mathrm{Cov}(x, f) = @cov$"
     setting_zh = setting.replace("$, $", "$，$")
     prompt = {
-        "en": fill("A residual block outputs $x + f(x)$ with " + setting +
-                   ". What is $\\mathrm{Var}(x + f)$?", **v),
-        "zh": fill("残差模块输出 $x + f(x)$，已知 " + setting_zh + "。求 $\\mathrm{Var}(x + f)$。", **v),
+        "en": fill("A residual block outputs $x + f(x)$; for one coordinate " + setting + ".", **v),
+        "zh": fill("残差块输出 $x + f(x)$；对一个坐标，" + setting_zh + "。", **v),
     }
     step = r"$$\mathrm{Var}(x + f) = @vx + @vf + 2 \times (@cov) = @var$$"
     solution = {

@@ -104,10 +104,55 @@ def variance_of_sum(p):
     return {"var": p["var_x"] + p["var_f"] + 2 * p["cov"]}
 
 
+def norm_jacobian_vector(p):
+    z, v, eps = np.array(p["z"]), np.array(p["v"]), p["eps"]
+    d, sigma, r = len(z), np.sqrt(z.var() + eps), np.sqrt((z**2).mean() + eps)
+    zhat, zr = (z - z.mean()) / sigma, z / r
+    return {"ln": zhat, "ln_jvp": (v - v.mean() - zhat * (zhat @ v) / d) / sigma,
+            "rms": zr, "rms_jvp": (v - zr * (zr @ v) / d) / r}
+
+
+def residual_variance_depth(p):
+    L, v0, b = p["depth"], p["var0"], p["branch"]
+    if p["normalized"]:
+        return {"var_unscaled": v0 + L * b, "var_scaled": v0 + b}
+    return {"var_unscaled": v0 * (1 + b) ** L, "var_scaled": v0 * (1 + b / L) ** L}
+
+
+def scaled_shortcut(p):
+    lam, F = np.array(p["lam"]), np.array(p["F"])
+    after = [np.prod(lam[i + 1:]) for i in range(len(lam))]  # prod_{j > i} lambda_j
+    return {"x_n": np.prod(lam) * p["x0"] + np.dot(after, F), "shortcut_factor": np.prod(lam)}
+
+
+def stochastic_depth(p):
+    L, pL, block = p["blocks"], p["p_last"], p["block"]
+    p_l = 1 - block / L * (1 - pL)
+    return {"expected_depth": L - (1 - pL) * (L + 1) / 2, "survival": p_l,
+            "test_output": np.array(p["x"]) + p_l * np.array(p["f"])}
+
+
+def bf16_round(value):
+    """Round to BF16 on the float32 bit pattern: nearest, ties to even (no torch)."""
+    bits = np.array([value], dtype=np.float32).view(np.uint32)
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & np.uint32(0xFFFF0000)
+    return float(bits.view(np.float32)[0])
+
+
+def mixed_precision_sum(p):
+    x, f = p["x"], p["f"]
+    exponent = np.floor(np.log2(abs(x)))
+    return {"sum_fp16": float(np.float16(x) + np.float16(f)),
+            "sum_bf16": bf16_round(x + f),  # x + f is exact in float64 for these values
+            "spacing_fp16": float(abs(np.spacing(np.float16(abs(x))))),
+            "spacing_bf16": 2.0 ** (exponent - 7)}
+
+
 REFERENCES = {f.__name__: f for f in (
     linear_residual_block, gradient_multiplier, chain_product, residual_mapping,
     prenorm_postnorm_jacobian, residual_scaling, deep_mlp_gradients, transformer_block_shapes,
-    projection_shortcut, dropout_residual, variance_of_sum)}
+    projection_shortcut, dropout_residual, variance_of_sum, norm_jacobian_vector,
+    residual_variance_depth, scaled_shortcut, stochastic_depth, mixed_precision_sum)}
 
 # finite differences carry ~1e-9 truncation/rounding error; closed forms agree to rounding
 TOLERANCES = {"prenorm_postnorm_jacobian": (1e-6, 1e-7)}

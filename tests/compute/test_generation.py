@@ -18,8 +18,7 @@ TEMPLATES = [t["name"] for t in compute.list_templates()]
 ALL = [(t, d) for t in TEMPLATES for d in compute.DIFFICULTIES]
 # families with a vector input: easy is 2-D, hard is 3-4-D
 VECTOR_PARAM = {"linear_residual_block": "x", "residual_mapping": "x",
-                "prenorm_postnorm_jacobian": "x", "residual_scaling": "g",
-                "dropout_residual": "x"}
+                "residual_scaling": "g", "dropout_residual": "x"}
 
 
 @pytest.mark.parametrize(("template", "difficulty"), ALL)
@@ -71,6 +70,18 @@ def test_difficulty_sets_the_dimension(template):
 
         assert dim("easy") == 2
         assert dim("hard") in (3, 4)
+
+
+@pytest.mark.parametrize("difficulty", compute.DIFFICULTIES)
+def test_layer_norm_problems_are_never_an_eps_artefact(problems, difficulty):
+    # Regression: at d = 2 LN(x) is +-1 whatever x, its Jacobian is an eps artefact and Post-LN
+    # looked as if it destroyed the gradient; every difficulty now uses d >= 4 and eps <= 1e-3.
+    for problem in problems("prenorm_postnorm_jacobian", difficulty):
+        assert len(problem["params"]["x"]) >= 4
+        assert problem["params"]["eps"] <= 1e-3
+    for problem in problems("norm_jacobian_vector", difficulty):
+        assert len(problem["params"]["z"]) >= 4
+        assert problem["params"]["eps"] <= 1e-3
 
 
 def test_easy_numbers_are_friendly():
