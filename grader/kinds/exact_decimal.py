@@ -249,11 +249,32 @@ _RULES = {
 def undefined_part(node: Node) -> UndefinedValue | None:
     """A constant sub-expression of `node` that has no value (`x + 1/0`, `log(1 - 1)`), else
     None. Names, matrices and functions this module does not know are skipped, not guessed."""
+    if not could_be_undefined(node):
+        return None
     try:
         _scan(node)
     except UndefinedValue as err:
         return err
     return None
+
+
+def could_be_undefined(node: Node) -> bool:
+    """Whether `node` has a part that can lack a value: a division, a logarithm, a power whose
+    exponent is not a plain number (0^-1), an infinity (∞ - ∞). Sums, products and plain
+    powers of numbers always have one, so most answers skip the decimal scan. (Recursive with
+    the common types first: this runs on every computed numeric answer.)"""
+    kind = type(node)
+    if kind is Num:
+        return node.text == "inf"
+    if kind is Add:
+        return any(map(could_be_undefined, node.terms))
+    if kind is Mul:
+        return any(map(could_be_undefined, node.factors))
+    if kind is Neg:
+        return could_be_undefined(node.arg)
+    if kind is Div or kind is Func and node.name == "log" or kind is Pow and type(node.exp) is not Num:
+        return True
+    return any(map(could_be_undefined, children(node)))
 
 
 def _scan(node: Node) -> Decimal | None:

@@ -48,6 +48,7 @@ DEFAULT_RTOL = 1e-6
 ZERO_AT_SCALE = 1e-12  # a key entry this small beside the key's largest entry is a zero
 FLOAT_MARGIN = 1e-12  # relative: closer than this to a bound, the decimals decide
 _ENV = Env(k=1, n=1, seed=0)
+TEN = Num(10.0, "10")  # the base of a typed power of ten (9.54×10^-7)
 DECIMAL_COMMA = re.compile(r"\s*(-?\d+)[,，](\d+(?:[eE][+-]?\d+)?)\s*")
 
 
@@ -55,11 +56,32 @@ def answer_decimal(value: float, node: Node | None) -> Decimal:
     """The decimal value of an answer entry: of the tree it was typed as, when there is one
     (`2.675`, `1/3`), else of its float (an entry of a matrix product)."""
     if node is not None:
+        typed = literal_decimal(node)
+        if typed is not None:
+            return typed
         try:
             return exact_value(node)
         except (GraderError, NotExact):
             pass
     return decimal_of_float(value)
+
+
+def literal_decimal(node: Node) -> Decimal | None:
+    """The decimal a typed number shows (-9.54, 9.54e-7, -9.54×10^-7), read off its text; None
+    for anything computed."""
+    if type(node) is Neg:
+        value = literal_decimal(node.arg)
+        return None if value is None else -value
+    if type(node) is Num:
+        return Decimal(node.text) if node.text != "inf" else None
+    if not is_literal(node):
+        return None
+    mantissa, power = node.factors
+    exponent = power.exp.arg.text if type(power.exp) is Neg else power.exp.text
+    if not exponent.isdigit():
+        return None  # 10^2.5: not a decimal literal
+    shift = -int(exponent) if type(power.exp) is Neg else int(exponent)
+    return literal_decimal(mantissa).scaleb(shift)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,14 +153,14 @@ def sigfigs_match(answer: Decimal, key: Decimal, figures: int, shown: int | None
 
 
 def typed_sigfigs(node: Node) -> int | None:
-    """Significant figures shown by a typed literal (9.54, 9.54e-7, 9.54×10^-7), else None.
+    """Significant figures shown by a typed literal (9.54, 9.54e-7, -9.54×10^-7), else None.
     An exact zero has no significant figures to show: 0, 0.0 and 0.000 all say the same."""
-    match node:
-        case Neg(a):
-            return typed_sigfigs(a)
-        case Num(value, text) | Mul((Num(value, text), Pow(Num(10.0, _), _))) \
-                if value != 0 and math.isfinite(value):
-            return literal_sigfigs(text)
+    if type(node) is Neg:
+        return typed_sigfigs(node.arg)
+    if type(node) is Mul and is_literal(node):
+        return typed_sigfigs(node.factors[0])
+    if type(node) is Num and node.value != 0 and math.isfinite(node.value):
+        return literal_sigfigs(node.text)
     return None
 
 
@@ -151,7 +173,7 @@ def literal_sigfigs(text: str) -> int:
 
 
 def is_literal(node: Node) -> bool:
-    """A number typed as such (-9.54, 9.54e-7, 9.54×10^-7): nothing in it can be undefined."""
+    """A number typed as such (-9.54, 9.54e-7, -9.54×10^-7): nothing in it can be undefined."""
     if type(node) is Neg:
         node = node.arg
     if type(node) is Num:
@@ -159,13 +181,12 @@ def is_literal(node: Node) -> bool:
     if type(node) is not Mul or len(node.factors) != 2:
         return False
     mantissa, power = node.factors
+    if type(mantissa) is Neg:
+        mantissa = mantissa.arg
     if type(mantissa) is not Num or type(power) is not Pow or power.base != TEN:
         return False
     exponent = power.exp.arg if type(power.exp) is Neg else power.exp
     return type(exponent) is Num
-
-
-TEN = Num(10.0, "10")
 
 
 def expected_values(expected: object) -> tuple[tuple[int, ...], list[float]]:

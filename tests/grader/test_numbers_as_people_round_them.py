@@ -52,6 +52,8 @@ CASES = [
     ("0.0012", 0.0012345, {"sigfigs": 3}, False),
     ("1.23e4", 12345, {"sigfigs": 3}, True),
     ("1.23×10^4", 12345, {"sigfigs": 3}, True),
+    ("-1.23×10^4", -12345, {"sigfigs": 3}, True),
+    ("-1.2×10^4", -12000, {"sigfigs": 3}, False),  # regression: a negative mantissa was not counted
     ("12300", 12345, {"sigfigs": 3}, True),  # trailing zeros of a whole number count (liberal)
     ("12350", 12345, {"sigfigs": 3}, True),  # the key to 4 figures (its 0 a placeholder)
     ("1.0450", 1.0449, {"sigfigs": 3}, True),  # the key to 4 figures, a zero added
