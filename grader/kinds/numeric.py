@@ -228,8 +228,8 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> R
             text = message("too_few_digits", lang, n=tol.sigfigs, given=min(short))
             return result(feedback=text, interpreted=interpreted)
     zeros = zero_entries(e_flat) if 0.0 in values else [False] * len(values)
-    ok = [tol.matches(*entry) for entry in zip(values, e_flat, entries, shown, zeros,
-                                                strict=True)]
+    ok = [tol.matches(a, k, x, n, z) for a, k, x, n, z in zip(values, e_flat, entries, shown,
+                                                             zeros, strict=True)]
     if all(ok):
         return result(correct=True, score=1.0, feedback=message("correct", lang),
                       interpreted=interpreted)
@@ -273,7 +273,7 @@ def answer_values(node: Node, entries: list[Node]) -> tuple[tuple[int, ...], lis
     `inf`) gets the float of its decimal value; what has no value as a scalar (a matrix
     product) goes through the numpy evaluator.
     """
-    if not all(is_literal(x) for x in entries):
+    if not all(map(is_literal, entries)):
         undefined = undefined_part(node)
         if undefined is not None:
             raise undefined
