@@ -1,12 +1,12 @@
 """Numbers as people write them: exact decimal values, and the sub-expressions that have none.
 
 `exact_value(node)` evaluates a constant tree in decimal arithmetic with 60 significant digits,
-so a typed `2.675` is the decimal 2.675 and not the binary float just below it. Typed numbers,
-sums, products, whole powers and factorials are exact (they never come near 60 digits within
-the parser's limits); a division that does not terminate, a fractional power, `ln`, `exp`,
-`sqrt`, `e` and `π` are correctly rounded to 60 digits; the trigonometric and hyperbolic
-functions go through a float (16 digits) except at 0, where their value is exact. Every
-tolerance and rounding decision in numeric.py is far coarser than either.
+so a typed `2.675` is the decimal 2.675 and not the binary float just below it. Typed numbers
+are exact (the parser allows at most 30 digits), and so is every sum, product, whole power and
+factorial whose result fits in 60 digits; a longer result, a division that does not terminate,
+a fractional power, `ln`, `exp`, `sqrt`, `e` and `π` are correctly rounded to 60 digits; the
+trigonometric and hyperbolic functions go through a float (16 digits) except at 0, where their
+value is exact. Every tolerance and rounding decision in numeric.py is far coarser than that.
 
 A sub-expression with no value raises `UndefinedValue` with the text of what was undefined,
 as a learner would write it: `1/0`, `0/0`, `0^-1`, `log(0)`, `∞ - ∞`. `undefined_part` finds
@@ -43,13 +43,14 @@ from ..reading.nodes import (
     Sym,
     Transpose,
     children,
+    is_constant,
     walk,
 )
 from ..values.evaluate import Env, evaluate
 
 DIGITS = 60
-# Exact for everything the parser lets through (numbers < 1e100 with <= 30 digits, exponents
-# <= 1000): an inexact result is a non-terminating division or a transcendental function.
+# 60 digits: twice the longest number the parser lets through. Division by zero and invalid
+# operations (∞ - ∞) raise, to be reported as undefined; overflow raises, to become ±∞.
 CONTEXT = Context(prec=DIGITS, Emax=10**6, Emin=-(10**6),
                   traps=[InvalidOperation, DivisionByZero, Overflow])
 ZERO, ONE, HALF = Decimal(0), Decimal(1), Decimal("0.5")
@@ -314,8 +315,8 @@ def undefined_everywhere(node: Node, env: Env | None) -> UndefinedValue | None:
     if found is not None or env is None:
         return found
     for part in walk(node):
-        zero = _zero_divisor(part)
-        if zero is not None and _is_zero_everywhere(zero, env):
+        zero = _zero_divisor(part)  # a constant one was decided by undefined_part
+        if zero is not None and not is_constant(zero) and _is_zero_everywhere(zero, env):
             return UndefinedValue("", _EVERYWHERE[type(part)])
     return None
 
