@@ -1,4 +1,5 @@
-"""The app's shell: page config, the language switch and the navigation; nothing else.
+"""The app's shell: page config, the app's frame (language switch, profile picker) and the
+navigation; nothing else.
 
 Run with `make run` (or `.venv/bin/streamlit run streamlit_app.py`). Every page lives in
 `app_pages/`; this file must stay light because it runs before the first page renders.
@@ -6,19 +7,20 @@ Run with `make run` (or `.venv/bin/streamlit run streamlit_app.py`). Every page 
 
 import streamlit as st
 
-from app_pages import available_pages
+from app_pages import PAGES
 from app_pages.state import init_session, language_switch, tr
+from app_pages.widgets.progress import profile_picker
 
 init_session()
 st.set_page_config(page_title=tr("common.app_name"), page_icon=":material/school:", layout="wide")
 
 sections: dict[str, list] = {}
-# Only pages whose script exists (see available_pages): the app starts even mid-way through work.
-for spec in available_pages():
+for spec in PAGES:
     page = st.Page(spec.path, title=tr(spec.title_key), icon=spec.icon, url_path=spec.url_path)
     sections.setdefault(tr(spec.section_key), []).append(page)
 
 current = st.navigation(sections)
 language_switch()
+profile_picker()  # the one current profile, chosen here for every page (state.current_profile_id)
 st.sidebar.caption(f"**{tr('common.app_name')}** · {tr('common.tagline')}")
 current.run()

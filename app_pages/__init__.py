@@ -27,23 +27,16 @@ class PageSpec:
         return PAGES_DIR / self.file
 
 
-# In navigation order; the first available page is the default one.
+# In navigation order; the first page is the default one.
 PAGES: tuple[PageSpec, ...] = (
     PageSpec("common.nav.practice", "practice.py", ":material/edit_note:", "practice", "common.nav.learn"),
+    PageSpec("questions.nav", "questions.py", ":material/list_alt:", "questions", "common.nav.learn"),
     PageSpec("common.nav.exercises", "exercises.py", ":material/calculate:", "exercises", "common.nav.learn"),
     PageSpec("common.nav.derivation", "derivation.py", ":material/functions:", "derivation", "common.nav.learn"),
     PageSpec("common.nav.explore", "explore.py", ":material/insights:", "explore", "common.nav.learn"),
     PageSpec("common.nav.review", "review.py", ":material/history:", "review", "common.nav.progress"),
     PageSpec("common.nav.interview", "interview.py", ":material/record_voice_over:", "interview", "common.nav.progress"),
     PageSpec("common.nav.dashboard", "dashboard.py", ":material/monitoring:", "dashboard", "common.nav.progress"),
+    PageSpec("author.nav", "author.py", ":material/edit_document:", "author", "author.nav_section"),
+    PageSpec("analytics.nav", "analytics.py", ":material/query_stats:", "analytics", "author.nav_section"),
 )
-
-
-def available_pages() -> list[PageSpec]:
-    """The pages whose script exists.
-
-    Pages are written by different engineers at different times; skipping a missing script keeps
-    the app runnable while one is mid-work (st.Page raises on a missing file). Keep this check even
-    when every page exists: a partial checkout should still start.
-    """
-    return [spec for spec in PAGES if spec.path.is_file()]

@@ -3,7 +3,7 @@ export the history (CSV, JSON) and import a JSON export."""
 
 import streamlit as st
 
-from app_pages.state import lang, profile_id, tr
+from app_pages.state import current_profile_id, lang, tr
 from app_pages.widgets import dashboard_charts as charts
 from app_pages.widgets import progress, resources
 from app_pages.widgets.transfer_view import transfer_section
@@ -12,15 +12,15 @@ from tutor.store import TutorError, utc_now
 
 st.title(tr("dashboard.title"))
 st.caption(tr("dashboard.intro"))
-progress.recorder()  # the sidebar profile picker
 db = progress.store()
-if db is None or profile_id() is None:
+profile_id = current_profile_id()
+if db is None or profile_id is None:
     st.info(tr("practice.no_profile"))
     st.stop()
 
 topic_of = {q.id: str(q.topic) for q in resources.bank()}
 try:
-    data = dashboard_data(db, profile_id(), topic_of, utc_now())
+    data = dashboard_data(db, profile_id, topic_of, utc_now())
 except TutorError as exc:
     st.error(exc.message(lang()))
     st.stop()
@@ -49,4 +49,4 @@ else:
         st.subheader(tr("dashboard.reviews_due"))
         st.altair_chart(charts.due_chart(data.due), width="stretch")
 
-transfer_section(db, profile_id(), lang())
+transfer_section(db, profile_id, lang())

@@ -4,9 +4,11 @@ fragment so moving it reruns only that demo."""
 import streamlit as st
 
 from app_pages.explore_charts import grouped_bars, log_lines
-from app_pages.state import option_labels, tr
-from tutor.explore import (
+from app_pages.flows.explore import (
     BLOCK_LATEX,
+    MLP_DEPTHS,
+    MLP_MAX_WIDTH,
+    MLP_WIDTH_STEP,
     RESIDUAL_EXAMPLES,
     block_dot,
     format_number,
@@ -15,6 +17,7 @@ from tutor.explore import (
     multiplier_at,
     residual_sum,
 )
+from app_pages.state import option_labels, tr
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -122,8 +125,10 @@ def deep_mlp_demo() -> None:
     st.subheader(tr("explore.mlp.title"))
     st.markdown(tr("explore.mlp.intro"))
     cols = st.columns(4)
-    depth = cols[0].slider(tr("explore.mlp.depth"), 2, 80, 40, key="explore_mlp_depth")
-    width = cols[1].slider(tr("explore.mlp.width"), 8, 256, 64, 8, key="explore_mlp_width")
+    depth = cols[0].slider(tr("explore.mlp.depth"), *MLP_DEPTHS, 40, key="explore_mlp_depth")
+    width = cols[1].slider(tr("explore.mlp.width"), MLP_WIDTH_STEP, MLP_MAX_WIDTH, 64, MLP_WIDTH_STEP,
+                           key="explore_mlp_width",
+                           help=tr("explore.mlp.width_help", max=MLP_MAX_WIDTH, depth=MLP_DEPTHS[1]))
     gain = round(cols[2].slider(tr("explore.mlp.gain"), 0.1, 3.0, 0.8, 0.1, key="explore_mlp_gain"), 2)
     seed = int(cols[3].number_input(tr("explore.mlp.seed"), 0, 9999, 0, key="explore_mlp_seed"))
     with st.spinner(tr("explore.mlp.computing")):

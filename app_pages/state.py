@@ -1,8 +1,10 @@
-"""Per-user session state, set up in one place.
+"""Per-user session state, set up in one place: the app's frame (language and current profile).
 
-Every page reads the language and the chosen profile through these helpers, never through raw
-`st.session_state` keys, so the keys and their defaults live here only. The language is also kept
-in the URL (`?lang=en`) so a reload or a shared link keeps it.
+Every page reads the language and the current profile through these helpers, never through raw
+`st.session_state` keys, so the keys and their defaults live here only. Both are also kept in the
+URL (`?lang=en&profile=3`), which the shell writes back on every run (Streamlit clears the query
+string when the learner changes page), so a reload, a bookmark or a link opened in a new tab keeps
+them. The URL is per tab: two tabs can work as two profiles without overwriting each other.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from tutor.i18n import LANGUAGES, has, normalize_language, t
 LANG_KEY = "lang"
 PROFILE_KEY = "profile_id"
 LANG_PARAM = "lang"
+PROFILE_PARAM = "profile"
 LANGUAGE_NAMES = {"zh": "中文", "en": "English"}
 
 
@@ -72,14 +75,61 @@ def language_switch() -> None:
         key=LANG_KEY,
         required=True,
     )
-    if st.query_params.get(LANG_PARAM) != lang():
-        st.query_params[LANG_PARAM] = lang()
+    keep_in_url(LANG_PARAM, lang())
 
 
-def profile_id() -> int | str | None:
-    """The chosen local profile's id, or None before the learner picks one."""
-    return st.session_state.get(PROFILE_KEY)
+def current_profile_id() -> int | None:
+    """The id of the one current profile: every page reads it here and nowhere else.
+
+    The shell's sidebar picker settles it before the page runs (`set_current_profile`); the first
+    call of a session (or of a page script run without the shell, as in AppTest) resolves it: the
+    URL's `?profile=` when that profile exists, else the first profile, else a new one named
+    "My profile" in the learner's language. None only while the progress store cannot be opened
+    (the shell then shows why in the sidebar).
+    """
+    chosen = st.session_state.get(PROFILE_KEY)
+    if chosen is None:
+        chosen = _resolve_profile_id(st.query_params.get(PROFILE_PARAM))
+        st.session_state[PROFILE_KEY] = chosen
+    return chosen
 
 
-def set_profile_id(value: int | str | None) -> None:
-    st.session_state[PROFILE_KEY] = value
+def set_current_profile(profile_id: int | None) -> None:
+    """Make `profile_id` the current profile (the picker and "New profile" call this)."""
+    st.session_state[PROFILE_KEY] = profile_id
+
+
+def _resolve_profile_id(wanted: object) -> int | None:
+    # Imported here: every module of the app imports this one, which must not pull in the
+    # store (SQLAlchemy) by itself.
+    from app_pages.flows.profiles import choose_profile
+    from app_pages.widgets.resources import progress_store
+    from tutor.store import TutorError
+
+    try:
+        return choose_profile(progress_store(), wanted, default_name=tr("profile.default_name")).id
+    except TutorError:
+        return None
+
+
+def frame_params() -> dict[str, str]:
+    """The frame's query parameters (language, current profile), for a link that opens a page in
+    a new tab: `st.column_config.LinkColumn` URLs, `st.page_link(..., query_params=...)`."""
+    params = {LANG_PARAM: lang()}
+    if (profile := st.session_state.get(PROFILE_KEY)) is not None:
+        params[PROFILE_PARAM] = str(profile)
+    return params
+
+
+def keep_in_url(param: str, value: str | None) -> None:
+    """Write `param` into the URL when it differs (None removes it): no message when unchanged."""
+    if value is None:
+        if param in st.query_params:
+            del st.query_params[param]
+    elif st.query_params.get(param) != value:
+        st.query_params[param] = value
+
+
+# The earlier name, still called by Review and Mock interview until their rewrite moves them to
+# current_profile_id (remove it then).
+profile_id = current_profile_id

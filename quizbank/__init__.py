@@ -11,7 +11,9 @@ from .enums import (
     Topic,
     Verdict,
 )
-from .loader import SHIPPED_BANK, load_bank
+from .folders import BankFolders, configured_folders
+from .live import BankCache, LiveBank, WithheldFile
+from .loader import SHIPPED_BANK, load_bank, load_bank_folders
 from .localized import Localized, LocalizedKeywords
 from .parse import parse_bank
 from .problems import BankError, Problem
@@ -29,7 +31,9 @@ from .question_types import (
 
 __all__ = [
     "Bank",
+    "BankCache",
     "BankError",
+    "BankFolders",
     "BankFile",
     "ChoiceQuestion",
     "DerivationQuestion",
@@ -38,6 +42,7 @@ __all__ = [
     "GeneratedQuestion",
     "InterviewQuestion",
     "Lang",
+    "LiveBank",
     "Localized",
     "LocalizedKeywords",
     "NumericQuestion",
@@ -52,6 +57,9 @@ __all__ = [
     "ToleranceKind",
     "Topic",
     "Verdict",
+    "WithheldFile",
+    "configured_folders",
     "load_bank",
+    "load_bank_folders",
     "parse_bank",
 ]

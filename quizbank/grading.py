@@ -10,6 +10,7 @@ rubric (`tutor.interview`), not here.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from grader import Part, Result, Verdict, check
 from grader.messages import language, message
@@ -67,10 +68,28 @@ def grade(question: Question, answer, *, lang: str = "en",
         if variant is None:
             raise ValueError(f"{question.id}: a generated question is graded against its variant")
         return grade_generated(question, variant, answer, lang)
-    if isinstance(question, NumericQuestion | ExpressionQuestion | DerivationQuestion):
+    if isinstance(question, NumericQuestion):
+        return with_numeric_malrule(question, check(request_for(question, answer, lang=lang)),
+                                    answer, lang)
+    if isinstance(question, ExpressionQuestion | DerivationQuestion):
         return check(request_for(question, answer, lang=lang))
     text = message("interview_not_graded", lang)
     return Result(Verdict.UNREADABLE, feedback=text, error=text)
+
+
+def with_numeric_malrule(question: NumericQuestion, result: Result, answer, lang: str) -> Result:
+    """A wrong number that matches a mal-rule (within the question's tolerance) gets its feedback,
+    as formula mal-rules do in the grader."""
+    if result.verdict is not Verdict.WRONG:
+        return result
+    for rule in question.malrules:
+        matched = check({"kind": "numeric", "expected": rule.answer, "answer": str(answer),
+                         "lang": lang, **tolerance_fields(question.tolerance)})
+        if matched.correct:
+            feedback = rule.feedback.get(lang)
+            return replace(result, malrule=feedback,
+                           feedback=message("malrule_match", lang, feedback=feedback))
+    return result
 
 
 def _ids(answer) -> list[str]:

@@ -76,11 +76,34 @@ class ChoiceQuestion(QuestionBase):
         return super().localized_fields() + texts
 
 
-class NumericQuestion(QuestionBase):
+class Malrule(StrictModel):
+    answer: NonEmptyText
+    feedback: Localized
+
+
+class AcceptedMutant(StrictModel):
+    """A mutant of the key that the grader accepts, kept on purpose (`quizbank test --mutations`):
+    `answer` is the mutant as the report prints it, `why` says why accepting it is right (it is
+    equal to the key, e.g. a transpose dropped from a symmetric matrix)."""
+
+    answer: NonEmptyText
+    why: NonEmptyText
+
+
+class _MutationTested(StrictModel):
+    accepted_mutants: list[AcceptedMutant] = []
+
+
+class NumericQuestion(_MutationTested, QuestionBase):
     type: Literal["numeric"]
     answer: NumericAnswer
     tolerance: Tolerance
+    # Known wrong numbers with targeted feedback; `answer` is text the grader reads ("0.45").
+    malrules: list[Malrule] = []
     tests: list[TextAnswerTest] = []
+
+    def localized_fields(self) -> list[Localized]:
+        return super().localized_fields() + [r.feedback for r in self.malrules]
 
 
 class _Declarations(StrictModel):
@@ -107,12 +130,7 @@ def _squash(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
-class Malrule(StrictModel):
-    answer: NonEmptyText
-    feedback: Localized
-
-
-class ExpressionQuestion(_Declarations, QuestionBase):
+class ExpressionQuestion(_MutationTested, _Declarations, QuestionBase):
     type: Literal["expression"]
     answer: NonEmptyText
     malrules: list[Malrule] = []
@@ -132,7 +150,7 @@ class ExpressionQuestion(_Declarations, QuestionBase):
         return super().localized_fields() + [r.feedback for r in self.malrules]
 
 
-class DerivationQuestion(_Declarations, QuestionBase):
+class DerivationQuestion(_MutationTested, _Declarations, QuestionBase):
     type: Literal["derivation"]
     start: NonEmptyText
     target: NonEmptyText
@@ -206,7 +224,7 @@ class OrderingQuestion(QuestionBase):
         return super().localized_fields() + [s.text for s in self.steps]
 
 
-class GeneratedQuestion(QuestionBase):
+class GeneratedQuestion(_MutationTested, QuestionBase):
     type: Literal["generated"]
     template: TemplateName
     asks: Annotated[list[Identifier], Field(min_length=1)]

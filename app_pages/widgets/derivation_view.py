@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages.state import tr
-from tutor.derivation_check import (
+from app_pages.flows.derivation_check import (
     Declarations,
     DerivationReport,
     LineStatus,
     check_derivation,
     report_from_result,
 )
+from app_pages.state import tr
 
 # Markdown colour directives and icons for each status: fixed strings, never learner text.
 BADGES = {
@@ -29,13 +29,17 @@ BADGES = {
 def check(lines, decl: Declarations, lang: str, target: str | None = None) -> DerivationReport:
     import grader
 
-    return check_derivation(lines, decl, lang=lang, check=grader.check, target=target)
+    return check_derivation(lines, decl, lang=lang, check=grader.check, preview=grader.preview,
+                            target=target)
 
 
 def report_view(report: DerivationReport) -> None:
     """One row per line, the first broken one framed with its counterexample."""
     broken = report.first_broken
     with st.container(key="derivation_report"):
+        if (problem := report.target_problem) is not None:
+            st.error(tr("derivation.bad_target"), icon=":material/flag:")
+            st.code("\n".join(filter(None, (problem.reason, problem.caret))), language=None)
         if report.error:
             st.warning(tr("practice.unreadable"), icon=":material/help:")
             st.text(report.error)

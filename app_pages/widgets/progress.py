@@ -1,47 +1,38 @@
-"""The progress store for the pages: one shared connection pool, the sidebar profile picker,
-and the attempt writer for the chosen profile. A store problem (corrupt, locked, unwritable
-file) is shown in the learner's language; the page keeps working without saving.
+"""The progress store in the app's frame: the sidebar profile picker (drawn once, by the shell,
+before the page) and the attempt writer for the current profile. A store problem (corrupt, locked,
+unwritable file) is shown in the learner's language; the page keeps working without saving.
 """
 
 from __future__ import annotations
 
-import os
-
 import streamlit as st
 
-from app_pages.state import lang, profile_id, set_profile_id, tr
+from app_pages.flows.profiles import choose_profile, parse_profile_id
+from app_pages.state import (
+    PROFILE_PARAM,
+    current_profile_id,
+    keep_in_url,
+    lang,
+    set_current_profile,
+    tr,
+)
+from app_pages.widgets import resources
 from tutor.i18n import LANGUAGES, t
-from tutor.store import ENV_URL, ProfileError, ProgressStore, StoreUnavailable, TutorError
+from tutor.store import ProgressStore, StoreUnavailable, TutorError
+from tutor.store.records import MAX_ANSWER_CHARS
 
-
-@st.cache_resource(show_spinner=False)
-def _open_store(url: str | None) -> ProgressStore:
-    # A connection pool (thread-safe), opened once per server and database URL; errors are not
-    # cached, so a locked or missing file is retried on the next run.
-    return ProgressStore.open(url)
+PICKER_KEY = "profile.picker"
+NEW_NAME_KEY = "profile.new_name"
+_CREATE_ERROR = "profile.create_error"
 
 
 def store() -> ProgressStore | None:
+    """The shared store, or None (with the reason in the sidebar) when it cannot be opened."""
     try:
-        return _open_store(os.environ.get(ENV_URL))
+        return resources.progress_store()
     except StoreUnavailable as exc:
         st.sidebar.error(exc.message(lang()), icon=":material/database:")
         return None
-
-
-def current_profile(db: ProgressStore):
-    """The learner's profile: the one picked this session, else the first, else a new default."""
-    try:
-        profiles = db.list_profiles()
-        if not profiles:
-            profiles = [db.create_profile(tr("profile.default_name"))]
-    except TutorError as exc:
-        st.sidebar.error(exc.message(lang()))
-        return None
-    by_id = {p.id: p for p in profiles}
-    chosen = by_id.get(profile_id()) or profiles[0]
-    set_profile_id(chosen.id)
-    return chosen
 
 
 def shown_name(name: str) -> str:
@@ -51,49 +42,72 @@ def shown_name(name: str) -> str:
     return tr("profile.default_name") if name in defaults else name
 
 
-def profile_picker():
-    """Sidebar: pick a profile or create one. Returns the chosen Profile (or None)."""
+def profile_picker() -> None:
+    """Sidebar: the current profile and "New profile". Settles `state.current_profile_id()` for
+    this run (a profile deleted meanwhile falls back to the first) and writes it into the URL."""
     db = store()
     if db is None:
-        return None
-    chosen = current_profile(db)
-    if chosen is None:
-        return None
-    profiles = db.list_profiles()
+        set_current_profile(None)
+        return
+    asked = st.query_params.get(PROFILE_PARAM)
+    try:
+        chosen = choose_profile(db, current_profile_id(), default_name=tr("profile.default_name"))
+        profiles = db.list_profiles()
+    except TutorError as exc:
+        st.sidebar.error(exc.message(lang()), icon=":material/database:")
+        set_current_profile(None)
+        return
+    if asked is not None and parse_profile_id(asked) not in {p.id for p in profiles}:
+        st.sidebar.warning(tr("profile.unknown_in_link"), icon=":material/person_off:")
+    set_current_profile(chosen.id)
+    keep_in_url(PROFILE_PARAM, str(chosen.id))
+
     ids = [p.id for p in profiles]
     names = {p.id: shown_name(p.name) for p in profiles}
-    picked = st.sidebar.selectbox(
-        tr("profile.label"), ids, index=ids.index(chosen.id), format_func=names.get,
-        key="profile.picker",
-    )
-    if picked != chosen.id:
-        set_profile_id(picked)
-        chosen = next(p for p in profiles if p.id == picked)
+    # The widget shows the current profile; it never holds it (a new profile, a fallback after a
+    # deletion or a link's choice all land in the session first, then in the widget).
+    st.session_state[PICKER_KEY] = chosen.id
+    st.sidebar.selectbox(tr("profile.label"), ids, key=PICKER_KEY, format_func=names.get,
+                         on_change=_picked)
     with st.sidebar.popover(tr("profile.new"), icon=":material/person_add:"):
         with st.form("profile.create", border=False):
-            name = st.text_input(tr("profile.name"), max_chars=80, key="profile.new_name")
-            if st.form_submit_button(tr("profile.create")):
-                try:
-                    made = db.create_profile(name)
-                except ProfileError as exc:
-                    st.error(exc.message(lang()))
-                else:
-                    set_profile_id(made.id)
-                    st.session_state.pop("profile.picker", None)
-                    st.rerun()
-    return chosen
+            st.text_input(tr("profile.name"), max_chars=80, key=NEW_NAME_KEY)
+            st.form_submit_button(tr("profile.create"), on_click=_create, args=(db,))
+        if (problem := st.session_state.pop(_CREATE_ERROR, None)) is not None:
+            st.error(problem, icon=":material/error:")
+
+
+def _picked() -> None:
+    set_current_profile(st.session_state[PICKER_KEY])
+
+
+def _create(db: ProgressStore) -> None:
+    # A callback: it runs before the next script run, so the new profile is current (picker,
+    # URL, page) in that very run.
+    try:
+        made = db.create_profile(st.session_state.get(NEW_NAME_KEY, ""))
+    except TutorError as exc:
+        st.session_state[_CREATE_ERROR] = exc.message(lang())
+    else:
+        set_current_profile(made.id)
+        st.session_state[NEW_NAME_KEY] = ""
 
 
 def recorder():
-    """`record(new_attempt)` for the chosen profile, or None when nothing can be saved."""
+    """`record(new_attempt)` for the current profile, or None when nothing can be saved.
+
+    The profile is read when the attempt is recorded, so an attempt always lands in the profile
+    the picker shows."""
     db = store()
-    profile = profile_picker() if db is not None else None
-    if profile is None:
+    if db is None or current_profile_id() is None:
         return None
 
     def record(attempt):
+        if len(attempt.answer) > MAX_ANSWER_CHARS:  # the learner can type that much: say so
+            st.warning(tr("profile.answer_too_long", max=MAX_ANSWER_CHARS), icon=":material/save:")
+            return None
         try:
-            return db.record_attempt(profile.id, attempt)
+            return db.record_attempt(current_profile_id(), attempt)
         except TutorError as exc:
             st.warning(tr("practice.attempt_not_saved", error=exc.message(lang())))
             return None

@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import os
 import threading
 
 import streamlit as st
 
 
 @st.cache_resource(show_spinner=False)
-def bank():
-    """The validated shipped bank (read-only after loading, so safe to share)."""
+def bank_cache():
+    """One cache of the bank files per server: the shipped bank and the instructor folders."""
     import quizbank
 
-    return quizbank.load_bank()
+    return quizbank.BankCache(quizbank.configured_folders().all)
+
+
+def live_bank():
+    """The bank as its files are now, with the files withheld for problems (quizbank.live)."""
+    return bank_cache().current()
+
+
+def bank():
+    """The validated bank: shipped and instructor questions, re-read when a file changes (a
+    stat of each file per call; the same object while nothing changed, so safe to share)."""
+    return live_bank().bank
 
 
 def question(question_id: str):
@@ -20,9 +32,12 @@ def question(question_id: str):
 
 
 def question_title(question, lang: str, limit: int = 90) -> str:
-    """The first line of a question's prompt, shortened: a label for links and buttons."""
+    """The first line of a question's prompt as plain text (no `$…$`, no Markdown), shortened:
+    a label for options, links and buttons."""
+    from app_pages.flows.plain_text import plain_text
+
     text = question.prompt.get(lang).strip()
-    line = text.splitlines()[0] if text else text
+    line = plain_text(text.splitlines()[0] if text else text).strip()
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
@@ -44,3 +59,20 @@ def warm_grader() -> threading.Thread:
     warmer = threading.Thread(target=grader.warm_up, name="grader-warm-up", daemon=True)
     warmer.start()
     return warmer
+
+
+@st.cache_resource(show_spinner=False)
+def _open_store(url: str | None):
+    # A connection pool (thread-safe), opened once per server and database URL; errors are not
+    # cached, so a locked or missing file is retried on the next run.
+    from tutor.store import ProgressStore
+
+    return ProgressStore.open(url)
+
+
+def progress_store():
+    """The progress store (`tutor.store.ProgressStore`) for `$TUTOR_DATABASE_URL`, shared by every
+    session; raises `tutor.store.StoreUnavailable` when it cannot be opened."""
+    from tutor.store import ENV_URL
+
+    return _open_store(os.environ.get(ENV_URL))

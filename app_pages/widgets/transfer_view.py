@@ -2,6 +2,14 @@
 
 A refused file is explained in the learner's language; its problems may quote the file, so they
 are shown as plain text. Nothing is written unless the whole file is valid.
+
+The uploader's own strings: Streamlit draws its button ("Upload") and its note ("20MB per file •
+JSON") in English and offers no parameter for them (streamlit/streamlit#13500, open). We replace
+their text with our translated strings in CSS scoped to this uploader (`translated_uploader_css`);
+the file picker accepts any file, so a wrong file gets our own translated refusal ("not JSON")
+rather than Streamlit's English "files are not allowed". What stays English: the "Drag and drop a
+file here" overlay shown only while a file is dragged over the box, the error for a file over
+the 20 MB limit, and the hidden input's screen-reader name "file upload".
 """
 
 from __future__ import annotations
@@ -10,9 +18,30 @@ import streamlit as st
 
 from app_pages.state import tr
 from tutor.store import TutorError
-from tutor.transfer import export_csv, export_json, import_json
+from tutor.transfer import MAX_IMPORT_BYTES, export_csv, export_json, import_json
 
 _FLASH = "dashboard.import_done"
+_UPLOADER_BOX = "import_uploader"
+
+
+def css_string(text: str) -> str:
+    """A CSS string literal's contents (our own strings only, never learner text)."""
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+def translated_uploader_css(box_key: str) -> str:
+    """CSS that shows our translated button label and note in the uploader inside `box_key`."""
+    box = f".st-key-{box_key} [data-testid=stFileUploaderDropzone]"
+    button = css_string(tr("dashboard.upload_button"))
+    note = css_string(tr("dashboard.upload_note", mb=MAX_IMPORT_BYTES // (1024 * 1024)))
+    return (
+        "<style>"
+        f"{box} button [data-testid=stMarkdownContainer] p,"
+        f"{box} [data-testid=stFileUploaderDropzoneInstructions] span {{font-size: 0}}"
+        f'{box} button [data-testid=stMarkdownContainer] p::after {{content: "{button}"; font-size: 14px}}'
+        f'{box} [data-testid=stFileUploaderDropzoneInstructions] span::after {{content: "{note}"; font-size: 14px}}'
+        "</style>"
+    )
 
 
 def transfer_section(db, profile_id: int, lang: str) -> None:
@@ -27,8 +56,9 @@ def transfer_section(db, profile_id: int, lang: str) -> None:
     cols[1].download_button(tr("dashboard.export_json"), lambda: export_json(db, profile_id),
                             file_name="residual-tutor-progress.json", mime="application/json",
                             icon=":material/download:", key="dashboard.json", on_click="ignore")
-    with st.form("dashboard.import", clear_on_submit=True):
-        upload = st.file_uploader(tr("dashboard.import_label"), type=["json"], key="dashboard.upload")
+    st.html(translated_uploader_css(_UPLOADER_BOX))
+    with st.form("dashboard.import", clear_on_submit=True), st.container(key=_UPLOADER_BOX):
+        upload = st.file_uploader(tr("dashboard.import_label"), key="dashboard.upload")
         go = st.form_submit_button(tr("dashboard.import_button"), icon=":material/upload:")
     if go and upload is not None:
         try:

@@ -1,7 +1,9 @@
 """Check a derivation line by line: each line must equal the line before it.
 
-`start` (when given) is line 0. Each learner line k (1-based) is compared with the last readable
-line before it. Statuses: verified | does_not_follow | cannot_decide | unreadable.
+`start` (when given) is line 0. Each learner line k (1-based) is compared with the last line
+before it that followed (the start, the first line, or a later line that was not refuted): a line
+that does not follow, or cannot be read, is never the reference, so one broken step does not mark
+every correct line after it. Statuses: verified | does_not_follow | cannot_decide | unreadable.
 Score: 1 when every line is verified and the last equals the target; otherwise
 (verified lines before the first problem / number of lines), halved when the target is not
 reached.
@@ -38,16 +40,18 @@ def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
         return result(feedback=message("no_lines", lang), error=message("no_lines", lang))
     lines = lines[:MAX_LINES]
     steps: list[Step] = []
-    previous: Node | None = start_node
+    previous: Node | None = start_node  # the last line that followed: the next one's reference
+    last_node: Node | None = None
     rendered: list[str] = [to_latex(start_node)] if start_node is not None else []
     for number, text in enumerate(lines, start=1):
         step, node = _check_line(number, str(text), previous, decls, lang, symbolic)
         steps.append(step)
+        last_node = node
         if node is not None:
-            previous = node
             rendered.append(step.interpreted)
+            if step.status is not StepStatus.DOES_NOT_FOLLOW:
+                previous = node
     first_wrong = next((s.line for s in steps if s.status is not StepStatus.VERIFIED), None)
-    last_node = previous if steps[-1].status is not StepStatus.UNREADABLE else None
     reaches = target_node is None or (last_node is not None and
                                       _same(last_node, target_node, symbolic) == "equal")
     correct = first_wrong is None and reaches

@@ -1,15 +1,27 @@
-"""The derivation checker's flow (tutor.derivation_check) and page."""
+"""The derivation checker's flow (app_pages.flows.derivation_check) and page."""
+
+from urllib.parse import urlencode
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import grader
-from tutor.derivation_check import (
+from app_pages.flows.derivation_check import (
+    MAX_LINK_CHARS,
     Declarations,
+    DerivationDraft,
     LineStatus,
-    check_derivation,
+    NameProblem,
     declarations_from_text,
     parse_names,
 )
+from app_pages.flows.derivation_check import check_derivation as _check_derivation
+
+
+def check_derivation(lines, decl, **kwargs):
+    return _check_derivation(lines, decl, check=grader.check, preview=grader.preview, **kwargs)
+
 
 S, V, B, U = LineStatus.START, LineStatus.VERIFIED, LineStatus.BROKEN, LineStatus.UNREADABLE
 X = Declarations(symbols=("x",))
@@ -32,10 +44,11 @@ def test_parse_names(text, names, bad):
     assert parse_names(text) == (names, bad)
 
 
-def test_declarations_report_every_problem_at_once():
+def test_declarations_report_every_problem_at_once_and_keep_the_usable_names():
     decl, problems = declarations_from_text("x, 1a", "F, x", "W")
-    assert decl.symbols == ("x",) and decl.functions == ("F", "x") and decl.matrices == ("W",)
-    assert problems == ["symbols: 1a", "x: symbols & functions"]
+    # a name declared twice keeps its first declaration, so the lines can still be checked
+    assert decl.symbols == ("x",) and decl.functions == ("F",) and decl.matrices == ("W",)
+    assert problems == [NameProblem("symbols", "1a"), NameProblem("functions", "x", "symbols")]
 
 
 @pytest.mark.parametrize(
@@ -50,10 +63,12 @@ def test_declarations_report_every_problem_at_once():
         (["x + x", "2x +"], X, None, None, [S, U], None),
         (["2x +", "x + x", "2x"], X, None, None, [U, S, V], None),  # starts at the first readable
         (["", "x", "  ", "x*1"], X, None, None, [S, V], None),  # blank rows are ignored
+        # each line is compared with the last line that followed, not with a broken one
+        (["x + x", "3x", "2x", "x*2"], X, None, None, [S, B, V, V], None),
     ],
 )
 def test_check_derivation_line_by_line(lines, decl, start, target, statuses, reached):
-    report = check_derivation(lines, decl, lang="en", check=grader.check, target=target, start=start)
+    report = check_derivation(lines, decl, lang="en", target=target, start=start)
     assert [r.status for r in report.lines] == statuses
     assert report.target_reached is reached
     broken = [r for r in report.lines if r.status is B]
@@ -62,9 +77,33 @@ def test_check_derivation_line_by_line(lines, decl, start, target, statuses, rea
         assert "For example" in row.feedback  # a counterexample for each step that breaks
 
 
-def test_a_bad_target_is_reported_not_crashed():
-    report = check_derivation(["x"], X, lang="zh", check=grader.check, target="x +")
-    assert report.lines == () and report.error
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_unreadable_target_is_refused_on_its_own_and_the_lines_are_still_checked(lang):
+    # Regression: a typo in the target made the request unreadable, no line was checked, and the
+    # page said "All 0 lines verified".
+    report = check_derivation(["x + x", "2x", "3x"], X, lang=lang, target="2x +")
+    assert report.target_problem is not None and report.target_problem.caret
+    assert [r.status for r in report.lines] == [S, V, B]
+    assert report.target_reached is None and not report.all_verified
+
+
+def test_a_report_without_lines_is_never_all_verified():
+    report = check_derivation(["  "], X, lang="en")
+    assert report.lines == () and not report.all_verified
+
+
+@given(st.builds(DerivationDraft, symbols=st.text(max_size=30), functions=st.text(max_size=30),
+                 matrices=st.text(max_size=30), target=st.text(max_size=60),
+                 lines=st.text(max_size=300), preset=st.text(max_size=30)))
+def test_a_draft_survives_its_link(draft):
+    params = draft.params()
+    assert DerivationDraft.from_params(params) == (draft if params else None)
+    assert draft.link_length() == len(urlencode(params))
+
+
+def test_only_the_checkers_parameters_make_a_draft():
+    assert DerivationDraft.from_params({"lang": "en", "profile": "3"}) is None
+    assert DerivationDraft.from_params({"lines": "x\n2x", "q": "z"}) == DerivationDraft(lines="x\n2x")
 
 
 # ---- the page -----------------------------------------------------------------------------
@@ -81,7 +120,8 @@ def fill(at, *, symbols="", functions="", matrices="", target="", lines=(), chec
 
 
 def statuses(at) -> list[str]:
-    return [m.value for m in at.markdown if "Line " in m.value]
+    # one status badge per line, in either language ("Line 2 · verified", "第 2 行 · 已验证")
+    return [m.value for m in at.markdown if m.value.startswith(":material/") and " · " in m.value]
 
 
 def test_broken_line_is_marked_with_a_counterexample(open_page):  # noqa: F811
@@ -116,11 +156,47 @@ def test_unreadable_line_is_shown_as_typed_in_code(open_page):  # noqa: F811
     assert any("<script>x" in c.value for c in at.code)
 
 
-def test_bad_declarations_are_listed_before_checking(open_page):  # noqa: F811
+def test_bad_declarations_are_listed_and_the_lines_still_checked(open_page):  # noqa: F811
+    at = open_page("derivation", lang="zh")
+    at = fill(at, symbols="x, 2y", functions="x", lines=["x + x", "2x"], check="逐行检查")
+    assert at.error[0].value.startswith("有些声明的名称无法使用")
+    assert texts(at.text)[0] == ("符号：“2y”不是合法名称（只能用字母、数字和 _，并以字母开头）。\n"
+                                 "函数：“x”已在符号中声明过，以第一次声明为准。")
+    assert at.success[0].value.startswith("全部 2 行均已验证")
+
+
+@pytest.mark.parametrize(("lang", "refused"), [("en", "The target cannot be read"), ("zh", "无法读取目标")])
+def test_a_target_typo_is_refused_with_its_own_message(open_page, lang, refused):  # noqa: F811
+    at = open_page("derivation", lang=lang)
+    at = fill(at, symbols="x", functions="F", target="1 + F'(x",
+              lines=["diff(x + F(x), x)", "1 + F'(x)"],
+              check="Check each line" if lang == "en" else "逐行检查")
+    assert any(e.value.startswith(refused) for e in at.error)
+    assert any("^" in c.value for c in at.code)  # where the target breaks
+    assert len(statuses(at)) == 2  # the lines were checked all the same
+    assert not [s for s in at.success if "0" in s.value]  # never "All 0 lines verified"
+
+
+def test_the_fields_are_kept_in_the_url_and_a_link_opens_them_checked(open_page):  # noqa: F811
     at = open_page("derivation")
-    at = fill(at, symbols="x, 2y", functions="x", lines=["x"])
-    assert at.error[0].value.startswith("Some declared names")
-    assert at.code[0].value == "symbols: 2y\nx: symbols & functions"
+    at = fill(at, symbols="x", target="2x", lines=["x + x", "2x"])
+    params = {k: at.query_params[k] for k in ("symbols", "target", "lines")}
+    assert params == {"symbols": "x", "target": "2x", "lines": "x + x\n2x"}
+    assert "functions" not in at.query_params  # empty fields leave no parameter
+    reloaded = open_page("derivation", **params)  # a reload, or the link in another browser
+    assert reloaded.text_area(key="derivation.lines").value == "x + x\n2x"
+    assert reloaded.text_input(key="derivation.target").value == "2x"
+    assert reloaded.success[0].value.startswith("All 2 lines verified")
+
+
+def test_a_derivation_too_long_for_a_link_says_so_and_leaves_the_url(open_page):  # noqa: F811
+    at = open_page("derivation")
+    long_lines = ["x + x + x + x + x + x + x + x + x + x"] * 60
+    at = fill(at, symbols="x", lines=long_lines)
+    assert DerivationDraft(symbols="x", lines="\n".join(long_lines)).link_length() > MAX_LINK_CHARS
+    assert "lines" not in at.query_params and "symbols" not in at.query_params
+    assert any("too long for a link" in c.value for c in at.caption)
+    assert any("Only the first 40 of your 60 lines" in w.value for w in at.warning)
 
 
 def test_preset_fills_names_and_first_line(open_page):  # noqa: F811

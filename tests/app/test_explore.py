@@ -6,16 +6,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.app.shell_helpers import open_app
-from tutor.explore import (
+from app_pages.flows.explore import (
     BLOCK_ORDER,
+    MLP_DEPTHS,
+    MLP_MAX_WIDTH,
+    MLP_WIDTH_STEP,
     RESIDUAL_EXAMPLES,
     block_dot,
     format_number,
     loggable,
+    mlp_max_width,
     multiplier_at,
     residual_sum,
 )
+from tests.app.shell_helpers import open_app
 
 
 @pytest.fixture(scope="module")
@@ -180,3 +184,32 @@ def test_loggable_keeps_exactly_the_positive_finite_values(values):
     for v, k in zip(values, kept, strict=True):
         assert (k == v) if (v > 0 and math.isfinite(v)) else (k is None)
     assert dropped == any(k is None for k in kept)
+
+
+@given(st.integers(1, 400), st.integers(64, 2**24), st.sampled_from([1, 4, 8]))
+def test_mlp_max_width_is_the_widest_width_within_the_budget(depth, budget, step):
+    width = mlp_max_width(depth, budget, step)
+    assert width % step == 0
+    if width > step:
+        assert depth * width**2 <= budget
+    assert depth * (width + step) ** 2 > budget
+
+
+@pytest.mark.parametrize("depth", MLP_DEPTHS)
+@pytest.mark.parametrize("width", [MLP_WIDTH_STEP, MLP_MAX_WIDTH])
+@pytest.mark.parametrize("gain", [0.1, 3.0])
+def test_every_corner_of_the_mlp_sliders_computes(depth, width, gain):
+    # Regression: width 256 (offered by the slider) with the default depth 40 exceeded compute's
+    # weight budget and showed a raw traceback. The slider's corners must all compute.
+    from compute import series
+
+    norms = series.deep_mlp_grad_norms(depth, width, gain, 9999)
+    assert len(norms["plain"]) == depth + 1 and all(math.isfinite(v) for v in norms["residual"])
+
+
+def test_the_widest_mlp_renders_without_an_error(explore_en):
+    at = show(explore_en, "mlp")
+    at.slider(key="explore_mlp_depth").set_value(MLP_DEPTHS[1])
+    at.slider(key="explore_mlp_width").set_value(MLP_MAX_WIDTH).run()
+    assert not at.exception and not at.error
+    assert at.slider(key="explore_mlp_width").max == MLP_MAX_WIDTH

@@ -141,26 +141,3 @@ def test_dashboard_imports_an_export_from_another_machine(store, open_page, tmp_
     assert at.success[0].value == "Imported 3 attempts (0 already here were skipped)."
     assert len(store.list_attempts(me.id)) == 3
     assert at.metric[0].value == "3"
-
-
-def test_profile_picker_creates_and_switches_profiles(store, open_page):  # noqa: F811
-    at = open_page("dashboard", lang="zh")
-    (default,) = store.list_profiles()  # created on first run
-    assert default.name == "我的档案"
-    at.text_input(key="profile.new_name").input("Bo")
-    at = button(at, "创建").click().run()
-    bo = next(p for p in store.list_profiles() if p.name == "Bo")
-    assert at.session_state["profile_id"] == bo.id
-    assert at.selectbox(key="profile.picker").value == bo.id
-    at.text_input(key="profile.new_name").input("Bo")
-    at = button(at, "创建").click().run()
-    assert "已存在名为“Bo”的档案。" in [e.value for e in at.error]
-    assert len(store.list_profiles()) == 2
-
-
-def test_the_first_visits_profile_is_named_in_the_current_language(small_bank, store, open_page):  # noqa: F811
-    store.create_profile("My profile")  # made by a first visit in English
-    store.create_profile("Ada")
-    at = open_page("interview", lang="zh")
-    picker = at.sidebar.selectbox(key="profile.picker")
-    assert picker.options == ["我的档案", "Ada"]  # the labels as shown

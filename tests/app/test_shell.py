@@ -5,28 +5,20 @@ import sys
 
 import pytest
 
-from app_pages import PAGES, available_pages
+from app_pages import PAGES
 from tests.app.shell_helpers import ROOT, open_app
 from tutor.i18n import t
 
 
 def nav_titles(at) -> list[str]:
     # The sidebar navigation is not an AppTest element; the shell's page titles are what st.Page got.
-    return [t(spec.title_key, at.session_state["lang"]) for spec in available_pages()]
+    return [t(spec.title_key, at.session_state["lang"]) for spec in PAGES]
 
 
 def test_page_table_is_complete_and_unique():
     assert len({spec.url_path for spec in PAGES}) == len(PAGES)
     assert len({spec.file for spec in PAGES}) == len(PAGES)
-    assert {"explore.py", "exercises.py"} <= {spec.file for spec in available_pages()}
-
-
-def test_missing_page_files_are_skipped(monkeypatch, tmp_path):
-    import app_pages
-
-    monkeypatch.setattr(app_pages, "PAGES_DIR", tmp_path)
-    (tmp_path / "explore.py").write_text("")
-    assert [spec.file for spec in app_pages.available_pages()] == ["explore.py"]
+    assert [spec.file for spec in PAGES if not spec.path.is_file()] == []
 
 
 @pytest.mark.parametrize(("lang", "title"), [("en", "Explore"), ("zh", "交互探索")])
@@ -56,12 +48,12 @@ def test_language_survives_a_page_switch():
     at.switch_page("app_pages/exercises.py").run()
     assert not at.exception
     assert at.title[0].value == "计算题"
-    assert nav_titles(at)[:2] == [t(s.title_key, "zh") for s in available_pages()][:2]
+    assert nav_titles(at)[:2] == [t(s.title_key, "zh") for s in PAGES][:2]
 
 
 def test_importing_the_shell_packages_does_not_import_torch_or_sympy():
     code = (
-        "import sys, app_pages, app_pages.state, tutor, tutor.i18n, tutor.explore, tutor.exercises;"
+        "import sys, app_pages, app_pages.state, tutor, tutor.i18n, app_pages.flows.explore, tutor.exercises;"
         "heavy = {'torch', 'sympy'} & set(sys.modules); print(sorted(heavy)); sys.exit(bool(heavy))"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)

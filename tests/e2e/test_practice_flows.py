@@ -1,5 +1,6 @@
-"""Browser tests of Practice and the Derivation checker: one question of each input kind,
-the language switch, and a screenshot of each learner page in both languages."""
+"""Browser tests of Practice: one question of each input kind, the language switch, and a
+screenshot of each learner page in both languages (the Derivation checker's own tests are in
+test_frame.py)."""
 
 import pytest
 from playwright.sync_api import expect
@@ -79,20 +80,6 @@ def test_interview_question(page, app_url, screenshot):
     expect(main(page).locator('[data-testid="stCheckbox"] input:checked')).to_have_count(3)
     assert submit_and_verdict(page, "Confirm my key points") == "Correct"
     screenshot("practice-interview-en")
-
-
-def test_derivation_checker_highlights_the_broken_line(page, goto, screenshot):
-    page.set_viewport_size(TALL)
-    goto("derivation", "en")
-    main(page).get_by_label("Symbols (comma-separated)").fill("x")
-    main(page).get_by_label("Functions (comma-separated)").fill("F")
-    fill_area(page, "Lines, one step per row",
-              "diff(x + F(x), x)\ndiff(x, x) + diff(F(x), x)\n1 + F(x)")
-    click(page, "Check each line")
-    body = main(page).inner_text()
-    assert "Line 3 does not follow from the line before it." in body
-    assert "For example" in body
-    screenshot("derivation-broken-en")
 
 
 def test_language_switch_changes_the_practice_page(page, app_url):

@@ -15,8 +15,14 @@ def derive(grade, lines, start=None, target=None, **decls):
         (["diff(x, x) + diff(F(x), x)", "1 + F'(x)"], "d/dx (x + F(x))", "1 + F'(x)", F,
          True, None, ["verified", "verified"]),
         (["1 + F'(x)"], "d/dx (x + F(x))", "1 + F'(x)", F, True, None, ["verified"]),
+        # a broken line is not the next line's reference: line 2 follows from the start
         (["1 + F(x)", "1 + F'(x)"], "d/dx (x + F(x))", "1 + F'(x)", F,
-         False, 1, ["does_not_follow", "does_not_follow"]),
+         False, 1, ["does_not_follow", "verified"]),
+        (["(x+1)^2", "x^2 + 1", "x^2 + 2x + 1", "x^2 + 1 + 2x"], None, None, {}, False, 2,
+         ["verified", "does_not_follow", "verified", "verified"]),
+        # a line that builds on the broken one does not follow either (it is still wrong)
+        (["(x+1)^2", "x^2 + 1", "x^2 + 1 + 0"], None, None, {}, False, 2,
+         ["verified", "does_not_follow", "does_not_follow"]),
         (["diff(x, x) + diff(F(x), x)", "F'(x)"], "d/dx (x + F(x))", "1 + F'(x)", F,
          False, 2, ["verified", "does_not_follow"]),
         (["(x+1)^2", "x^2 + 2x + 1", "x^2 + 2x"], None, None, {}, False, 3,

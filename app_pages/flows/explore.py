@@ -73,6 +73,34 @@ def multiplier_at(a: float, depth: int) -> dict[str, float]:
     return {"plain": abs(a) ** depth, "residual": abs(1 + a) ** depth}
 
 
+# --- (d) the deep MLP's slider ranges ------------------------------------------------------------
+
+MLP_DEPTHS = (2, 80)
+MLP_WIDTH_STEP = 8
+
+
+def mlp_max_width(max_depth: int, max_weights: int, step: int = MLP_WIDTH_STEP) -> int:
+    """The widest net (a multiple of `step`) that compute accepts at every offered depth.
+
+    compute draws depth x width x width weights and refuses more than `max_weights` of them
+    (`compute.templates.deep_mlp_gradients.MAX_WEIGHTS`). The width slider stops here, so every
+    depth/width pair it can be set to runs (a fixed 256 failed for any depth over 32).
+    """
+    width = int((max_weights / max_depth) ** 0.5) // step * step
+    while width > step and max_depth * width * width > max_weights:
+        width -= step
+    return width
+
+
+def _compute_weight_budget() -> int:
+    from compute.templates.deep_mlp_gradients import MAX_WEIGHTS  # a constant: torch stays unloaded
+
+    return MAX_WEIGHTS
+
+
+MLP_MAX_WIDTH = mlp_max_width(MLP_DEPTHS[1], _compute_weight_budget())
+
+
 # --- (c) Pre-LN vs Post-LN ---------------------------------------------------------------------
 
 # Each step: (node id, kind, what it adds to or reads from). Kinds: input, norm, sublayer, add,

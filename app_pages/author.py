@@ -1,0 +1,141 @@
+"""Author: write or edit one question as YAML, see it validated and previewed as a learner sees it
+in both languages, run its author and mutation tests, and save it into the instructor's folder.
+
+Who may use it: without accounts, the person running the app is its instructor (see README).
+"""
+
+import streamlit as st
+
+from app_pages.state import LANGUAGE_NAMES, lang, tr
+from app_pages.widgets import author_view as view
+from app_pages.widgets import resources
+from app_pages.widgets.answer_inputs import labelled
+from quizbank.author_templates import TYPES, template_yaml
+from quizbank.authoring import SaveRefused, check_draft, in_folders, question_yaml, save_draft
+from quizbank.folders import configured_folders
+
+st.title(tr("author.title"))
+folders = configured_folders()
+st.caption(tr("author.intro", folder=str(folders.author_folder)))
+live = resources.live_bank()
+bank = live.bank
+state = st.session_state
+
+if live.withheld:
+    with st.expander(tr("author.withheld", n=len(live.withheld)), icon=":material/warning:",
+                     expanded=True):
+        for withheld in live.withheld:
+            st.markdown(f"**{withheld.path}**")
+            st.code("\n".join(str(p) for p in withheld.problems), language=None)
+for problem in folders.problems:
+    st.warning(problem)
+
+
+def load(text: str, replaces: str | None, file_name: str) -> None:
+    """Put new text in the editor (a fresh editor instance: see view.yaml_editor)."""
+    state["author.initial"] = state["author.text"] = text
+    state["author.replaces"] = replaces
+    state["author.file_name"] = file_name
+    state["author.version"] = state.get("author.version", 0) + 1
+    state.pop("author.results", None)
+
+
+if "author.text" not in state:
+    load(template_yaml("numeric"), None, "my-questions.yaml")
+
+instructor_ids = sorted(q.id for q in bank if in_folders(bank, q.id, folders.instructor))
+with st.container(border=True):
+    start_cols = st.columns([2, 2, 1])
+    kind = start_cols[0].selectbox(tr("author.template"), TYPES, key="author.kind",
+                                   format_func=labelled("practice.type.", TYPES))
+    if start_cols[0].button(tr("author.start_template"), key="author.load_template",
+                            icon=":material/note_add:"):
+        load(template_yaml(kind), None, state.get("author.file_name", "my-questions.yaml"))
+    existing = start_cols[1].selectbox(tr("author.existing"), sorted(bank.questions),
+                                       index=None, key="author.existing",
+                                       placeholder=tr("author.existing_placeholder"))
+    if start_cols[1].button(tr("author.open"), key="author.open", icon=":material/edit:",
+                            disabled=existing is None):
+        mine = existing in instructor_ids
+        from pathlib import Path
+
+        load(question_yaml(bank, existing), existing if mine else None,
+             Path(bank.location(existing).path).name if mine else "my-questions.yaml")
+        if not mine:
+            st.info(tr("author.shipped_copy"))
+    plain = start_cols[2].toggle(tr("author.plain_editor"), key="author.plain",
+                                 help=tr("author.plain_help"))
+
+edit_col, preview_col = st.columns([1, 1], gap="large")
+with edit_col:
+    st.subheader(tr("author.yaml"))
+    typed = view.yaml_editor(state["author.initial"], state["author.version"], plain)
+    if typed is not None and typed != state["author.text"]:
+        state["author.text"] = typed
+        state.pop("author.results", None)
+    text = state["author.text"]
+    draft = check_draft(text, bank, replaces=state.get("author.replaces"))
+    view.problems_list(draft.problems)
+
+    test_cols = st.columns(2)
+    run_tests = test_cols[0].button(tr("author.run_tests"), key="author.run_tests",
+                                    icon=":material/checklist:", disabled=not draft.ok)
+    run_mutations = test_cols[1].button(tr("author.run_mutations"), key="author.run_mutations",
+                                        icon=":material/bug_report:", disabled=not draft.ok)
+    if draft.ok and (run_tests or run_mutations):
+        from quizbank.author_tests import run_question_tests
+        from quizbank.grading import grade as grade_question
+
+        with st.spinner(tr("author.running")):
+            if run_tests:
+                outcomes = run_question_tests(draft.question, lambda k: "", grade_question,
+                                              lang())
+                state["author.results"] = ("tests", outcomes)
+            else:
+                from quizbank.mutations import MUTATION_TYPES, run_question_mutations
+
+                outcomes = (run_question_mutations(draft.question, grade_question, lang=lang())
+                            if isinstance(draft.question, MUTATION_TYPES) else [])
+                state["author.results"] = ("mutations", outcomes)
+    results = state.get("author.results")
+    if results is not None:
+        with st.container(border=True):
+            (view.author_test_results if results[0] == "tests" else view.mutation_results)(
+                results[1])
+
+    st.subheader(tr("author.save"))
+    save_cols = st.columns([3, 1])
+    file_name = save_cols[0].text_input(tr("author.file_name"),
+                                        value=state.get("author.file_name", "my-questions.yaml"),
+                                        key=f"author.file.{state['author.version']}",
+                                        help=tr("author.file_help", folder=str(folders.author_folder)))
+    if save_cols[1].button(tr("author.save_button"), type="primary", key="author.save_button",
+                           icon=":material/save:"):
+        try:
+            path = save_draft(text, bank, folder=folders.author_folder, file_name=file_name,
+                              replaces=state.get("author.replaces"))
+        except SaveRefused as refused:
+            st.error(tr("author.save_refused"))
+            view.problems_list(refused.problems)
+        else:
+            state["author.replaces"] = draft.question.id
+            state["author.file_name"] = file_name
+            st.success(tr("author.saved", id=draft.question.id, path=str(path)),
+                       icon=":material/task_alt:")
+
+with preview_col:
+    st.subheader(tr("author.preview"))
+    if draft.question is None:
+        st.info(tr("author.preview_needs_valid"))
+    else:
+        seed = 1
+        if draft.question.type == "generated":
+            seed = int(st.number_input(tr("author.seed"), min_value=1, max_value=99_999,
+                                       value=7, step=1, key="author.seed"))
+        tabs = st.tabs([LANGUAGE_NAMES["zh"], LANGUAGE_NAMES["en"]])
+        for tab, preview_lang in zip(tabs, ("zh", "en"), strict=True):
+            with tab:
+                view.preview(draft.question, preview_lang, seed)
+
+with st.expander(tr("author.moodle_title"), icon=":material/swap_horiz:"):
+    view.moodle_tools(bank, folders)

@@ -1,0 +1,206 @@
+"""The derivation checker's flow, without Streamlit: declared names from comma-separated text,
+the target read on its own, one `grader.check` derivation request (each line is compared with the
+last line before it that followed), its per-line steps as a report the page can show, and the
+checker's fields as a share link's query parameters.
+
+Line statuses follow the grader: verified, does not follow (with a counterexample in the
+feedback), cannot decide, unreadable (with the position). Without a given start, the first line
+is the starting point: read, with nothing to follow from. A field the checker cannot use (a bad
+name, a name declared twice, an unreadable target) is reported on its own and left out; the lines
+are still checked with everything else.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields, replace
+from enum import StrEnum
+from typing import TYPE_CHECKING
+from urllib.parse import urlencode
+
+if TYPE_CHECKING:  # the grader is imported by the caller that checks
+    from grader import Result
+
+NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")  # the bank's Identifier rule
+MAX_LINES = 40
+
+
+class LineStatus(StrEnum):
+    START = "start"  # the first line: read, nothing to follow from
+    VERIFIED = "verified"  # equals the line before
+    BROKEN = "broken"  # does not follow (counterexample in `feedback`)
+    UNDECIDED = "undecided"  # the grader could not decide either way
+    UNREADABLE = "unreadable"  # this line cannot be read (position in `feedback`)
+
+
+@dataclass(frozen=True)
+class Declarations:
+    symbols: tuple[str, ...] = ()
+    functions: tuple[str, ...] = ()
+    matrices: tuple[str, ...] = ()
+
+    def request_fields(self) -> dict:
+        return {"symbols": list(self.symbols), "functions": list(self.functions),
+                "matrices": list(self.matrices)}
+
+
+def parse_names(text: str) -> tuple[tuple[str, ...], list[str]]:
+    """`"x, y , W"` -> (("x", "y", "W"), []); names that are not identifiers come back as problems."""
+    names, bad = [], []
+    for part in re.split(r"[,，;；\s]+", text or ""):
+        if not part:
+            continue
+        (names if NAME.match(part) else bad).append(part)
+    return tuple(dict.fromkeys(names)), bad
+
+
+@dataclass(frozen=True)
+class NameProblem:
+    """A declared name the checker leaves out: not a name, or already declared in `first_field`."""
+
+    field: str  # symbols | functions | matrices
+    name: str
+    first_field: str | None = None  # set when the name is declared twice
+
+
+def declarations_from_text(symbols: str, functions: str, matrices: str
+                           ) -> tuple[Declarations, list[NameProblem]]:
+    """Declarations and every problem at once. A bad name is dropped; a name declared twice keeps
+    its first declaration, so the lines can still be checked."""
+    parsed: dict[str, list[str]] = {}
+    problems: list[NameProblem] = []
+    first_field: dict[str, str] = {}
+    for field, text in (("symbols", symbols), ("functions", functions), ("matrices", matrices)):
+        names, bad = parse_names(text)
+        problems += [NameProblem(field, b) for b in bad]
+        parsed[field] = []
+        for name in names:
+            if name in first_field:
+                problems.append(NameProblem(field, name, first_field[name]))
+            else:
+                first_field[name] = field
+                parsed[field].append(name)
+    return Declarations(**{f: tuple(n) for f, n in parsed.items()}), problems
+
+
+@dataclass(frozen=True)
+class LineResult:
+    number: int  # 1-based
+    text: str
+    status: LineStatus
+    interpreted: str | None  # LaTeX from the parsed tree
+    feedback: str  # the grader's explanation (counterexample, position), already localized
+
+
+@dataclass(frozen=True)
+class TargetProblem:
+    """The target cannot be read: the grader's reason (in the learner's language) and a caret."""
+
+    reason: str
+    caret: str | None
+
+
+@dataclass(frozen=True)
+class DerivationReport:
+    lines: tuple[LineResult, ...]
+    target_reached: bool | None  # None when no (readable) target was given
+    error: str | None = None  # the request itself could not be checked
+    target_problem: TargetProblem | None = None  # the target was refused; lines checked without it
+
+    @property
+    def first_broken(self) -> LineResult | None:
+        return next((r for r in self.lines if r.status is LineStatus.BROKEN), None)
+
+    @property
+    def all_verified(self) -> bool:
+        """Every line verified (or the start). Never true of a report that checked no line."""
+        return bool(self.lines) and all(
+            r.status in (LineStatus.START, LineStatus.VERIFIED) for r in self.lines)
+
+
+GRADER_STATUS = {
+    "verified": LineStatus.VERIFIED,
+    "does_not_follow": LineStatus.BROKEN,
+    "cannot_decide": LineStatus.UNDECIDED,
+    "unreadable": LineStatus.UNREADABLE,
+}
+
+
+def report_from_result(result: Result, lines: Sequence[str], *, has_start: bool,
+                       has_target: bool) -> DerivationReport:
+    """The grader's derivation result (`steps`, `reaches_target`) as a per-line report."""
+    rows = []
+    readable_before = has_start
+    for step in result.steps:
+        number = step.line
+        status = GRADER_STATUS[step.status.value]
+        if status is LineStatus.VERIFIED and not readable_before:
+            status = LineStatus.START  # the first readable line: nothing before it to follow from
+        readable_before = readable_before or status is not LineStatus.UNREADABLE
+        text = lines[number - 1] if 0 < number <= len(lines) else ""
+        rows.append(LineResult(number, text, status, step.interpreted, step.feedback))
+    reached = bool(result.reaches_target) if has_target and rows else None
+    error = result.error if not rows else None
+    return DerivationReport(tuple(rows), reached, error)
+
+
+def check_derivation(
+    lines: Sequence[str], decl: Declarations, *, lang: str, check: Callable[[dict], Result],
+    preview: Callable[..., dict], target: str | None = None, start: str | None = None,
+) -> DerivationReport:
+    """Check `lines` (blank ones dropped, the first MAX_LINES kept) from `start` (or from the
+    first line) to `target`. An unreadable target (read with `preview`, i.e. `grader.preview`) is
+    reported in `target_problem` and the lines are checked without it."""
+    lines = [line.strip() for line in lines if line.strip()][:MAX_LINES]
+    target = target.strip() if target and target.strip() else None
+    problem = None
+    if target is not None:
+        read = preview(target, lang=lang, **decl.request_fields())
+        if read.get("error"):
+            problem, target = TargetProblem(read["error"], read.get("caret")), None
+    result = check({"id": "derivation", "kind": "derivation", "expected": target, "start": start,
+                    "answer": lines, "lang": lang, **decl.request_fields()})
+    report = report_from_result(result, lines, has_start=start is not None,
+                                has_target=target is not None)
+    return replace(report, target_problem=problem)
+
+
+# ---- the checker's fields in a share link ---------------------------------------------------
+
+MAX_LINK_CHARS = 2000  # of the derivation's part of the query string: a link any tool keeps whole
+
+
+@dataclass(frozen=True)
+class DerivationDraft:
+    """What the learner typed into the checker; each field is also a query parameter."""
+
+    symbols: str = ""
+    functions: str = ""
+    matrices: str = ""
+    target: str = ""
+    lines: str = ""
+    preset: str = ""
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, str]) -> DerivationDraft | None:
+        """The draft a link carries, or None when it carries none of the checker's parameters."""
+        found = {f.name: str(params[f.name]) for f in fields(cls) if f.name in params}
+        return cls(**found) if found else None
+
+    def params(self) -> dict[str, str]:
+        """The non-empty fields, for the URL (an empty field leaves no parameter)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name)}
+
+    def link_length(self) -> int:
+        return len(urlencode(self.params()))
+
+    def fits_in_link(self) -> bool:
+        return self.link_length() <= MAX_LINK_CHARS
+
+    @property
+    def is_empty(self) -> bool:
+        return not any(v.strip() for k, v in self.params().items() if k != "preset")
+
+
+PARAMS = tuple(f.name for f in fields(DerivationDraft))

@@ -1,0 +1,103 @@
+"""Questions: every question of the bank with the current profile's status (new / correct / wrong,
+next review), filtered by topic, type, difficulty and status, searched by text in both languages;
+each one opens in Practice (`practice?q=<id>`)."""
+
+from datetime import UTC
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import streamlit as st
+
+from app_pages.flows.plain_text import markdown_escaped
+from app_pages.flows.question_list import STATUS_FILTERS, Row, Status, question_rows, search_text
+from app_pages.state import current_profile_id, frame_params, lang, option_labels, tr
+from app_pages.widgets import progress, resources
+from quizbank.enums import Difficulty, QuestionType, Topic
+from tutor.store import TutorError, utc_now
+
+PAGE_SIZE = 30
+_SHOWN = "questions.shown"
+BADGES = {Status.NEW: "gray", Status.CORRECT: "green", Status.WRONG: "red"}
+
+
+@st.cache_resource(show_spinner=False)
+def haystacks() -> dict[str, str]:
+    """Each question's searchable text (both languages), built once per server."""
+    return {q.id: search_text(q) for q in resources.bank()}
+
+
+def learner_zone():
+    try:
+        return ZoneInfo(st.context.timezone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC
+
+
+def due_label(row: Row) -> str:
+    if row.due is None:
+        return ""
+    if row.due_now:
+        return f":orange-badge[{tr('questions.due_now')}]"
+    return tr("questions.due_on", date=row.due.astimezone(learner_zone()).date().isoformat())
+
+
+def question_row(row: Row, title: str) -> None:
+    with st.container(horizontal=True, vertical_alignment="center", gap="small",
+                      key=f"question-row-{row.question_id}"):
+        st.markdown(f":{BADGES[row.status]}-badge[{tr(f'questions.status.{row.status.value}')}]",
+                    width="content")
+        st.page_link("app_pages/practice.py", label=markdown_escaped(title), icon=":material/edit_note:",
+                     query_params={"q": row.question_id, **frame_params()}, width="stretch")
+        details = " · ".join((tr(f"practice.topic.{row.topic}"), tr(f"practice.type.{row.type}"),
+                              tr(f"practice.difficulty.{row.difficulty}")))
+        st.caption(" · ".join(filter(None, (details, due_label(row)))), width="content")
+
+
+st.title(tr("questions.title"))
+st.caption(tr("questions.intro"))
+bank = resources.bank()
+
+query = st.text_input(tr("questions.search"), key="questions.query", max_chars=200,
+                      placeholder=tr("questions.search_placeholder"), icon=":material/search:")
+cols = st.columns(4)
+topics = cols[0].multiselect(tr("practice.topics"), [t.value for t in Topic], key="questions.topics",
+                             format_func=option_labels(lambda v: f"practice.topic.{v}"),
+                             placeholder=tr("practice.any"))
+types = cols[1].multiselect(tr("practice.types"), [t.value for t in QuestionType], key="questions.types",
+                            format_func=option_labels(lambda v: f"practice.type.{v}"),
+                            placeholder=tr("practice.any"))
+levels = cols[2].multiselect(tr("practice.difficulties"), [d.value for d in Difficulty],
+                             key="questions.levels", placeholder=tr("practice.any"),
+                             format_func=option_labels(lambda v: f"practice.difficulty.{v}"))
+statuses = cols[3].multiselect(tr("questions.status_filter"), STATUS_FILTERS, key="questions.statuses",
+                               format_func=option_labels(lambda v: f"questions.filter.{v}"),
+                               placeholder=tr("practice.any"))
+
+cards = []
+db = progress.store()
+profile = current_profile_id()
+if db is not None and profile is not None:
+    try:
+        cards = db.list_cards(profile)
+    except TutorError as exc:
+        st.warning(exc.message(lang()), icon=":material/database:")
+
+chosen = bank.filter(topics=topics or None, types=types or None, difficulties=levels or None)
+rows = question_rows(chosen, cards, now=utc_now(), query=query or "", statuses=statuses,
+                     haystacks=haystacks())
+st.caption(tr("questions.count", n=len(rows), total=len(bank.questions)))
+
+# A longer list only on request: the first screenful renders at once.
+selection = (query, tuple(topics), tuple(types), tuple(levels), tuple(statuses))
+if st.session_state.get(f"{_SHOWN}.for") != selection:
+    st.session_state[f"{_SHOWN}.for"], st.session_state[_SHOWN] = selection, PAGE_SIZE
+shown = st.session_state[_SHOWN]
+
+if not rows:
+    st.info(tr("questions.none_match"), icon=":material/search_off:")
+with st.container(key="question_list"):
+    for row in rows[:shown]:
+        question_row(row, resources.question_title(bank.questions[row.question_id], lang()))
+if len(rows) > shown:
+    st.button(tr("questions.show_more", n=min(PAGE_SIZE, len(rows) - shown), left=len(rows) - shown),
+              key="questions.more", icon=":material/expand_more:",
+              on_click=lambda: st.session_state.update({_SHOWN: shown + PAGE_SIZE}))

@@ -1,0 +1,157 @@
+"""Pieces of the Author page: the YAML editor, validation messages, the learner's-eye preview,
+author and mutation test results, and Moodle XML in and out. The logic is in quizbank.authoring,
+quizbank.mutations and quizbank.moodle; this module only draws."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import streamlit as st
+
+from app_pages.state import tr
+from tutor.practice import grade, grade_answer, start_question
+
+EDITOR_LINES = (18, 40)  # the code editor's height in lines: (min, max)
+
+
+def yaml_editor(initial: str, version: int, plain: bool) -> str | None:
+    """The text in the editor, or None before the first change. The editor gets `initial` once
+    per `version` (bump it to load other text): passing the live text back would overwrite
+    what the instructor typed while the page was rerunning."""
+    if plain:
+        return st.text_area(tr("author.editor_label"), value=initial, height=480,
+                            key=f"author.plain.{version}")
+    from code_editor import code_editor
+
+    response = code_editor(initial, lang="yaml", height=list(EDITOR_LINES),
+                           response_mode="debounce", key=f"author.code.{version}",
+                           options={"wrap": True, "tabSize": 2, "useSoftTabs": True,
+                                    "showPrintMargin": False, "showLineNumbers": True},
+                           # No pop-up completions: they swallow keys and offer Python words.
+                           props={"enableLiveAutocompletion": False, "enableSnippets": False,
+                                  "enableBasicAutocompletion": False, "tabSize": 2})
+    if response and response.get("type") in ("change", "submit"):
+        return response.get("text", "")
+    return None
+
+
+def problems_list(problems) -> None:
+    """Each problem as `line N · field: message` (lines of the editor's text)."""
+    if not problems:
+        st.success(tr("author.valid"), icon=":material/check_circle:")
+        return
+    lines = [tr("author.problem_line", line=p.line if p.line is not None else "?",
+                field=p.field, message=p.message) for p in problems]
+    st.error(tr("author.problems", n=len(problems)) + "\n\n" + "\n".join(
+        f"- {line}" for line in lines), icon=":material/error:")
+
+
+def preview(question, preview_lang: str, seed: int) -> None:
+    """The question exactly as a learner sees it (graded, never recorded), then all hints and the
+    solution at once."""
+    from app_pages.widgets.question_view import question_view
+
+    sessions = st.session_state.setdefault("author.preview_sessions", {})
+    digest = hashlib.sha256(question.model_dump_json().encode()).hexdigest()[:12]
+    name = f"{question.id}.{preview_lang}.{seed}.{digest}"
+    if name not in sessions:
+        session = start_question(question, rng=random.Random(seed), serial=len(sessions))
+        if session.seed is not None:
+            session.seed = seed
+        sessions[name] = session
+    session = sessions[name]
+    question_view(question, session, preview_lang, key=f"author.preview.{preview_lang}",
+                  grade=lambda answer, confidence: grade_answer(
+                      session, question, answer, confidence=confidence, lang=preview_lang,
+                      grade=grade),
+                  save=lambda outcome: None)
+    with st.expander(tr("author.all_hints_and_solution"), icon=":material/visibility:"):
+        for k, hint in enumerate(question.hints, start=1):
+            st.markdown(f"**{tr('author.hint_n', n=k)}** {hint.get(preview_lang)}")
+        st.markdown(f"**{tr('author.solution')}**")
+        st.markdown(question.solution.get(preview_lang))
+
+
+def author_test_results(outcomes) -> None:
+    if not outcomes:
+        st.info(tr("author.no_tests"))
+        return
+    failed = [o for o in outcomes if not o.passed]
+    summary = tr("author.tests_summary", passed=len(outcomes) - len(failed), failed=len(failed))
+    (st.error if failed else st.success)(summary)
+    for o in outcomes:
+        mark = "✅" if o.passed else "❌"
+        st.markdown(f"{mark} {tr('author.test_line', number=o.number, expected=o.expected.value, got=o.got)}"
+                    + (f" — {o.feedback}" if o.feedback and not o.passed else ""))
+
+
+def mutation_results(outcomes) -> None:
+    if not outcomes:
+        st.info(tr("author.no_mutants"))
+        return
+    bad = [o for o in outcomes if not o.passed]
+    summary = tr("author.mutants_summary", killed=sum(o.status == "killed" for o in outcomes),
+                 justified=sum(o.status == "justified" for o in outcomes), failed=len(bad))
+    (st.error if bad else st.success)(summary)
+    rows = [{tr("author.col_kind"): o.kind, tr("author.col_mutant"): o.mutant,
+             tr("author.col_status"): tr(f"author.status.{o.status}"),
+             tr("author.col_detail"): o.detail} for o in outcomes]
+    st.dataframe(rows, hide_index=True, width="stretch")
+
+
+def notes_list(notes) -> None:
+    for note in notes:
+        st.text("• " + tr(f"author.moodle.note.{note.code}", **note.params))
+
+
+def moodle_tools(bank, folders) -> None:
+    """Export a selection as Moodle XML; import a Moodle XML file into a new bank file."""
+    from quizbank.authoring import SaveRefused, save_new_file
+    from quizbank.moodle import MoodleImportRefused, export_moodle, import_moodle, questions_yaml
+
+    export_col, import_col = st.columns(2)
+    with export_col:
+        st.markdown(f"**{tr('author.moodle_export')}**")
+        chosen = st.multiselect(tr("author.moodle_pick"), sorted(bank.questions),
+                                key="author.moodle.pick", placeholder=tr("author.moodle_all"))
+        if st.button(tr("author.moodle_prepare"), key="author.moodle.prepare",
+                     icon=":material/upload_file:"):
+            st.session_state["author.moodle.export"] = export_moodle(
+                [bank.questions[i] for i in chosen] if chosen else bank)
+        prepared = st.session_state.get("author.moodle.export")
+        if prepared is not None:
+            xml, notes = prepared
+            st.download_button(tr("author.moodle_download"), xml,
+                               file_name="residual-tutor.xml", mime="application/xml",
+                               icon=":material/download:", key="author.moodle.download")
+            if notes:
+                with st.expander(tr("author.moodle_notes", n=len(notes))):
+                    notes_list(notes)
+    with import_col:
+        st.markdown(f"**{tr('author.moodle_import')}**")
+        # Any file: a wrong one gets the import's own translated refusal, not Streamlit's
+        # English "Invalid file extension" error.
+        upload = st.file_uploader(tr("author.moodle_file"), key="author.moodle.upload")
+        if upload is None:
+            return
+        try:
+            imported = import_moodle(upload.getvalue(), taken_ids=set(bank.questions))
+        except MoodleImportRefused as refused:
+            st.error(tr(f"author.moodle.refused.{refused.code}", **refused.params))
+            return
+        st.info(tr("author.moodle_imported", n=len(imported.questions)))
+        notes_list(imported.notes)
+        if imported.questions:
+            text = questions_yaml(imported.questions)
+            name = st.text_input(tr("author.file_name"), value="moodle-import.yaml",
+                                 key="author.moodle.name")
+            if st.button(tr("author.moodle_save"), key="author.moodle.save",
+                         icon=":material/save:"):
+                try:
+                    path = save_new_file(text, bank, folder=folders.author_folder,
+                                         file_name=name)
+                except SaveRefused as refused:
+                    problems_list(refused.problems)
+                else:
+                    st.success(tr("author.moodle_saved", path=str(path)))

@@ -1,0 +1,91 @@
+"""The tree printed back as text the grader reads: `parse(to_text(tree))` is the same formula.
+
+Plain ASCII (`*` for every product, `^` for powers, `^T` for transposes, `F'(x)`, `diff(e, x)`,
+`[a, b]` / `[a; b]` / `[[a, b], [c, d]]`), with parentheses around every compound operand, so no
+reading depends on precedence or on implicit products. Used to show mutants of a key
+(`grader/mutants.py`); tests/grader/test_mutants.py checks the round trip on the answer corpus.
+Like every walk over the tree, it dispatches on a table {node type: rule}.
+"""
+
+from __future__ import annotations
+
+from .nodes import (
+    Add,
+    Apply,
+    Const,
+    Diff,
+    Div,
+    Factorial,
+    Func,
+    Ident,
+    Matrix,
+    MatSym,
+    Mul,
+    Neg,
+    Node,
+    Num,
+    Pow,
+    Sym,
+    Transpose,
+)
+
+_ATOMS = (Const, Sym, MatSym, Ident, Func, Apply, Diff, Matrix)
+_POSTFIX = (Transpose, Factorial)  # bind tighter than any infix operator
+
+
+def _operand(node: Node, *, postfix: bool = True) -> str:
+    """A node as an operand of an operator: compound ones in parentheses. A postfix node (`A^T`,
+    `n!`) needs none, except as the operand of a power or of another postfix operator."""
+    text = to_text(node)
+    if isinstance(node, _ATOMS) or (isinstance(node, Num) and node.value >= 0) or (
+            postfix and isinstance(node, _POSTFIX)):
+        return text
+    return f"({text})"
+
+
+def _num(n: Num) -> str:
+    return n.text if n.text else repr(n.value)
+
+
+def _add(n: Add) -> str:
+    parts = [to_text(n.terms[0])]
+    for term in n.terms[1:]:
+        if isinstance(term, Neg):
+            parts.append(f"- {_operand(term.arg)}")
+        else:
+            parts.append(f"+ {to_text(term)}")
+    return " ".join(parts)
+
+
+def _matrix(n: Matrix) -> str:
+    if len(n.rows) == 1:
+        return "[" + ", ".join(to_text(x) for x in n.rows[0]) + "]"
+    if all(len(row) == 1 for row in n.rows):
+        return "[" + "; ".join(to_text(row[0]) for row in n.rows) + "]"
+    return "[" + ", ".join("[" + ", ".join(to_text(x) for x in row) + "]" for row in n.rows) + "]"
+
+
+_PRINT = {
+    Num: _num,
+    Const: lambda n: n.name,
+    Sym: lambda n: n.name,
+    MatSym: lambda n: n.name,
+    Ident: lambda n: "I",
+    Neg: lambda n: f"-{_operand(n.arg)}",
+    Add: _add,
+    Mul: lambda n: " * ".join(_operand(f) for f in n.factors),
+    Div: lambda n: f"{_operand(n.num)} / {_operand(n.den)}",
+    Pow: lambda n: f"{_operand(n.base, postfix=False)}^{_operand(n.exp)}",
+    Func: lambda n: f"{n.name}({to_text(n.arg)})",
+    Apply: lambda n: f"{n.name}{chr(39) * n.order}({', '.join(to_text(a) for a in n.args)})",
+    Diff: lambda n: (f"diff({to_text(n.expr)}, {n.var}"
+                     + (f", {n.order})" if n.order != 1 else ")")),
+    Transpose: lambda n: f"{_operand(n.arg, postfix=False)}^T",
+    Factorial: lambda n: f"{_operand(n.arg, postfix=False)}!",
+    Matrix: _matrix,
+}
+
+
+def to_text(node: Node) -> str:
+    """The node as text the grader reads back to the same formula."""
+    return _PRINT[type(node)](node)

@@ -1,0 +1,97 @@
+"""The Author and Analytics pages in AppTest (the plain text box stands in for the code editor,
+which AppTest cannot type into; the browser test types into the real one)."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from quizbank.author_templates import template_yaml
+from tests.app.shell_helpers import APP, TIMEOUT
+from tutor.store import NewAttempt, ProgressStore
+
+
+@pytest.fixture
+def instructor_env(tmp_path, monkeypatch):
+    monkeypatch.setenv("TUTOR_BANK_PATHS", str(tmp_path / "bank"))
+    monkeypatch.setenv("TUTOR_DATABASE_URL", f"sqlite:///{tmp_path / 'p.db'}")
+    return tmp_path
+
+
+def open_page(page: str, lang: str = "en") -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.query_params["lang"] = lang
+    at.switch_page(f"app_pages/{page}.py")
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.mark.parametrize("lang, title", [("en", "Author questions"), ("zh", "编写题目")])
+def test_author_page_opens_with_a_valid_template_in_both_languages(instructor_env, lang, title):
+    at = open_page("author", lang)
+    assert at.title[0].value == title
+    assert len(at.success) == 1  # "valid"
+    assert len(at.tabs) == 2  # the preview in 中文 and English
+
+
+def test_typing_an_error_shows_its_line_and_save_is_refused(instructor_env):
+    at = open_page("author")
+    at.toggle(key="author.plain").set_value(True).run()
+    (box,) = at.text_area
+    box.set_value(template_yaml("numeric").replace("difficulty: medium", "difficulty: hardest"))
+    at.run()
+    assert "line 5 · difficulty" in at.error[0].value
+    at.button(key="author.save_button").click().run()
+    assert not (instructor_env / "bank").exists()  # nothing written
+    at.text_area[0].set_value(template_yaml("numeric")).run()
+    assert not at.error and at.success[0].value.startswith("Valid")
+
+
+def test_save_writes_into_the_instructor_folder_and_the_bank_sees_it(instructor_env):
+    at = open_page("author")
+    at.toggle(key="author.plain").set_value(True).run()
+    at.text_area[0].set_value(template_yaml("expression", "apptest-formula")).run()
+    at.text_input(key=f"author.file.{at.session_state['author.version']}").set_value(
+        "mine.yaml").run()
+    at.button(key="author.save_button").click().run()
+    assert not at.exception, at.exception
+    saved = (instructor_env / "bank" / "mine.yaml").read_text(encoding="utf-8")
+    assert "id: apptest-formula" in saved
+    assert any("Saved apptest-formula" in s.value for s in at.success)
+
+
+def test_author_and_mutation_tests_run_in_place(instructor_env):
+    at = open_page("author")
+    at.button(key="author.run_tests").click().run()
+    assert any("2 passed, 0 failed" in s.value for s in at.success)
+    at.button(key="author.run_mutations").click().run()
+    assert any("mutants rejected" in s.value for s in at.success)
+
+
+def test_analytics_without_attempts_says_so(instructor_env):
+    at = open_page("analytics")
+    assert at.info[0].value.startswith("No attempts yet")
+
+
+def test_analytics_shows_counts_never_names(instructor_env):
+    store = ProgressStore.open()
+    rng = random.Random(1)
+    names = [f"Learner{k}Secret" for k in range(8)]
+    for name in names:
+        profile = store.create_profile(name)
+        for qid in ("basics-residual-from-target", "worked-grad-x-expression"):
+            verdict = rng.choice(["correct", "wrong"])
+            store.record_attempt(profile.id, NewAttempt(qid, verdict, answer="H(x)"),
+                                 now=datetime(2026, 5, 1, tzinfo=UTC))
+    store.close()
+    at = open_page("analytics")
+    at.selectbox(key="analytics.question").set_value("basics-residual-from-target").run()
+    assert not at.exception, at.exception
+    shown = " ".join(str(e.value) for kind in ("markdown", "caption", "text", "code", "metric")
+                     for e in getattr(at, kind))
+    assert "learners" in shown
+    assert not any(name in shown for name in names)

@@ -1,0 +1,107 @@
+"""The question list: each question's status for the current profile, filters, search in both
+languages, and links that open the question in Practice."""
+
+from datetime import timedelta
+from urllib.parse import parse_qs
+
+import pytest
+
+from app_pages.flows.question_list import Status, matches, question_rows, search_text, status_of
+from tests.app.learner_bank import fixture_bank
+from tests.app.learner_fixtures import database_url  # noqa: F401
+from tests.app.test_profiles import shell
+from tutor.review import CardState
+from tutor.store import NewAttempt, ProgressStore, utc_now
+
+NOW = utc_now()
+BANK = fixture_bank()
+
+
+def card(qid, rating, due_in_days):
+    return CardState(qid, state=2, step=None, stability=1.0, difficulty=5.0,
+                     due=NOW + timedelta(days=due_in_days), last_review=NOW - timedelta(days=1),
+                     reps=1, last_rating=rating)
+
+
+@pytest.mark.parametrize(
+    ("card_", "status"),
+    [(None, Status.NEW), (card("q", None, 1), Status.NEW), (card("q", 1, 1), Status.WRONG),
+     (card("q", 2, 1), Status.CORRECT), (card("q", 3, 1), Status.CORRECT),
+     (card("q", 4, 1), Status.CORRECT)],
+)
+def test_status_comes_from_the_card_moved_by_the_first_try(card_, status):
+    assert status_of(card_) is status
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [("identity", True), ("IDENTITY  term", True), ("恒等", False), ("题目 fx-choice", True),
+     ("Question fx-choice", True), ("Ｑｕｅｓｔｉｏｎ", True), ("", True), ("identity nothing", False)],
+)
+def test_search_reads_both_languages_the_id_and_the_tags(query, found):
+    question = BANK.questions["fx-choice"]
+    haystack = search_text(question) + " identity term"
+    assert matches(haystack, query) is found
+
+
+def test_rows_follow_the_status_filter_and_the_due_time():
+    cards = [card("fx-choice", 3, -1), card("fx-numeric", 1, 2), card("fx-expression", 3, 4)]
+    rows = {r.question_id: r for r in question_rows(BANK, cards, now=NOW)}
+    assert len(rows) == len(BANK.questions)
+    assert rows["fx-choice"].status is Status.CORRECT and rows["fx-choice"].due_now
+    assert rows["fx-numeric"].status is Status.WRONG and not rows["fx-numeric"].due_now
+    assert rows["fx-ordering"].status is Status.NEW and rows["fx-ordering"].due is None
+
+    def ids(*statuses):
+        return [r.question_id for r in question_rows(BANK, cards, now=NOW, statuses=statuses)]
+
+    assert ids("due") == ["fx-choice"]
+    assert ids("wrong") == ["fx-numeric"]
+    assert ids("correct") == ["fx-choice", "fx-expression"]
+    assert ids("new", "wrong") == ["fx-numeric", "fx-derivation", "fx-ordering", "fx-interview"]
+
+
+# ---- the page -----------------------------------------------------------------------------
+
+@pytest.fixture
+def store(database_url):  # noqa: F811
+    db = ProgressStore.open(database_url)
+    yield db
+    db.close()
+
+
+def links(at) -> list[dict]:
+    return [parse_qs(link.proto.query_string) | {"label": link.proto.label}
+            for link in at.get("page_link")]
+
+
+@pytest.mark.parametrize(("lang", "query"), [("en", "残差流"), ("zh", "highway")])
+def test_search_in_the_other_language(store, lang, query):
+    at = shell("questions", lang)
+    assert len(at.get("page_link")) == 30 and at.button(key="questions.more")
+    at = at.text_input(key="questions.query").input(query).run()
+    shown = len(at.get("page_link"))
+    assert 0 < shown < 30
+    assert not at.exception
+
+
+def test_status_and_links_for_the_current_profile(store):
+    ada = store.create_profile("Ada")
+    store.record_attempt(ada.id, NewAttempt("basics-residual-block-form", "correct", score=1.0))
+    at = shell("questions", "en")
+    at = at.multiselect(key="questions.statuses").set_value(["correct"]).run()
+    (link,) = links(at)
+    assert link["q"] == ["basics-residual-block-form"]
+    assert link["lang"] == ["en"] and link["profile"] == [str(ada.id)]  # a new tab keeps the frame
+    assert "$" not in link["label"]
+    assert any(m.value.startswith(":green-badge[Correct]") for m in at.markdown)
+    assert any("next review on" in c.value for c in at.caption)
+
+
+def test_show_more_then_nothing_matches(store):
+    at = shell("questions", "zh")
+    at = at.button(key="questions.more").click().run()
+    assert len(at.get("page_link")) == 60
+    at = at.text_input(key="questions.query").input("no such words anywhere").run()
+    assert at.get("page_link") == [] or len(at.get("page_link")) == 0
+    assert at.info[0].value.startswith("没有符合条件的题目")

@@ -1,0 +1,22 @@
+"""The import uploader's own strings (Streamlit draws them in English) are replaced by ours."""
+
+import pytest
+
+from app_pages.widgets import transfer_view
+
+
+@pytest.mark.parametrize(("lang", "button", "note"), [("en", "Choose a file", "up to 20 MB"),
+                                                      ("zh", "选择文件", "最大 20 MB")])
+def test_the_css_carries_the_translated_button_and_note(monkeypatch, lang, button, note):
+    from tutor.i18n import t
+
+    monkeypatch.setattr(transfer_view, "tr", lambda key, **fmt: t(key, lang, **fmt))
+    css = transfer_view.translated_uploader_css("box")
+    assert f'content: "{button}"' in css and note in css
+    assert css.count(".st-key-box ") == 4  # scoped to the one uploader
+
+
+@pytest.mark.parametrize(("text", "escaped"), [('say "hi"', 'say \\"hi\\"'), ("a\\b", "a\\\\b"),
+                                               ("two\nlines", "two lines")])
+def test_css_string_escapes_quotes_backslashes_and_newlines(text, escaped):
+    assert transfer_view.css_string(text) == escaped

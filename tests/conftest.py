@@ -1,0 +1,14 @@
+"""Settings for every test: never read or write the developer's own instructor bank folders.
+
+Without this, a question saved in `~/.local/share/residual-tutor/bank` (the default instructor
+folder) or a folder named in `.streamlit/secrets.toml` would join the bank the app tests and the
+browser tests see. Tests that need instructor folders set `TUTOR_BANK_PATHS` themselves.
+"""
+
+import os
+import tempfile
+from pathlib import Path
+
+_EMPTY = Path(tempfile.mkdtemp(prefix="tutor-test-instructor-"))
+os.environ.setdefault("TUTOR_BANK_PATHS", str(_EMPTY / "bank"))
+os.environ.setdefault("TUTOR_CONFIG", str(_EMPTY / "no-config.toml"))
