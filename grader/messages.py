@@ -140,20 +140,18 @@ MESSAGES: dict[str, dict[str, str]] = {
                       "zh": "{answer} 会被读成两个数 {first} 和 {second}，而本题只要一个数。"
                             "若指小数 {dotted}，请用小数点“.”书写，也不要用千位分隔符。"},
     "undefined_value": {"en": "{what} is undefined", "zh": "{what} 无定义"},
-    "undefined_division": {"en": "it divides by 0, which is undefined",
-                           "zh": "它除以 0，这是无定义的"},
     "undefined_division_everywhere": {
-        "en": "it divides by an expression that is 0 for every value of the variables, so it is "
+        "en": "it divides by {what}, which is 0 for every value of the variables, so it is "
               "undefined everywhere",
-        "zh": "它除以一个对变量的任何取值都等于 0 的式子，因此处处无定义"},
+        "zh": "它除以 {what}，而该式对变量的任何取值都等于 0，因此处处无定义"},
     "undefined_log_everywhere": {
-        "en": "it takes the logarithm of an expression that is 0 for every value of the "
-              "variables, so it is undefined everywhere",
-        "zh": "它对一个对变量的任何取值都等于 0 的式子取对数，因此处处无定义"},
+        "en": "it takes the logarithm of {what}, which is 0 for every value of the variables, so "
+              "it is undefined everywhere",
+        "zh": "它对 {what} 取对数，而该式对变量的任何取值都等于 0，因此处处无定义"},
     "undefined_power_everywhere": {
-        "en": "it raises an expression that is 0 for every value of the variables to a negative "
-              "power, so it is undefined everywhere",
-        "zh": "它把一个对变量的任何取值都等于 0 的式子取负数次幂，因此处处无定义"},
+        "en": "it raises {what} to a negative power, and {what} is 0 for every value of the "
+              "variables, so it is undefined everywhere",
+        "zh": "它把 {what} 取负数次幂，而该式对变量的任何取值都等于 0，因此处处无定义"},
     "value_of_constant": {"en": "Your answer equals {answer}.", "zh": "你的答案等于 {answer}。"},
     "value_of_constant_step": {"en": "This line equals {answer}, the line before equals "
                                      "{expected}.",

@@ -40,12 +40,12 @@ from ..reading.nodes import (
     Node,
     Num,
     Pow,
-    Sym,
     Transpose,
     children,
     is_constant,
     walk,
 )
+from ..reading.printer import to_text
 from ..values.evaluate import Env, evaluate
 
 DIGITS = 60
@@ -300,9 +300,14 @@ def _scan(node: Node) -> Decimal | None:
 def _division_by_zero(num: Node, value: Decimal | None) -> UndefinedValue:
     if value is not None:
         return UndefinedValue(f"{show(value)}/0")
-    if type(num) is Sym:
-        return UndefinedValue(f"{num.name}/0")
-    return UndefinedValue("", "undefined_division")
+    text = to_text(num)  # plain text, as the learner types it
+    compound = type(num) in (Add, Mul, Div, Pow, Neg)
+    return UndefinedValue(f"({quoted(text)})/0" if compound else f"{quoted(text)}/0")
+
+
+def quoted(text: str, limit: int = 60) -> str:
+    """A piece of the learner's formula inside a message, cut short when long."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def undefined_everywhere(node: Node, env: Env | None) -> UndefinedValue | None:
@@ -317,7 +322,7 @@ def undefined_everywhere(node: Node, env: Env | None) -> UndefinedValue | None:
     for part in walk(node):
         zero = _zero_divisor(part)  # a constant one was decided by undefined_part
         if zero is not None and not is_constant(zero) and _is_zero_everywhere(zero, env):
-            return UndefinedValue("", _EVERYWHERE[type(part)])
+            return UndefinedValue(quoted(to_text(zero)), _EVERYWHERE[type(part)])
     return None
 
 
