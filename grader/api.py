@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from .errors import ParseError
+from .kinds.expression import other_names_note
 from .kinds.feedback import caret_text, reason
 from .kinds.request import BadRequest, NeedsWorker, declarations, grade_request
 from .messages import language, message
@@ -63,6 +64,9 @@ def preview(text: str, *, symbols=(), functions=(), matrices=(), lang: str = "en
         return {"interpreted": None, "error": error, "caret": picture}
     except RecursionError:
         return {"interpreted": None, "error": message("too_deep", lang, limit="")}
+    sentences = [message(key, lang) for key in notes]
+    if decls.symbols or decls.matrices or decls.functions:  # t typed where the question has x
+        sentences.append(other_names_note(node, set(decls.symbols), decls, lang))
     return {"interpreted": to_latex(node), "error": None,
-            "note": " ".join(message(key, lang) for key in notes) or None}
+            "note": " ".join(s for s in sentences if s) or None}
 

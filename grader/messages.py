@@ -56,6 +56,84 @@ MESSAGES: dict[str, dict[str, str]] = {
                       "zh": "矩阵各行长度不一致"},
     "nested_matrix": {"en": "a matrix entry cannot itself be a matrix",
                       "zh": "矩阵的元素不能再是矩阵"},
+    # -- notation and names (issue 10, items 3 and 5) -----------------------------------------
+    "unknown_name": {"en": "{name} is not a function or name this question knows",
+                     "zh": "{name} 不是本题认识的函数或名字"},
+    "unknown_name_product": {"en": "{name} is not a function or name this question knows (to "
+                                   "multiply, write {product})",
+                             "zh": "{name} 不是本题认识的函数或名字（若表示相乘，请写成 {product}）"},
+    "not_a_function": {"en": "{name} is not a function or name this question knows",
+                       "zh": "{name} 不是本题认识的函数或名字"},
+    "leibniz_undeclared": {"en": "in d{function}/d{var}, {function} is not a function this "
+                                 "question declares: write the derivative with the question's "
+                                 "names",
+                           "zh": "d{function}/d{var} 中的 {function} 不是本题声明的函数，请用本题"
+                                 "中的名字写出导数"},
+    "two_arguments": {"en": "{name} takes two or more arguments, e.g. {name}(x, 0)",
+                      "zh": "{name} 需要两个或更多参数，例如 {name}(x, 0)"},
+    "log_arguments": {"en": "log takes one argument, or two: log(x, base)",
+                      "zh": "log 只接受一个参数，或两个参数：log(x, 底数)"},
+    "log_base": {"en": "the base of log_{base} must be a number or one letter; or write "
+                       "log(x, base)",
+                 "zh": "log_{base} 的底数应为数字或单个字母；也可写成 log(x, 底数)"},
+    "function_power": {"en": "after {name}^ write a whole number from 1 up ({name}^2 x is "
+                             "({name} x)^2), or -1 for the inverse function",
+                       "zh": "{name}^ 后应为从 1 起的整数（{name}^2 x 即 ({name} x)^2），或表示反函数"
+                             "的 -1"},
+    "no_inverse_notation": {"en": "{name}^-1 is not read as an inverse function: write 1/{name}(x) "
+                                  "for the reciprocal",
+                            "zh": "{name}^-1 不作反函数读取；倒数请写成 1/{name}(x)"},
+    "decimal_comma_asked": {"en": "did you mean {decimal}? Write a decimal point: a comma "
+                                  "separates the entries of a vector",
+                            "zh": "你是想写 {decimal} 吗？请用小数点：逗号用于分隔向量的各个元素"},
+    "decimal_comma_thousands": {"en": "did you mean {decimal} or {thousands}? Write a decimal "
+                                      "point, and no comma inside a number",
+                                "zh": "你是想写 {decimal} 还是 {thousands}？请用小数点，数字中不要加逗号"},
+    "thousands_separator": {"en": "did you mean {plain}? Write numbers without thousands "
+                                  "separators: a comma separates the entries of a vector",
+                            "zh": "你是想写 {plain} 吗？数字中不要加千位分隔符：逗号用于分隔向量的各个元素"},
+    "note_function_power": {"en": "A power written on a function's name applies to its value: "
+                                  "sin^2 x reads as (sin x)^2.",
+                            "zh": "写在函数名上的幂作用于函数值：sin^2 x 读作 (sin x)^2。"},
+    "note_inverse_function": {"en": "A -1 written on a function's name means the inverse "
+                                    "function: sin^-1 x reads as arcsin x, not 1/sin x.",
+                              "zh": "写在函数名上的 -1 表示反函数：sin^-1 x 读作 arcsin x，而不是 "
+                                    "1/sin x。"},
+    "note_log_base_second": {"en": "log(x, b) is the logarithm of x to the base b: the base "
+                                   "comes second.",
+                             "zh": "log(x, b) 是以 b 为底 x 的对数：底数写在第二个位置。"},
+    "note_leibniz": {"en": "Leibniz notation for a declared function reads as its derivative: "
+                           "dF/dx is F'(x).",
+                     "zh": "对已声明函数的莱布尼茨记号读作其导数：dF/dx 即 F'(x)。"},
+    "note_x_as_times": {"en": "The x between the numbers reads as a times sign: 9.54x10^-7 is "
+                              "9.54×10^-7.",
+                        "zh": "数字之间的 x 读作乘号：9.54x10^-7 即 9.54×10^-7。"},
+    "note_approximate": {"en": "≈: in a derivation this line is checked as an approximation of "
+                               "the line before.",
+                         "zh": "≈：在推导中，这一行按近似值与上一行比较。"},
+    "note_decimal_comma": {"en": "A comma separates numbers: 1,5 reads as the two numbers 1 and "
+                                 "5. For one decimal number write 1.5.",
+                           "zh": "逗号用于分隔数字：1,5 读作 1 和 5 两个数。若是一个小数，请写 1.5。"},
+    "note_percent": {"en": "A percent sign divides by 100: 12.5% reads as 0.125.",
+                     "zh": "百分号表示除以 100：12.5% 读作 0.125。"},
+    "note_letter_times_bracket": {"en": "A letter that is not a declared function multiplies what "
+                                        "follows: f(x) reads as f·x.",
+                                  "zh": "未声明为函数的字母与后面的括号相乘：f(x) 读作 f·x。"},
+    "root_arguments": {"en": "write root(x, n) for the n-th root of x",
+                       "zh": "x 的 n 次方根请写成 root(x, n)"},
+    "names_other": {"en": "Your answer uses {names}; this question is about {about}.",
+                    "zh": "你的答案用到了 {names}；本题的名字是 {about}。"},
+    "names_case_slip": {"en": "Your answer uses {names}; this question is about {about} "
+                              "(capital and small letters are different names).",
+                        "zh": "你的答案用到了 {names}；本题的名字是 {about}（大写和小写字母是不同的"
+                              "名字）。"},
+    "names_unused": {"en": "Your answer uses {names}, which this question does not use.",
+                     "zh": "你的答案用到了 {names}，本题并没有这个名字。"},
+    "step_not_approximately": {"en": "Line {line} is not close enough to the line before "
+                                     "(allowed: {tolerance}).",
+                               "zh": "第 {line} 行与上一行相差超出允许范围（允许：{tolerance}）。"},
+    "values_step": {"en": "This line gives {answer}, the line before gives {expected}.",
+                    "zh": "这一行等于 {answer}，上一行等于 {expected}。"},
     # -- evaluating ---------------------------------------------------------------------------
     "add_shapes": {"en": "cannot add terms of different shapes ({shapes})",
                    "zh": "不能把形状不同的项相加（{shapes}）"},
@@ -71,8 +149,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     "singular_matrix": {"en": "the matrix has no inverse", "zh": "该矩阵不可逆"},
     "function_argument_shapes": {"en": "the arguments of {name} have different shapes",
                                  "zh": "{name} 的各个参数形状不同"},
-    "unknown_symbols": {"en": "it uses {names}, which this question does not use",
-                        "zh": "其中的 {names} 不是本题中的符号"},
     "cannot_evaluate": {"en": "this formula cannot be evaluated", "zh": "无法计算此公式"},
     # -- deciding -----------------------------------------------------------------------------
     "cannot_decide": {"en": "The grader could not decide whether your answer is equivalent; "
@@ -134,11 +210,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     # -- numbers the way people round them; values that do not exist (issue 10, items 6-7) ------
     "number_infinite": {"en": "Your answer is infinite; the expected answer is a finite number.",
                         "zh": "你的答案是无穷大，而标准答案是一个有限的数。"},
-    "decimal_comma": {"en": "{answer} reads as two numbers, {first} and {second}, but this "
-                            "question asks for one. If you mean the decimal {dotted}, write the "
-                            "decimal point as a dot; leave out thousands separators.",
-                      "zh": "{answer} 会被读成两个数 {first} 和 {second}，而本题只要一个数。"
-                            "若指小数 {dotted}，请用小数点“.”书写，也不要用千位分隔符。"},
     "undefined_value": {"en": "{what} is undefined", "zh": "{what} 无定义"},
     "undefined_division_everywhere": {
         "en": "it divides by {what}, which is 0 for every value of the variables, so it is "

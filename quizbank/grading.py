@@ -50,8 +50,10 @@ def request_for(question: Question, answer, *, lang: str = "en") -> dict:
                 "malrules": malrules, "lang": lang, **declared}
     if isinstance(question, DerivationQuestion):
         lines = answer.splitlines() if isinstance(answer, str) else list(answer)
+        tolerance = tolerance_fields(question.tolerance) if question.tolerance else {}
         return {"kind": "derivation", "expected": question.target, "start": question.start,
-                "answer": [str(x) for x in lines if str(x).strip()], "lang": lang, **declared}
+                "answer": [str(x) for x in lines if str(x).strip()], "lang": lang, **declared,
+                **tolerance}
     raise TypeError(f"{question.type} questions are not graded by a request")
 
 

@@ -156,6 +156,17 @@ class DerivationQuestion(_MutationTested, _Declarations, QuestionBase):
     target: NonEmptyText
     steps: Annotated[list[NonEmptyText], Field(min_length=1)]
     tests: list[LinesAnswerTest] = []
+    # How close a line written with ≈ must be to the line before (relative or absolute); without
+    # it the grader reads the tolerance off the digits the line shows.
+    tolerance: Tolerance | None = None
+
+    @field_validator("tolerance")
+    @classmethod
+    def _tolerance_is_a_bound(cls, tolerance: Tolerance | None):
+        if tolerance is not None and tolerance.kind.value == "sigfigs":
+            raise ValueError("a derivation's tolerance for ≈ lines is relative or absolute, "
+                             "not sigfigs")
+        return tolerance
 
 
 class RubricPoint(StrictModel):

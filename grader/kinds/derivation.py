@@ -7,27 +7,70 @@ every correct line after it. Statuses: verified | does_not_follow | cannot_decid
 Score: 1 when every line is verified and the last equals the target; otherwise
 (verified lines before the first problem / number of lines), halved when the target is not
 reached.
+
+A line that starts with `≈` (or `\approx`, or `name ≈`) is an approximation, as in a rounded
+hand computation: it must agree with the line before within a tolerance, at every sample point:
+|line - before| <= atol + rtol |before|. The tolerance is the request's `rtol`/`atol` when it
+gives them; otherwise it follows from the digits the learner wrote: the line must be the line
+before rounded to those digits, so a line that is one number may differ by half a unit in its
+last place (`≈ 0.333` and `≈ 0.33` for 1/3, not `≈ 0.34`; `≈ 3` for pi; boundaries included),
+and a formula by half a unit in the last place of its least precise decimal number, relative to
+that number (`≈ 0.37 g` for g/e allows 1.4 %). A line with no decimal point allows
+DEFAULT_APPROX_RTOL. When a derivation has approximate lines, reaching the target is checked with
+the largest tolerance used.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+import numpy as np
 
 from ..errors import EvalError, GraderError, ParseError
 from ..messages import message
 from ..reading.latex import to_latex
 from ..reading.names import Declarations
-from ..reading.nodes import Node
-from ..reading.parser import parse
+from ..reading.nodes import Mul, Neg, Node, Num, Pow, is_constant, symbol_names, walk
+from ..reading.parser import parse_with_notes
 from ..result import Result, Step, StepStatus
+from ..values.counterexample import format_value
+from ..values.decide import canonical_shape, sampling_env, uses_matrices
+from ..values.evaluate import evaluate
 from .exact_decimal import undefined_everywhere
 from .expression import ExpectedBroken, SymbolicCheck, counterexample_of, full_verdict, prepare
 from .feedback import caret_text, counterexample_text, misconfigured, reason, result
 
 MAX_LINES = 40
+DEFAULT_APPROX_RTOL = 1e-3
+
+
+@dataclass(frozen=True, slots=True)
+class Approximation:
+    """|a - b| <= atol + rtol |b|."""
+
+    rtol: float = 0.0
+    atol: float = 0.0
+
+    def loosest(self, other: Approximation | None) -> Approximation:
+        if other is None:
+            return self
+        return Approximation(max(self.rtol, other.rtol), max(self.atol, other.atol))
+
+    def describe(self, lang: str) -> str:
+        parts = []
+        if self.rtol:
+            parts.append(message("tol_relative", lang, value=f"{self.rtol:.2g}"))
+        if self.atol:
+            parts.append(message("tol_absolute", lang, value=f"{self.atol:.2g}"))
+        return ", ".join(parts)
 
 
 def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
                      decls: Declarations, lang: str = "en",
-                     symbolic: SymbolicCheck | None = None) -> Result:
+                     symbolic: SymbolicCheck | None = None,
+                     tolerance: Approximation | None = None) -> Result:
+    """`tolerance`: for `≈` lines (None: from the digits each line shows)."""
     try:
         start_node = prepare(start, decls).node if start else None
     except GraderError as err:
@@ -38,22 +81,29 @@ def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
         return misconfigured("part_expected", err, lang)
     if not lines:
         return result(feedback=message("no_lines", lang), error=message("no_lines", lang))
+    # The start's and target's variables are the question's names too (2xy is 2·x·y).
+    names = set().union(*(symbol_names(n) for n in (start_node, target_node) if n is not None))
+    decls = decls.with_symbols(names)
     lines = lines[:MAX_LINES]
     steps: list[Step] = []
     previous: Node | None = start_node  # the last line that followed: the next one's reference
     last_node: Node | None = None
     rendered: list[str] = [to_latex(start_node)] if start_node is not None else []
+    used: Approximation | None = None  # the loosest tolerance an approximate line used
     for number, text in enumerate(lines, start=1):
-        step, node = _check_line(number, str(text), previous, decls, lang, symbolic)
+        step, node, approximation = _check_line(number, str(text), previous, decls, lang,
+                                                symbolic, tolerance)
         steps.append(step)
         last_node = node
         if node is not None:
             rendered.append(step.interpreted)
             if step.status is not StepStatus.DOES_NOT_FOLLOW:
                 previous = node
+        if approximation is not None and step.status is StepStatus.VERIFIED:
+            used = approximation.loosest(used)
     first_wrong = next((s.line for s in steps if s.status is not StepStatus.VERIFIED), None)
     reaches = target_node is None or (last_node is not None and
-                                      _same(last_node, target_node, symbolic) == "equal")
+                                      _reaches(last_node, target_node, symbolic, used))
     correct = first_wrong is None and reaches
     prefix = (first_wrong - 1) if first_wrong else len(lines)
     score = 1.0 if correct else (prefix / len(lines)) * (1.0 if reaches else 0.5)
@@ -68,6 +118,13 @@ def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
                   steps=tuple(steps), reaches_target=reaches)
 
 
+def _reaches(last: Node, target: Node, symbolic: SymbolicCheck | None,
+             used: Approximation | None) -> bool:
+    if _same(last, target, symbolic) == "equal":
+        return True
+    return used is not None and approximately(last, target, used)[0] == "equal"
+
+
 def _same(a: Node, b: Node, symbolic: SymbolicCheck | None) -> str:
     try:
         return full_verdict(a, b, symbolic).status
@@ -76,38 +133,130 @@ def _same(a: Node, b: Node, symbolic: SymbolicCheck | None) -> str:
 
 
 def _check_line(number: int, text: str, previous: Node | None, decls: Declarations, lang: str,
-                symbolic: SymbolicCheck | None) -> tuple[Step, Node | None]:
+                symbolic: SymbolicCheck | None, tolerance: Approximation | None,
+                ) -> tuple[Step, Node | None, Approximation | None]:
     try:
-        node, _ = parse(text, decls)
+        node, _, notes = parse_with_notes(text, decls)
     except ParseError as err:
         column, picture = caret_text(text, err)
         why = message("step_unreadable", lang, line=number, reason=reason(err, lang))
-        return _step(number, "unreadable", None, f"{why}\n{picture}"), None
+        return _step(number, "unreadable", None, f"{why}\n{picture}"), None, None
     interpreted = to_latex(node)
+    approximation = (tolerance or shown_precision(node)) if "note_approximate" in notes else None
     if previous is None:  # the first line with no start: nothing to follow from
-        return _step(number, "verified", interpreted, ""), node
+        return _step(number, "verified", interpreted, ""), node, approximation
+    if approximation is not None:
+        step = _check_approximation(number, node, previous, approximation, interpreted, lang)
+        return step, node, approximation
     try:
         verdict = full_verdict(node, previous, symbolic)
     except (EvalError, ExpectedBroken) as err:
         inner = err.err if isinstance(err, ExpectedBroken) else err
         text_ = message("step_cannot_decide", lang, line=number) + " " + reason(inner, lang)
-        return _step(number, "cannot_decide", interpreted, text_), node
+        return _step(number, "cannot_decide", interpreted, text_), node, None
     if verdict.status == "equal":
-        return _step(number, "verified", interpreted, ""), node
+        return _step(number, "verified", interpreted, ""), node, None
     undefined = undefined_everywhere(node, verdict.env)  # 1/0: no value to follow from
     if undefined is not None:
         why = message("step_unreadable", lang, line=number, reason=reason(undefined, lang))
-        return _step(number, "unreadable", interpreted, why), None
+        return _step(number, "unreadable", interpreted, why), None, None
     if verdict.status == "undecided":
         return _step(number, "cannot_decide", interpreted,
-                     message("step_cannot_decide", lang, line=number)), node
+                     message("step_cannot_decide", lang, line=number)), node, None
     why = message("step_does_not_follow", lang, line=number)
     if verdict.status == "different":
         example = counterexample_of(node, previous, verdict, lang)
         if example is not None:
             why += ("" if lang == "zh" else " ") + counterexample_text(
                 example, lang, "counterexample_step")
-    return _step(number, "does_not_follow", interpreted, why), node
+    return _step(number, "does_not_follow", interpreted, why), node, None
+
+
+def _check_approximation(number: int, node: Node, previous: Node, tol: Approximation,
+                         interpreted: str, lang: str) -> Step:
+    try:
+        status, values = approximately(node, previous, tol, lang)
+    except EvalError as err:
+        text = message("step_cannot_decide", lang, line=number) + " " + reason(err, lang)
+        return _step(number, "cannot_decide", interpreted, text)
+    if status == "equal":
+        return _step(number, "verified", interpreted, "")
+    if status == "undecided":
+        return _step(number, "cannot_decide", interpreted,
+                     message("step_cannot_decide", lang, line=number))
+    why = message("step_not_approximately", lang, line=number, tolerance=tol.describe(lang))
+    if values is not None:
+        point, here, before = values
+        key = "values_step" if not point else "counterexample_step"
+        why += ("" if lang == "zh" else " ") + message(key, lang, point=point, answer=here,
+                                                      expected=before)
+    return _step(number, "does_not_follow", interpreted, why)
+
+
+def approximately(node: Node, previous: Node, tol: Approximation, lang: str = "en",
+                  ) -> tuple[str, tuple[str, str, str] | None]:
+    """("equal" | "different" | "undecided", (point, this value, the value before) where they
+    differ): the two sampled at the same points, compared within `tol`."""
+    matrix_mode = uses_matrices(node, previous)
+    env = sampling_env(matrix_mode)
+    a, b = evaluate(node, env), evaluate(previous, env)
+    if canonical_shape(a, not matrix_mode) != canonical_shape(b, not matrix_mode):
+        return "different", None
+    k = a.shape[0]
+    a, b = a.reshape(k, -1), b.reshape(k, -1)
+    with np.errstate(all="ignore"):
+        a_ok = (np.isfinite(a) & (np.abs(a.imag) <= 1e-9 * (1 + np.abs(a.real)))).all(axis=1)
+        b_ok = (np.isfinite(b) & (np.abs(b.imag) <= 1e-9 * (1 + np.abs(b.real)))).all(axis=1)
+        close = (np.abs(a - b) <= tol.atol + tol.rtol * np.abs(b) + 1e-12 * np.abs(b)).all(axis=1)
+    bad = b_ok & ~(a_ok & close)
+    if bad.any():
+        j = int(np.argmax(bad))
+        if a.shape[1] != 1:  # vectors and matrices: the step's feedback says no more
+            return "different", None
+        values = format_value(a[j, 0]) if a_ok[j] else message("value_undefined", lang)
+        return "different", (_point(node, previous, env, j), values, format_value(b[j, 0]))
+    valid = a_ok & b_ok
+    return ("equal" if valid.sum() * 2 >= k else "undecided"), None
+
+
+def _point(node: Node, previous: Node, env, j: int) -> str:
+    names = sorted(symbol_names(node) | symbol_names(previous))
+    return ", ".join(f"{n} = {format_value(env.symbol(n)[j])}" for n in names)
+
+
+def shown_precision(node: Node) -> Approximation:
+    """The tolerance a line's own digits claim (see the module docstring)."""
+    single = _single_number(node)
+    if single is not None:
+        return Approximation(atol=_unit(single) / 2)
+    rtol = 0.0
+    for n in walk(node):
+        if type(n) is Num and "." in n.text and n.value:
+            rtol = max(rtol, _unit(n.text) / 2 / abs(n.value))
+    return Approximation(rtol=rtol or DEFAULT_APPROX_RTOL)
+
+
+def _single_number(node: Node) -> str | None:
+    """The literal of a line that is one number: 0.333, -0.37, 9.54e-7, 9.54×10^-7 (as 9.54e-7)."""
+    if type(node) is Neg:
+        node = node.arg
+    if type(node) is Num:
+        return node.text
+    if type(node) is Mul and len(node.factors) == 2 and type(node.factors[0]) is Num:
+        power = node.factors[1]
+        if type(power) is Pow and power.base == Num(10.0, "10") and is_constant(power.exp):
+            exponent = power.exp
+            sign = -1 if type(exponent) is Neg else 1
+            exponent = exponent.arg if type(exponent) is Neg else exponent
+            if type(exponent) is Num and exponent.value.is_integer():
+                return f"{node.factors[0].text}e{sign * int(exponent.value)}"
+    return None
+
+
+def _unit(literal: str) -> float:
+    """One unit in the last place of a decimal literal: 0.333 -> 0.001, 9.54e-7 -> 1e-9, 3 -> 1."""
+    exponent = Decimal(literal).as_tuple().exponent
+    return float(Decimal(1).scaleb(exponent)) if isinstance(exponent, int) else 0.0
 
 
 def _step(number: int, status: str, interpreted: str | None, feedback: str) -> Step:

@@ -112,16 +112,13 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
         exp = prepare(expected, decls)
     except GraderError as err:
         return misconfigured("part_expected", err, lang)
+    question_names = symbol_names(exp.node) | malrule_symbols(malrules, decls)
     try:
-        node, _, notes = parse_with_notes(answer, decls)
+        # The question's variables are names too (Wx is W·x when the expected answer uses W, x).
+        node, _, notes = parse_with_notes(answer, decls.with_symbols(question_names))
     except ParseError as err:
         return unreadable(answer, err, lang)
     interpreted = to_latex(node)
-    known = symbol_names(exp.node) | decls.symbols | malrule_symbols(malrules, decls)
-    unknown = sorted(symbol_names(node) - known)
-    if unknown:
-        return cannot_grade(GraderError("unknown_symbols", names=", ".join(unknown)), lang,
-                            interpreted)
     try:
         verdict = full_verdict(node, exp, symbolic)
     except EvalError as err:
@@ -135,12 +132,15 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
     if verdict.status == "equal":
         return result(correct=True, score=1.0, feedback=message("correct", lang),
                       interpreted=interpreted)
+    # An undeclared name is a variable like any other (0*z is right for 0); when the answer is
+    # not right, say that it uses a name the question does not (t for x, X for x).
+    names_note = other_names_note(node, question_names | decls.symbols, decls, lang)
     if verdict.status == "shape":
         size = MATRIX_SIZE if uses_matrices(node, exp.node) else None
         text = message("shape_mismatch", lang,
                        answer=shape_text(verdict.answer_shape, lang, size),
                        expected=shape_text(verdict.expected_shape, lang, size))
-        return result(feedback=text, interpreted=interpreted)
+        return result(feedback=joined([text, names_note], lang), interpreted=interpreted)
     matched = match_malrule(node, malrules, decls, symbolic)
     if matched is not None:
         return result(feedback=message("malrule_match", lang, feedback=matched),
@@ -148,11 +148,31 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
     if verdict.status == "different":
         text, example = wrong_with_counterexample(node, exp.node, verdict, lang)
         # A wrong 1/2x was often meant as 1/(2x): say how it was read.
-        return result(feedback=("" if lang == "zh" else " ").join(
-                          [text, *(message(key, lang) for key in notes)]),
+        return result(feedback=joined([text, names_note, *(message(key, lang) for key in notes)],
+                                      lang),
                       interpreted=interpreted, counterexample=example)
     text = message("cannot_decide", lang)
-    return result(feedback=text, error=text, interpreted=interpreted)
+    return result(feedback=joined([text, names_note], lang), error=text, interpreted=interpreted)
+
+
+def joined(sentences: list[str | None], lang: str) -> str:
+    return ("" if lang == "zh" else " ").join(s for s in sentences if s)
+
+
+def other_names_note(answer: Node, question_names: set[str], decls: Declarations,
+                     lang: str) -> str | None:
+    """"Your answer uses t; this question is about x." (None when it uses only the question's
+    names.) A case slip (X for x) is said to be one."""
+    others = sorted(symbol_names(answer) - question_names)
+    if not others:
+        return None
+    about = sorted(question_names | decls.matrices | decls.functions)
+    names = ", ".join(others)
+    if not about:
+        return message("names_unused", lang, names=names)
+    slip = any(n.swapcase() in question_names | decls.matrices for n in others)
+    return message("names_case_slip" if slip else "names_other", lang, names=names,
+                   about=", ".join(about))
 
 
 def malrule_symbols(malrules, decls: Declarations) -> set[str]:

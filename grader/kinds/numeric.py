@@ -26,7 +26,6 @@ Floats decide first where they cannot be wrong (far from a bound); the decimals 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -37,7 +36,9 @@ from ..messages import message
 from ..reading.constant import constant_value
 from ..reading.latex import to_latex
 from ..reading.nodes import Matrix, Mul, Neg, Node, Num, Pow, is_constant, symbol_names
+from ..reading.normalize import normalize
 from ..reading.parser import NO_DECLARATIONS, parse
+from ..reading.plain_numbers import decimal_comma
 from ..result import Result
 from ..values.decide import canonical, canonical_shape
 from ..values.evaluate import Env, evaluate
@@ -49,7 +50,6 @@ ZERO_AT_SCALE = 1e-12  # a key entry this small beside the key's largest entry i
 FLOAT_MARGIN = 1e-12  # relative: closer than this to a bound, the decimals decide
 _ENV = Env(k=1, n=1, seed=0)
 TEN = Num(10.0, "10")  # the base of a typed power of ten (9.54×10^-7)
-DECIMAL_COMMA = re.compile(r"\s*(-?\d+)[,，](\d+(?:[eE][+-]?\d+)?)\s*")
 
 
 def answer_decimal(value: float, node: Node | None) -> Decimal:
@@ -202,6 +202,10 @@ def expected_values(expected: object) -> tuple[tuple[int, ...], list[float]]:
 
 def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> Result:
     e_shape, e_flat = expected_values(expected)
+    if not e_shape:  # one number wanted: 9,54 is asked about, not read as the vector (9, 54)
+        comma = decimal_comma(normalize(answer).text) if "," in answer or "，" in answer else None
+        if comma is not None:
+            return unreadable(answer, comma, lang)
     try:
         node, _ = parse(answer, NO_DECLARATIONS, space_vectors=True)
     except ParseError as err:
@@ -217,7 +221,7 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> R
         return cannot_grade(err, lang, interpreted)
     # A single number matches a one-entry vector or matrix: `[0.5]` and `0.5` say the same thing.
     if a_shape != e_shape and not len(values) == len(e_flat) == 1:
-        return _wrong_shape(answer, a_shape, e_shape, lang, interpreted)
+        return _wrong_shape(a_shape, e_shape, lang, interpreted)
     if len(entries) != len(values):  # computed (a matrix product): no typed tree per entry
         entries = [None] * len(values)
     shown = [None] * len(values)
@@ -244,13 +248,8 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> R
                   interpreted=interpreted)
 
 
-def _wrong_shape(answer: str, a_shape: tuple[int, ...], e_shape: tuple[int, ...], lang: str,
+def _wrong_shape(a_shape: tuple[int, ...], e_shape: tuple[int, ...], lang: str,
                  interpreted: str) -> Result:
-    comma = DECIMAL_COMMA.fullmatch(answer) if e_shape == () else None
-    if comma is not None:  # 9,54 for one number: the decimal 9.54, or the pair 9 and 54? Ask.
-        text = message("decimal_comma", lang, answer=answer.strip(), first=comma[1],
-                       second=comma[2], dotted=f"{comma[1]}.{comma[2]}")
-        return result(feedback=text, error=text, interpreted=interpreted)
     text = message("shape_mismatch", lang, answer=shape_text(a_shape, lang, None),
                    expected=shape_text(e_shape, lang, None))
     return result(feedback=text, interpreted=interpreted)

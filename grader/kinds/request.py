@@ -19,7 +19,7 @@ from ..reading.parser import NO_DECLARATIONS, parse
 from ..result import Result
 from ..symbolic.equality import symbolic_equal
 from ..values.evaluate import Env, evaluate
-from .derivation import grade_derivation
+from .derivation import Approximation, grade_derivation
 from .expression import grade_expression
 from .feedback import misconfigured, result
 from .numeric import Tolerance, grade_numeric
@@ -83,6 +83,17 @@ def tolerance(request: dict) -> Tolerance:
     return Tolerance.of(**values)
 
 
+def approximation(request: dict) -> Approximation | None:
+    """A derivation's tolerance for its `≈` lines: `rtol` and/or `atol` (None: the digits of each
+    line decide, see kinds/derivation.py)."""
+    if request.get("sigfigs") is not None:
+        raise BadRequest("a derivation's tolerance for ≈ lines is rtol and/or atol")
+    tol = tolerance(request)
+    if tol.rtol is None and tol.atol is None:
+        return None
+    return Approximation(rtol=tol.rtol or 0.0, atol=tol.atol or 0.0)
+
+
 def grade_request(request: object, *, symbolic: bool = True) -> Result:
     """Grade one request. With `symbolic=False` (the in-process fast path: parsing and numpy
     sampling only, all bounded by the parser's limits) a case that needs sympy raises
@@ -122,7 +133,7 @@ def _grade(request: object, lang: str, symbolic) -> Result:
         if start is not None and not isinstance(start, str):
             raise BadRequest("start must be a formula")
         return grade_derivation(answer, start=start, target=expected, decls=decls, lang=lang,
-                                symbolic=symbolic)
+                                symbolic=symbolic, tolerance=approximation(request))
     if not isinstance(answer, str):
         raise BadRequest("answer must be a string")
     if kind == "expression":

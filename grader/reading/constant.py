@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from .nodes import Add, Const, Div, Factorial, Func, Mul, Neg, Node, Num, Pow, Transpose
+from .nodes import Add, Const, Div, Factorial, Func, FuncN, Mul, Neg, Node, Num, Pow, Transpose
 
 
 def constant_value(node: Node) -> float | None:
@@ -37,13 +37,28 @@ _CONST = {
     Div: lambda n: _const(n.num) / _const(n.den),
     Pow: lambda n: float(math.pow(_const(n.base), _const(n.exp))),
     Func: lambda n: float(_REAL_FUNCS[n.name](_const(n.arg))),
+    FuncN: lambda n: float(_REAL_MULTI_FUNCS[n.name](*(_const(a) for a in n.args))),
     Transpose: lambda n: _const(n.arg),
     Factorial: lambda n: float(math.factorial(int(_const(n.arg)))),
 }
 
 
+# Outside a function's real domain math raises ValueError (asin(2)) or ZeroDivisionError (cot 0):
+# constant_value then answers None.
 _REAL_FUNCS = {
-    "sqrt": math.sqrt, "exp": math.exp, "log": math.log, "sin": math.sin, "cos": math.cos,
-    "tan": math.tan, "tanh": math.tanh, "sinh": math.sinh, "cosh": math.cosh,
-    "sech": lambda v: 1 / math.cosh(v), "sigmoid": lambda v: 1 / (1 + math.exp(-v)), "abs": abs,
+    "sqrt": math.sqrt, "cbrt": math.cbrt, "exp": math.exp, "log": math.log, "abs": abs,
+    "sign": lambda v: math.copysign(1.0, v) if v else 0.0,
+    "sigmoid": lambda v: 1 / (1 + math.exp(-v)),
+    "sin": math.sin, "cos": math.cos, "tan": math.tan, "sec": lambda v: 1 / math.cos(v),
+    "csc": lambda v: 1 / math.sin(v), "cot": lambda v: math.cos(v) / math.sin(v),
+    "arcsin": math.asin, "arccos": math.acos, "arctan": math.atan,
+    "arcsec": lambda v: math.acos(1 / v), "arccsc": lambda v: math.asin(1 / v),
+    "arccot": lambda v: math.atan(1 / v),
+    "sinh": math.sinh, "cosh": math.cosh, "tanh": math.tanh, "sech": lambda v: 1 / math.cosh(v),
+    "csch": lambda v: 1 / math.sinh(v), "coth": lambda v: math.cosh(v) / math.sinh(v),
+    "asinh": math.asinh, "acosh": math.acosh, "atanh": math.atanh,
+    "asech": lambda v: math.acosh(1 / v), "acsch": lambda v: math.asinh(1 / v),
+    "acoth": lambda v: math.atanh(1 / v),
+    "floor": math.floor, "ceil": math.ceil,
 }
+_REAL_MULTI_FUNCS = {"max": max, "min": min, "log": math.log}  # log(x, base)

@@ -11,6 +11,7 @@ from .nodes import (
     Div,
     Factorial,
     Func,
+    FuncN,
     Ident,
     Matrix,
     MatSym,
@@ -24,9 +25,24 @@ from .nodes import (
 )
 
 ATOM, POW, MUL, ADD = 5, 4, 3, 1
-FUNC_LATEX = {"sin": r"\sin", "cos": r"\cos", "tan": r"\tan", "tanh": r"\tanh", "sinh": r"\sinh",
-              "cosh": r"\cosh", "exp": r"\exp", "log": r"\ln", "sech": r"\operatorname{sech}",
-              "sigmoid": r"\sigma"}
+# LaTeX's own operator names where it has one (\sin, \arcsin, \coth), else \operatorname with
+# the ISO 80000-2 name (arsinh, not asinh: the inverse of a hyperbolic function is an "area").
+FUNC_LATEX = {
+    "exp": r"\exp", "log": r"\ln", "sign": r"\operatorname{sgn}", "sigmoid": r"\sigma",
+    "sin": r"\sin", "cos": r"\cos", "tan": r"\tan", "sec": r"\sec", "csc": r"\csc",
+    "cot": r"\cot", "arcsin": r"\arcsin", "arccos": r"\arccos", "arctan": r"\arctan",
+    "arcsec": r"\operatorname{arcsec}", "arccsc": r"\operatorname{arccsc}",
+    "arccot": r"\operatorname{arccot}",
+    "sinh": r"\sinh", "cosh": r"\cosh", "tanh": r"\tanh", "sech": r"\operatorname{sech}",
+    "csch": r"\operatorname{csch}", "coth": r"\coth",
+    "asinh": r"\operatorname{arsinh}", "acosh": r"\operatorname{arcosh}",
+    "atanh": r"\operatorname{artanh}", "asech": r"\operatorname{arsech}",
+    "acsch": r"\operatorname{arcsch}", "acoth": r"\operatorname{arcoth}",
+}
+# Functions written with delimiters around the argument instead of a name.
+DELIMITED = {"sqrt": (r"\sqrt{", "}"), "cbrt": (r"\sqrt[3]{", "}"),
+             "abs": (r"\left|", r"\right|"), "floor": (r"\left\lfloor ", r"\right\rfloor"),
+             "ceil": (r"\left\lceil ", r"\right\rceil")}
 
 
 def to_latex(node: Node) -> str:
@@ -93,11 +109,18 @@ def _mul(node: Mul) -> str:
 
 def _func(node: Func) -> str:
     name, a = node.name, node.arg
-    if name == "sqrt":
-        return rf"\sqrt{{{_render(a)}}}"
-    if name == "abs":
-        return rf"\left|{_render(a)}\right|"
+    if name in DELIMITED:
+        opener, closer = DELIMITED[name]
+        return f"{opener}{_render(a)}{closer}"
     return rf"{FUNC_LATEX[name]}\left({_render(a)}\right)"
+
+
+def _func_n(node: FuncN) -> str:
+    if node.name == "log":  # log(x, base)
+        x, base = node.args
+        return rf"\log_{{{_render(base)}}}\left({_render(x)}\right)"
+    inner = ", ".join(_render(a) for a in node.args)
+    return rf"\{node.name}\left({inner}\right)"
 
 
 def _apply(node: Apply) -> str:
@@ -128,6 +151,7 @@ _RENDER = {
     Div: lambda n: rf"\frac{{{_render(n.num)}}}{{{_render(n.den)}}}",
     Pow: lambda n: f"{{{_wrap(n.base, ATOM)}}}^{{{_render(n.exp)}}}",
     Func: _func,
+    FuncN: _func_n,
     Apply: _apply,
     Diff: _diff,
     Transpose: lambda n: f"{{{_wrap(n.arg, ATOM)}}}^{{\\top}}",

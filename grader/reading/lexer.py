@@ -18,10 +18,16 @@ GREEK = (
 LATEX_NAMES = {g: g for g in GREEK}
 LATEX_NAMES.update({"varepsilon": "epsilon", "varphi": "phi", "vartheta": "theta", "pi": "pi",
                     "partial": "partial", "infty": "inf", "nabla": "nabla"})
-for _fn in ("exp", "log", "ln", "sin", "cos", "tan", "tanh", "sinh", "cosh", "sech"):
+# \sin, \arcsin, \log_{10}, \max ...: LaTeX's operator names (and the common extensions
+# \sech, \arsinh, \sgn) are read as the function's name; the parser knows the aliases.
+LATEX_FUNCTIONS = (
+    "exp log ln lg sin cos tan sec csc cot arcsin arccos arctan arcsec arccsc arccot sinh cosh "
+    "tanh sech csch coth arsinh arcosh artanh arcsinh arccosh arctanh max min sgn sign"
+).split()
+for _fn in LATEX_FUNCTIONS:
     LATEX_NAMES[_fn] = _fn
 LATEX_OPS = {"cdot": "*", "times": "*", "ast": "*", "div": "/", "mid": "|", "vert": "|",
-             "lvert": "|", "rvert": "|", "prime": "'"}
+             "lvert": "|", "rvert": "|", "prime": "'", "approx": "≈"}
 LATEX_SKIP = {"left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "quad", "qquad",
               "displaystyle", "limits"}
 LATEX_NAME_WRAPPERS = {"mathbf", "boldsymbol", "bm", "mathrm", "mathit", "operatorname",
@@ -34,11 +40,14 @@ NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # also read by plain_numbers.p
 NUMBER_RE = re.compile(NUMBER)
 NAME_RE = re.compile(r"[A-Za-z]+")
 SUBSCRIPT_RE = re.compile(r"[A-Za-z0-9]+")
+LOG_BASE_RE = re.compile(r"\d+|[A-Za-z]")
 BRACED_SUBSCRIPT_RE = re.compile(r"\{([A-Za-z0-9+\-, ]{1,20})\}")
 COMMAND_RE = re.compile(r"\\([A-Za-z]+|.)")
 WRAPPED_NAME_RE = re.compile(r"\{\s*([A-Za-z]+)\s*\}")
 ENV_RE = re.compile(r"\{([A-Za-z]+\*?)\}")
-OPERATORS = "+-*/^()[]{},;|'!&="
+OPERATORS = "+-*/^()[]{},;|'!&=%"
+LOG = "log"  # its subscript is a base: log_2x is log_2 x
+MAXIMA_CONSTANTS = ("pi", "e")
 
 
 class Token(NamedTuple):  # a tuple: tokens are made in the hot path, and tuples are cheap
@@ -70,6 +79,11 @@ def tokenize(text: str) -> list[Token]:
             if ch == "*" and text.startswith("**", i):
                 append(_new_token(Token, ("op", "^", start, i + 2, space)))
                 i += 2
+            elif ch == "%" and text.startswith(MAXIMA_CONSTANTS, i + 1):  # %pi, %e (Maxima)
+                name, i = _read_name(text, i + 1)
+                if name not in MAXIMA_CONSTANTS:
+                    raise ParseError("unexpected_char", start, char=repr("%"))
+                append(_new_token(Token, ("name", name, start, i, space)))
             else:
                 append(_new_token(Token, ("op", ch, start, i + 1, space)))
                 i += 1
@@ -84,6 +98,9 @@ def tokenize(text: str) -> list[Token]:
             token, i = _read_command(text, i, space)
             if token is not None:
                 append(token)
+        elif ch == "~":  # LaTeX's unbreakable space
+            space, i = True, i + 1
+            continue
         else:
             raise ParseError("unexpected_char", start, char=repr(ch))
         space = False
@@ -94,17 +111,19 @@ def tokenize(text: str) -> list[Token]:
 def _read_name(text: str, i: int) -> tuple[str, int]:
     """A run of letters, plus a subscript `_0`, `_l`, `_{l+1}` that becomes part of the name."""
     m = NAME_RE.match(text, i)
-    suffix, end = _read_subscript(text, m.end())
+    suffix, end = _read_subscript(text, m.end(), base_of_log=m.group(0) == LOG)
     return m.group(0) + suffix, end
 
 
-def _read_subscript(text: str, i: int) -> tuple[str, int]:
+def _read_subscript(text: str, i: int, base_of_log: bool = False) -> tuple[str, int]:
+    """`_0`, `_l`, `_{l+1}`. After log an unbraced subscript is a base: a run of digits or one
+    letter (`log_2x` is log_2 x, `log_bx` is log_b x, as `log_{2}x`)."""
     if i >= len(text) or text[i] != "_":
         return "", i
     braced = BRACED_SUBSCRIPT_RE.match(text, i + 1)
     if braced:
         return "_" + braced.group(1).replace(" ", ""), braced.end()
-    plain = SUBSCRIPT_RE.match(text, i + 1)
+    plain = (LOG_BASE_RE if base_of_log else SUBSCRIPT_RE).match(text, i + 1)
     if plain:
         return "_" + plain.group(0), plain.end()
     raise ParseError("bad_subscript", i)
@@ -122,7 +141,8 @@ def _read_command(text: str, i: int, space: bool) -> tuple[Token | None, int]:
     if word in LATEX_OPS:
         return Token("op", LATEX_OPS[word], i, end, space), end
     if word in LATEX_NAMES:
-        return Token("name", LATEX_NAMES[word], i, end, space), end
+        suffix, stop = _read_subscript(text, end, base_of_log=True) if word == LOG else ("", end)
+        return Token("name", LATEX_NAMES[word] + suffix, i, stop, space), stop
     if word in LATEX_CMDS:
         return Token("cmd", LATEX_CMDS[word], i, end, space), end
     if word in LATEX_NAME_WRAPPERS:

@@ -1,8 +1,22 @@
-"""Declarations and the token pre-pass: `d/dx` operators, and splitting runs of letters into names.
+"""Declarations and the token pre-pass: which names a question knows, derivative notations, and
+splitting runs of letters into names.
 
-`Wx` is W times x, `2sinx` is 2 sin(x), `xalpha` is x alpha: a run of letters is split greedily into
-the longest known names (declared names, built-in functions, constants, Greek letters); anything
-left over is one letter per symbol.
+Names. A run of letters is one name when the question knows it (declared symbols, functions and
+matrices, the expected answer's variables, built-in functions and their aliases, e, pi, Greek
+letters). Otherwise it is split into a product of known names when it can be written as one:
+`Wx` is W·x and `2sinx` is 2·sin(x) when W and x are the question's names, `xalpha` is x·alpha.
+A run that cannot be written with known names is never guessed into a product of letters: it
+stays one token and the parser refuses it with a message that names it (`foo`, `rate`, `sinc`).
+A single letter, alone, is always a variable (a name the question does not use is still graded:
+see kinds/expression.py).
+
+Derivatives. `d/dx`, `∂/∂x`, `\\frac{d}{dx}`, `\\frac{\\partial}{\\partial x}` (and `d^2/dx^2`)
+become `diffop` tokens. Leibniz notation for a declared function, `dF/dx`, `∂F/∂x`,
+`\\frac{dF}{dx}`, `d^2F/dx^2`, becomes the same tokens as `d/dx F(x)`. Leibniz notation for
+anything else (`dL/dx` where L is not a declared function) becomes one `leibniz` token: a line
+may start with it as a label (`dL/dx = ...`), anywhere else the parser refuses it.
+
+Also here: `x` as a times sign in scientific notation (`9.54x10^-7`).
 """
 
 from __future__ import annotations
@@ -11,12 +25,27 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .lexer import GREEK, Token
-from .nodes import BUILTIN_FUNCTIONS
+from .nodes import BUILTIN_FUNCTIONS, MULTI_ARG_FUNCTIONS
 
-SPECIAL_FUNCTIONS = ("ln", "diff", "transpose")
+SPECIAL_FUNCTIONS = ("diff", "transpose", "root")
 CONSTANTS = ("e", "pi")
 NOT_FINITE = ("nan", "inf", "infinity", "oo", "NaN", "Inf", "Infinity")
 NAME_LIMIT = 40
+
+# Other spellings of the built-in functions -> the name in BUILTIN_FUNCTIONS (ISO 80000-2 arsinh,
+# C/numpy asin, the older arcsinh, sgn and Maxima's signum, the British cosec and cosech).
+FUNCTION_ALIASES = {
+    "ln": "log", "sgn": "sign", "signum": "sign", "cosec": "csc", "cosech": "csch",
+    "asin": "arcsin", "acos": "arccos", "atan": "arctan",
+    "asec": "arcsec", "acsc": "arccsc", "acot": "arccot",
+    "arsinh": "asinh", "arcsinh": "asinh", "arcosh": "acosh", "arccosh": "acosh",
+    "artanh": "atanh", "arctanh": "atanh", "arsech": "asech", "arcsech": "asech",
+    "arcsch": "acsch", "arccsch": "acsch", "arcoth": "acoth", "arccoth": "acoth",
+}
+# log with a base written as a name: lg is log_10 (ISO 80000-2; 常用对数).
+BASE_LOGS = {"lg": "10"}
+# Words that are not names but must not be split either: the parser explains them.
+NOT_NAMES = ("partial", "nabla")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +59,12 @@ class Declarations:
         return cls(frozenset(symbols or ()), frozenset(functions or ()),
                    frozenset(matrices or ()))
 
+    def with_symbols(self, names) -> Declarations:
+        """These declarations plus more plain symbols (the expected answer's variables)."""
+        extra = frozenset(names) - self.symbols - self.functions - self.matrices
+        return self if not extra else Declarations(self.symbols | extra, self.functions,
+                                                   self.matrices)
+
     @property
     def identity_is_matrix(self) -> bool:
         return bool(self.matrices) and "I" not in self.symbols | self.functions | self.matrices
@@ -38,16 +73,32 @@ class Declarations:
         return _vocabulary(self)
 
 
-_RESERVED = frozenset(BUILTIN_FUNCTIONS + SPECIAL_FUNCTIONS + CONSTANTS + NOT_FINITE + tuple(GREEK))
+_RESERVED = frozenset(BUILTIN_FUNCTIONS + MULTI_ARG_FUNCTIONS + tuple(FUNCTION_ALIASES)
+                      + tuple(BASE_LOGS) + SPECIAL_FUNCTIONS + CONSTANTS + NOT_FINITE
+                      + tuple(GREEK) + NOT_NAMES)
 
 
 @lru_cache(maxsize=1024)
 def _vocabulary(decls: Declarations) -> frozenset[str]:
-    return decls.symbols | decls.functions | decls.matrices | _RESERVED
+    known = decls.symbols | decls.functions | decls.matrices | _RESERVED
+    if decls.matrices:
+        known |= {"T"}  # W^Tg: the transpose mark written against the next name
+        if decls.identity_is_matrix:
+            known |= {"I"}
+    return known
 
 
-def prepare_tokens(tokens: list[Token], decls: Declarations) -> list[Token]:
-    merged = _merge_diff_operators(tokens)
+def is_variable_name(name: str) -> bool:
+    """A name that can stand for a variable without being declared: one letter or a Greek
+    letter, with or without a subscript (t, X, x_0, alpha, theta_1)."""
+    base = name.partition("_")[0]
+    return len(base) == 1 or base in GREEK
+
+
+def prepare_tokens(tokens: list[Token], decls: Declarations,
+                   notes: set[str] | None = None) -> list[Token]:
+    """The pre-pass between the lexer and the parser; `notes` collects reading-note keys."""
+    merged = _merge_derivatives(tokens, decls, notes)
     for token in merged:
         if token.kind == "name":
             break
@@ -55,73 +106,61 @@ def prepare_tokens(tokens: list[Token], decls: Declarations) -> list[Token]:
         return merged  # a plain number or vector: nothing to split
     vocabulary = decls.vocabulary()
     out: list[Token] = []
-    for token in merged:
-        if token.kind == "name" and token.text not in vocabulary:
-            out.extend(_split_name(token, vocabulary))
-        else:
-            out.append(token)
-    return out
-
-
-def _merge_diff_operators(tokens: list[Token]) -> list[Token]:
-    """`d/dx`, `\\frac{d}{dx}` and `\\frac{\\partial}{\\partial x}` become one `diffop` token."""
-    for t in tokens:  # a loop, not any(): this runs on every answer
-        if t.text == "d" or t.text == "frac":
-            break
-    else:
-        return tokens
-    out: list[Token] = []
     i = 0
-    while i < len(tokens):
-        found = _diff_operator_at(tokens, i)
-        if found is None:
-            out.append(tokens[i])
-            i += 1
+    while i < len(merged):
+        token = merged[i]
+        if token.kind != "name" or token.text in vocabulary:
+            numbered = _numbered_log(merged, i) if token.text == "log" else None
+            out.append(numbered or token)
+            i += 2 if numbered else 1
             continue
-        var, length = found
-        first, last = tokens[i], tokens[i + length - 1]
-        out.append(Token("diffop", var, first.pos, last.end, first.space_before))
-        i += length
+        if _is_times_sign(merged, i, decls):
+            out.append(Token("op", "*", token.pos, token.end, token.space_before))
+            if notes is not None:
+                notes.add("note_x_as_times")
+        else:
+            out.extend(_split_name(token, vocabulary))
+        i += 1
     return out
 
 
-_D_VAR = "d<var>"  # a name token "dx": d followed by the variable
-_VAR = "<var>"
-_DIFF_PATTERNS = (
-    ("d", "/", _D_VAR),
-    ("frac", "{", "d", "}", "{", _D_VAR, "}"),
-    ("frac", "{", "partial", "}", "{", "partial", _VAR, "}"),
-)
-
-
-def _diff_operator_at(tokens: list[Token], i: int) -> tuple[str, int] | None:
-    """(variable, number of tokens) when a derivative operator starts at token i."""
-    for pattern in _DIFF_PATTERNS:
-        window = tokens[i:i + len(pattern)]
-        if len(window) < len(pattern):
-            continue
-        var = None
-        for token, want in zip(window, pattern, strict=True):
-            if want == _D_VAR and token.kind == "name" and token.text.startswith("d") \
-                    and len(token.text) > 1:
-                var = token.text[1:]
-            elif want == _VAR and token.kind == "name":
-                var = token.text
-            elif token.text != want or (want in ("d", "partial") and token.kind != "name"):
-                break
-        else:
-            return var, len(pattern)
+def _numbered_log(tokens: list[Token], i: int) -> Token | None:
+    """`log10(x)`, `log2(x)` (numpy's and C's names) are log_10(x), log_2(x): the one token for
+    `log` at i and the number right after it, or None."""
+    if i + 2 >= len(tokens):
+        return None
+    t, number, bracket = tokens[i], tokens[i + 1], tokens[i + 2]
+    if number.kind == "num" and number.text in ("2", "10") and not number.space_before \
+            and bracket.text == "(" and not bracket.space_before:
+        return Token("name", "log_" + number.text, t.pos, number.end, t.space_before)
     return None
 
 
+def _is_times_sign(tokens: list[Token], i: int, decls: Declarations) -> bool:
+    """`9.54x10^-7`, `2 x 10^3`: an undeclared x between a number and a power of ten."""
+    text = tokens[i].text
+    if text not in ("x", "X") or text in decls.symbols or text in decls.matrices \
+            or text in decls.functions or i == 0 or i + 2 >= len(tokens):
+        return False
+    before, ten, caret = tokens[i - 1], tokens[i + 1], tokens[i + 2]
+    return before.kind == "num" and ten.kind == "num" and ten.text == "10" \
+        and caret.kind == "op" and caret.text == "^"
+
+
 def _split_name(token: Token, vocabulary: frozenset[str]) -> list[Token]:
+    """Known names for the run of letters (subscript kept on the last piece), or the token
+    unchanged when it cannot be written with known names (the parser then names it)."""
     text = token.text
+    if is_variable_name(text):
+        return [token]
     base, sep, subscript = text.partition("_")
-    if sep and text not in vocabulary:
-        pieces = _split_letters(base, vocabulary)
+    pieces = _segment(base, vocabulary)
+    if pieces is None:
+        return [token]
+    if sep:
         pieces[-1] = pieces[-1] + "_" + subscript
-    else:
-        pieces = _split_letters(text, vocabulary)
+        if pieces[-1] not in vocabulary and not is_variable_name(pieces[-1]):
+            return [token]
     out = []
     pos = token.pos
     for k, piece in enumerate(pieces):
@@ -131,20 +170,180 @@ def _split_name(token: Token, vocabulary: frozenset[str]) -> list[Token]:
     return out
 
 
-def _split_letters(word: str, vocabulary: frozenset[str]) -> list[str]:
-    pieces: list[str] = []
-    i = 0
+def _segment(word: str, vocabulary: frozenset[str]) -> list[str] | None:
+    """Split `word` into known names, longest names first (`sinx` -> sin x, not s i n x), or
+    None when no split uses known names only. One pass from the end: best[i] is a split of
+    word[i:], so the work is linear in the length (at most NAME_LIMIT letters per piece)."""
+    n = len(word)
     longest = _longest_name(vocabulary)
-    while i < len(word):
-        for size in range(min(longest, len(word) - i), 0, -1):
-            if word[i:i + size] in vocabulary or size == 1:
-                pieces.append(word[i:i + size])
-                i += size
+    best: list[list[str] | None] = [None] * n + [[]]
+    for i in range(n - 1, -1, -1):
+        for size in range(min(longest, n - i), 0, -1):
+            rest = best[i + size]
+            if rest is not None and word[i:i + size] in vocabulary:
+                best[i] = [word[i:i + size], *rest]
                 break
-    return pieces
+    return best[0]
 
 
 @lru_cache(maxsize=1024)
 def _longest_name(vocabulary: frozenset[str]) -> int:
     """Computed once per vocabulary (a frozenset caches its hash), not once per word."""
     return min(max(map(len, vocabulary), default=1), NAME_LIMIT)
+
+
+# -- derivative notations ------------------------------------------------------------------------
+
+_DIFF_WORDS = ("d", "partial")
+MAX_WRITTEN_ORDER = 99  # d^99/dx^99 is read, for the parser to refuse with its own limit
+
+
+@dataclass(frozen=True, slots=True)
+class _Derivative:
+    """A derivative notation found at some token: d^order (of `function`) / d var^order."""
+
+    length: int  # tokens it spans
+    var: str
+    order: int
+    function: str | None  # dF/dx: "F"; d/dx: None
+
+
+def _merge_derivatives(tokens: list[Token], decls: Declarations,
+                       notes: set[str] | None) -> list[Token]:
+    for t in tokens:  # a loop, not any(): this runs on every answer
+        if t.kind == "name" and (t.text[0] == "d" or t.text == "partial") or t.text == "frac":
+            break
+    else:
+        return tokens
+    vocabulary = decls.vocabulary()
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        found = _derivative_at(tokens, i, vocabulary)
+        if found is None:
+            out.append(tokens[i])
+            i += 1
+            continue
+        first, last = tokens[i], tokens[i + found.length - 1]
+        label = i == 0 and tokens[i + found.length].text in ("=", "≈")
+        if found.function is None:
+            out.extend(Token("diffop", found.var, first.pos, last.end, first.space_before)
+                       for _ in range(found.order))
+        elif found.function in decls.functions and not label:
+            # dF/dx is d/dx F(x): the same tokens, so it is read (and checked) the same way.
+            out.extend(Token("diffop", found.var, first.pos, last.end, first.space_before)
+                       for _ in range(found.order))
+            at, end = first.pos, last.end
+            out += [Token("name", found.function, at, end), Token("op", "(", at, end),
+                    Token("name", found.var, at, end), Token("op", ")", at, end)]
+            if notes is not None:
+                notes.add("note_leibniz")
+        else:
+            text = f"{found.function}/{found.var}"
+            out.append(Token("leibniz", text, first.pos, last.end, first.space_before))
+        i += found.length
+    return out
+
+
+def _derivative_at(tokens: list[Token], i: int,
+                   vocabulary: frozenset[str]) -> _Derivative | None:
+    """`num / den` or `\\frac{num}{den}` where num is d, d^n, dF, d^nF (d or ∂) and den is dx,
+    d x, dx^n (the same d or ∂, the same order)."""
+    t = tokens[i]
+    if t.kind == "cmd" and t.text == "frac":
+        if not _is_op(tokens, i + 1, "{"):
+            return None
+        top = _numerator(tokens, i + 2, vocabulary)
+        if top is None or not _is_op(tokens, top[0], "}") or not _is_op(tokens, top[0] + 1, "{"):
+            return None
+        bottom = _denominator(tokens, top[0] + 2, top[1], top[2], vocabulary)
+        if bottom is None or not _is_op(tokens, bottom[0], "}"):
+            return None
+        return _Derivative(bottom[0] + 1 - i, bottom[1], top[2], top[3])
+    top = _numerator(tokens, i, vocabulary)
+    if top is None or not _is_op(tokens, top[0], "/"):
+        return None
+    bottom = _denominator(tokens, top[0] + 1, top[1], top[2], vocabulary)
+    if bottom is None:
+        return None
+    return _Derivative(bottom[0] - i, bottom[1], top[2], top[3])
+
+
+def _numerator(tokens: list[Token], i: int,
+               vocabulary: frozenset[str]) -> tuple[int, str, int, str | None] | None:
+    """(next index, d word, order, function name or None) for d, d^n, dF, d F, d^nF, ∂F."""
+    t = _token(tokens, i)
+    if t is None or t.kind != "name":
+        return None
+    if t.text in _DIFF_WORDS:
+        word, j = t.text, i + 1
+        order, j = _order(tokens, j)
+        if order < 1:  # d^x, d^{99}: not a derivative written out (the parser then explains)
+            return None
+        name = _token(tokens, j)
+        if name is not None and name.kind == "name" and not _is_op(tokens, j + 1, "("):
+            return j + 1, word, order, name.text
+        return j, word, order, None
+    rest = _after_d(t, vocabulary)
+    if rest is not None and not _is_op(tokens, i + 1, "^"):
+        return i + 1, "d", 1, rest  # dF, dL: one token
+    return None
+
+
+def _after_d(t: Token, vocabulary: frozenset[str]) -> str | None:
+    """F for a token dF that is not itself a known name (delta, diff are names)."""
+    if not t.text.startswith("d") or len(t.text) < 2 or t.text in vocabulary:
+        return None
+    rest = t.text[1:]
+    return rest if rest in vocabulary or is_variable_name(rest) else None
+
+
+def _denominator(tokens: list[Token], i: int, word: str, order: int,
+                 vocabulary: frozenset[str]) -> tuple[int, str] | None:
+    """(next index, variable) for dx, d x, ∂x, ∂ x, each with ^order when order > 1."""
+    t = _token(tokens, i)
+    if t is None or t.kind != "name":
+        return None
+    if t.text == word:
+        var_token = _token(tokens, i + 1)
+        if var_token is None or var_token.kind != "name":
+            return None
+        var, j = var_token.text, i + 2
+    elif word == "d" and _after_d(t, vocabulary) is not None:
+        var, j = t.text[1:], i + 1
+    else:
+        return None
+    written, j = _order(tokens, j)
+    if written != order:
+        return None
+    return j, var
+
+
+def _order(tokens: list[Token], j: int) -> tuple[int, int]:
+    """(order, next index): `^2`, `^{2}`, `^(2)` after a d, or 1 when there is none."""
+    if not _is_op(tokens, j, "^"):
+        return 1, j
+    inner = _token(tokens, j + 1)
+    if inner is not None and inner.kind == "num" and inner.text.isdigit():
+        return _checked_order(inner.text), j + 2
+    if inner is not None and inner.kind == "op" and inner.text in "{(":
+        digit, close = _token(tokens, j + 2), _token(tokens, j + 3)
+        if digit is not None and digit.kind == "num" and digit.text.isdigit() \
+                and close is not None and close.text in "})":
+            return _checked_order(digit.text), j + 4
+    return -1, j  # an order that is not a plain whole number: no derivative notation here
+
+
+def _checked_order(text: str) -> int:
+    """A written order, or -1 past MAX_WRITTEN_ORDER (the parser's own limit is lower)."""
+    value = int(text) if len(text) <= 2 else -1
+    return value if 1 <= value <= MAX_WRITTEN_ORDER else -1
+
+
+def _token(tokens: list[Token], i: int) -> Token | None:
+    return tokens[i] if i < len(tokens) else None
+
+
+def _is_op(tokens: list[Token], i: int, text: str) -> bool:
+    t = _token(tokens, i)
+    return t is not None and t.kind == "op" and t.text == text

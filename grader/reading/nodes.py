@@ -15,8 +15,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import chain
 
-BUILTIN_FUNCTIONS = ("sqrt", "exp", "log", "sin", "cos", "tan", "tanh", "sinh", "cosh", "sech",
-                     "sigmoid", "abs")
+# Functions of one argument (Func), known in every question. Each has a rule in every walk.
+BUILTIN_FUNCTIONS = (
+    "sqrt", "cbrt", "exp", "log", "abs", "sign", "sigmoid",
+    "sin", "cos", "tan", "sec", "csc", "cot",
+    "arcsin", "arccos", "arctan", "arcsec", "arccsc", "arccot",
+    "sinh", "cosh", "tanh", "sech", "csch", "coth",
+    "asinh", "acosh", "atanh", "asech", "acsch", "acoth",
+)
+# Functions of one argument (Func) known only where a question declares them: their values jump,
+# so random samples can miss where two formulas differ; the question's author decides.
+DECLARABLE_FUNCTIONS = ("floor", "ceil")
+# Functions of several arguments (FuncN): max(a, b, ...), min(a, b, ...), log(x, base).
+MULTI_ARG_FUNCTIONS = ("max", "min", "log")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +90,14 @@ class Func:
 
 
 @dataclass(frozen=True, slots=True)
+class FuncN:
+    """A built-in function of several arguments: max/min of two or more, log(x, base)."""
+
+    name: str  # one of MULTI_ARG_FUNCTIONS
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Apply:
     """A declared undefined function; order = number of primes (F'(x) has order 1)."""
 
@@ -109,8 +128,8 @@ class Matrix:
     rows: tuple[tuple[Node, ...], ...]  # a vector [a, b] is one row; [a; b] is one column
 
 
-Node = (Num | Const | Sym | MatSym | Ident | Neg | Add | Mul | Div | Pow | Func | Apply | Diff
-        | Transpose | Factorial | Matrix)
+Node = (Num | Const | Sym | MatSym | Ident | Neg | Add | Mul | Div | Pow | Func | FuncN | Apply
+        | Diff | Transpose | Factorial | Matrix)
 
 
 _CHILDREN = {
@@ -120,6 +139,7 @@ _CHILDREN = {
     Div: lambda n: (n.num, n.den),
     Pow: lambda n: (n.base, n.exp),
     Func: lambda n: (n.arg,),
+    FuncN: lambda n: n.args,
     Apply: lambda n: n.args,
     Diff: lambda n: (n.expr,),
     Transpose: lambda n: (n.arg,),

@@ -21,14 +21,14 @@ CHAR_MAP = {
     "×": "*", "·": "*", "⋅": "*", "∙": "*", "•": "*", "✕": "*", "∗": "*", "・": "*", "÷": "/", "∕": "/", "⁄": "/",
     "−": "-", "–": "-", "—": "-", "‐": "-", "‑": "-", "﹣": "-",
     "′": "'", "’": "'", "‘": "'", "″": "''", "ʹ": "'",
-    "√": "sqrt", "∞": "inf", "。": ".", "、": ",", "【": "[", "】": "]", "〔": "(", "〕": ")",
+    "√": "sqrt ", "∛": "cbrt ", "∞": "inf", "。": ".", "、": ",", "【": "[", "】": "]", "〔": "(", "〕": ")",
     "「": "[", "」": "]", "｜": "|", "∣": "|", "\u3000": " ", "\t": " ", "\n": " ", "\r": " ",
     "π": "pi", "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon",
     "ζ": "zeta", "η": "eta", "θ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda",
     "μ": "mu", "µ": "mu", "ν": "nu", "ξ": "xi", "ρ": "rho", "σ": "sigma", "τ": "tau",
     "φ": "phi", "ϕ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega", "Δ": "Delta",
     "Σ": "Sigma", "Φ": "Phi", "Ω": "Omega", "Γ": "Gamma", "Θ": "Theta", "Λ": "Lambda",
-    "∂": "partial",
+    "∂": "\\partial ", "≈": "\\approx ",
 }
 
 PRINTABLE_ASCII_RUN = re.compile(r"[ -~]+")  # none of these is in the maps above
@@ -49,9 +49,35 @@ class Normalized:
         return (self.origin[-1] + 1) if self.origin else 0
 
 
+# Delimiters of LaTeX maths around the whole answer, as copied from a document or typed out of
+# habit: `$x^2$`, `$$x^2$$`, `\(x^2\)`, `\[x^2\]`.
+MATH_DELIMITERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
+
+
 def normalize(raw: str) -> Normalized:
     if raw.isascii() and raw.isprintable():  # the common case: nothing to map
-        return Normalized(raw, range(len(raw)))
+        return Normalized(_without_math_delimiters(raw), range(len(raw)))
+    normalized = _map_characters(raw)
+    return Normalized(_without_math_delimiters(normalized.text), normalized.origin)
+
+
+def _without_math_delimiters(text: str) -> str:
+    """The text with math delimiters around the whole of it replaced by spaces (so every
+    position, and the caret of an error, stays where it was)."""
+    if "$" not in text and "\\" not in text:
+        return text
+    body = text.strip()
+    start = len(text) - len(text.lstrip())
+    for opener, closer in MATH_DELIMITERS:
+        if len(body) >= len(opener) + len(closer) and body.startswith(opener) \
+                and body.endswith(closer) and "$" not in body[len(opener):-len(closer)]:
+            end = start + len(body)
+            return (text[:start] + " " * len(opener) + text[start + len(opener):end - len(closer)]
+                    + " " * len(closer) + text[end:])
+    return text
+
+
+def _map_characters(raw: str) -> Normalized:
     out: list[str] = []
     origin: list[int] = []
 

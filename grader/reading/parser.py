@@ -20,19 +20,30 @@ from __future__ import annotations
 import math
 
 from ..errors import LimitError, ParseError
-from .lexer import Token, tokenize
+from .constant import constant_value
+from .lexer import GREEK, Token, tokenize
 from .limits import (
     MAX_DEPTH,
     MAX_DIFF_ORDER,
+    MAX_EXPONENT,
     MAX_FACTORIAL,
     MAX_LENGTH,
     MAX_NODES,
     check_exponent,
     number_value,
 )
-from .names import CONSTANTS, NOT_FINITE, Declarations, prepare_tokens
+from .names import (
+    BASE_LOGS,
+    CONSTANTS,
+    FUNCTION_ALIASES,
+    NOT_FINITE,
+    Declarations,
+    is_variable_name,
+    prepare_tokens,
+)
 from .nodes import (
     BUILTIN_FUNCTIONS,
+    DECLARABLE_FUNCTIONS,
     Add,
     Apply,
     Const,
@@ -40,6 +51,7 @@ from .nodes import (
     Div,
     Factorial,
     Func,
+    FuncN,
     Ident,
     Matrix,
     MatSym,
@@ -50,14 +62,23 @@ from .nodes import (
     Pow,
     Sym,
     Transpose,
+    is_constant,
     walk,
 )
 from .normalize import normalize
-from .plain_numbers import parse_plain_numbers
+from .plain_numbers import DECIMAL_COMMA_RE, parse_plain_numbers
 
-IMPLICIT_STARTS = {"num", "name", "diffop", "cmd", "begin"}
+IMPLICIT_STARTS = {"num", "name", "diffop", "leibniz", "cmd", "begin"}
 NO_DECLARATIONS = Declarations()
-NAME_ALIASES = {"ln": "log"}
+LEFT_SIDES = ("=", "≈")  # "L = 1.25", "≈ 0.333": what a line says, after its label
+# sin^-1 x is arcsin x (ISO 80000-2, Stewart 1.6): the inverse function, not 1/sin x.
+INVERSE_FUNCTIONS = {
+    "sin": "arcsin", "cos": "arccos", "tan": "arctan", "sec": "arcsec", "csc": "arccsc",
+    "cot": "arccot", "sinh": "asinh", "cosh": "acosh", "tanh": "atanh", "sech": "asech",
+    "csch": "acsch", "coth": "acoth",
+}
+EXTREMA = ("max", "min")
+TEN = Num(10.0, "10")
 
 
 def parse(text: str, decls: Declarations = NO_DECLARATIONS,
@@ -79,6 +100,8 @@ def parse_with_notes(text: str, decls: Declarations = NO_DECLARATIONS,
     norm = normalize(text)
     plain = parse_plain_numbers(norm.text, space_vectors)
     if plain is not None:
+        if "," in norm.text and DECIMAL_COMMA_RE.fullmatch(norm.text):
+            return plain, norm, ("note_decimal_comma",)  # 1,5 is read as 1 and 5
         return plain, norm, ()
     node, notes = parse_tokens(norm.text, decls, space_vectors)
     return node, norm, notes
@@ -87,7 +110,9 @@ def parse_with_notes(text: str, decls: Declarations = NO_DECLARATIONS,
 def parse_tokens(text: str, decls: Declarations = NO_DECLARATIONS,
                  space_vectors: bool = False) -> tuple[Node, tuple[str, ...]]:
     """The full parser on normalized text (no fast path): (tree, reading-note keys)."""
-    parser = Parser(prepare_tokens(tokenize(text), decls), decls, space_vectors)
+    notes: set[str] = set()
+    parser = Parser(prepare_tokens(tokenize(text), decls, notes), decls, space_vectors)
+    parser.notes |= notes
     return parser.parse_all(), tuple(sorted(parser.notes))
 
 
@@ -145,11 +170,15 @@ class Parser:
 
     # -- lists, sums, terms and powers ----------------------------------------------------------
     def parse_all(self) -> Node:
-        if self.at("op", "="):  # a derivation line may start with "="
+        tok, after = self.tok, self.peek()
+        if tok.kind == "op" and tok.text in LEFT_SIDES:  # a derivation line may start with "="
             self.take()
-        elif (self.tok.kind == "name" and self.peek().kind == "op" and self.peek().text == "="
+        elif (tok.kind in ("name", "leibniz") and after.kind == "op" and after.text in LEFT_SIDES
               and len(self.tokens) > 3):
-            self.skip(2)  # "L = 1.25": the answer is the value after a named left side
+            self.skip(2)  # "L = 1.25", "dL/dx = g": the value after a named left side
+            tok = after
+        if tok.text == "≈" and tok.kind == "op":
+            self.notes.add("note_approximate")  # a derivation checks it with a tolerance
         if self.tok.kind == "eof":
             raise ParseError("empty", self.tok.pos)
         if self.space_vectors and self.space_separated_numbers():
@@ -268,6 +297,8 @@ class Parser:
                 self.nodes += 1  # make(), inline: most nodes are numbers
                 if self.nodes > MAX_NODES:
                     raise LimitError("too_many_nodes", self.tok.pos, limit=MAX_NODES)
+                if self.tok.text == "%" and self.tok.kind == "op":
+                    node = self.percent(node)
             else:
                 node = self.parse_atom()
         finally:
@@ -288,6 +319,12 @@ class Parser:
         exponent = self.parse_exponent()
         check_exponent(node, exponent, caret.pos)
         return self.make(Pow(node, exponent))
+
+    def percent(self, number: Num) -> Node:
+        """12.5% is 12.5/100 (only right after a number)."""
+        self.take()
+        self.notes.add("note_percent")
+        return self.make(Div(number, self.make(Num(100.0, "100"))))
 
     def parse_postfix_marks(self, node: Node) -> Node:
         tok = self.tok
@@ -340,9 +377,16 @@ class Parser:
             return self.make(number_value(self.take()))
         if t.kind == "name":
             return self.parse_name()
+        if t.kind == "leibniz":
+            function, _, var = t.text.partition("/")
+            raise ParseError("leibniz_undeclared", t.pos, function=function, var=var)
         if t.kind == "diffop":
             self.take()
-            return self.make_diff(self.parse_power(), t.text, 1, t)
+            order = 1
+            while self.tok.kind == "diffop" and self.tok.text == t.text:  # d^2/dx^2
+                self.take()
+                order += 1
+            return self.make_diff(self.parse_power(), t.text, order, t)
         if t.kind == "cmd":
             return self.parse_command()
         if t.kind == "begin":
@@ -361,7 +405,7 @@ class Parser:
     def parse_name(self) -> Node:
         t = self.take()
         name, decls = t.text, self.decls
-        if name in decls.functions:
+        if name in decls.functions and name not in DECLARABLE_FUNCTIONS:
             order = 0
             while self.at("op", "'"):
                 self.take()
@@ -388,14 +432,115 @@ class Parser:
             return self.parse_diff_call(t)
         if name == "transpose":
             return self.make(Transpose(self.single_argument(t)))
-        name = NAME_ALIASES.get(name, name)
+        if _other_case_of_a_function(name, decls):
+            name = name.lower()  # Sin(x), LOG(x), Ln x: function names are read in any case
+        name = FUNCTION_ALIASES.get(name, name)
         if name == "sigma" and self.at("op", "(") and not self.tok.space_before:
             name = "sigmoid"  # σ(z) is the activation, as in the source texts
-        if name in BUILTIN_FUNCTIONS:
-            return self.make(Func(name, self.single_argument(t)))
+        build = self.one_argument_function(name, t)
+        if build is not None:
+            return self.parse_function(t, name, build)
+        if name == "root":
+            return self.parse_root(t)
+        if name in EXTREMA:
+            args = self.parse_call_args(t)
+            if len(args) < 2:
+                raise ParseError("two_arguments", t.pos, name=name)
+            return self.make(FuncN(name, tuple(args)))
         if name in ("partial", "nabla"):
             raise ParseError("unexpected_token", t.pos, found=t.text)
-        return self.make(Sym(name))
+        if is_variable_name(name):
+            if self.tok.text == "(" and not self.tok.space_before:
+                self.notes.add("note_letter_times_bracket")  # f(x) is f·x: f is not declared
+            return self.make(Sym(name))
+        raise self.unknown_name(t)
+
+    def unknown_name(self, t: Token) -> ParseError:
+        """`foo`, `rate`, `sinc(x)`: never guessed into a product of letters."""
+        if self.at("op", "("):
+            return ParseError("not_a_function", t.pos, name=t.text)
+        if len(t.text) <= 3 and t.text.isalpha():  # xy, abc: perhaps a product
+            return ParseError("unknown_name_product", t.pos, name=t.text,
+                              product="*".join(t.text))
+        return ParseError("unknown_name", t.pos, name=t.text)
+
+    # -- built-in functions -------------------------------------------------------------------
+    def one_argument_function(self, name: str, t: Token):
+        """How to build `name(argument)` when `name` is a function of one argument, else None:
+        the built-ins, floor/ceil where declared, lg, log_2, log_{10}, log_b."""
+        if name in BUILTIN_FUNCTIONS or name in DECLARABLE_FUNCTIONS and name in self.decls.functions:
+            return lambda arg: Func(name, arg)
+        if name in BASE_LOGS or name.startswith("log_"):
+            base = self.log_base(name, t)
+            if base is None:
+                return lambda arg: Func("log", arg)
+            return lambda arg: FuncN("log", (arg, base))
+        return None
+
+    def log_base(self, name: str, t: Token) -> Node | None:
+        """The base of lg or log_b as a node (None for log_e, the natural logarithm)."""
+        text = BASE_LOGS.get(name) or name.partition("_")[2]
+        if text == "e":
+            return None
+        if text.isdigit() and len(text) <= 6:
+            return self.make(Num(float(text), text))
+        if is_variable_name(text):
+            if text in CONSTANTS:
+                return self.make(Const(text))
+            return self.make(Sym(text))
+        raise ParseError("log_base", t.pos, base=text)
+
+    def parse_function(self, t: Token, name: str, build) -> Node:
+        """`sin x`, `sin(x)`, `sin^2 x` = (sin x)^2, `sin^-1 x` = arcsin x, `log(x, b)`."""
+        power = self.function_power(t, name) if self.at("op", "^") else 1
+        if name in ("log", "lg") and self.at("op", "("):
+            args = self.parse_call_args(t)
+            if len(args) == 2:  # log(x, b) as in SymPy, lg(x, b) as in Maxima/STACK
+                self.notes.add("note_log_base_second")
+                node = FuncN("log", (args[0], args[1]))
+            elif len(args) == 1:
+                node = build(args[0])
+            else:
+                raise ParseError("log_arguments", t.pos)
+        else:
+            node = build(self.single_argument(t))
+        if power == -1:
+            self.notes.add("note_inverse_function")
+            return self.make(Func(INVERSE_FUNCTIONS[name], node.arg))
+        if power == 1:
+            return self.make(node)
+        self.notes.add("note_function_power")
+        return self.make(Pow(self.make(node), self.make(Num(float(power), str(power)))))
+
+    def parse_root(self, t: Token) -> Node:
+        """root(x, n): the n-th root, as in SymPy, Numbas and Maxima (root(x) is the square root);
+        root(x, 3) is the real cube root."""
+        args = self.parse_call_args(t)
+        if len(args) not in (1, 2):
+            raise ParseError("root_arguments", t.pos)
+        x, n = args if len(args) == 2 else (args[0], Num(2.0, "2"))
+        if n == Num(2.0, "2"):
+            return self.make(Func("sqrt", x))
+        if n == Num(3.0, "3"):
+            return self.make(Func("cbrt", x))
+        exponent = self.make(Div(self.make(Num(1.0, "1")), n))
+        check_exponent(x, exponent, t.pos)  # root(x, 0.0001) is x^10000: the same limits
+        return self.make(Pow(x, exponent))
+
+    def function_power(self, t: Token, name: str) -> int:
+        """The n of `sin^n`: a whole number from 1 up, or -1 for the inverse function."""
+        caret = self.take()
+        exponent = self.parse_exponent()
+        value = constant_value(exponent) if is_constant(exponent) else None
+        if value == -1:
+            if name not in INVERSE_FUNCTIONS:
+                raise ParseError("no_inverse_notation", caret.pos, name=t.text)
+            return -1
+        if value is None or not value.is_integer() or value < 1:
+            raise ParseError("function_power", caret.pos, name=t.text)
+        if value > MAX_EXPONENT:
+            raise LimitError("exponent_too_large", caret.pos, limit=int(MAX_EXPONENT))
+        return int(value)
 
     def parse_call_args(self, name_token: Token) -> list[Node]:
         if not self.at("op", "("):
@@ -418,6 +563,11 @@ class Parser:
             return args[0]
         if self.at("eof"):
             raise ParseError("unexpected_end", self.tok.pos, expected="(")
+        if self.at("op", "[") and not self.tok.space_before:  # Sin[x], as Mathematica writes it
+            bracketed = self.parse_brackets()
+            if len(bracketed.rows) == 1 and len(bracketed.rows[0]) == 1:
+                return bracketed.rows[0][0]
+            raise ParseError("one_argument", name_token.pos, name=name_token.text)
         factors = [self.parse_power()]
         while self.continues_argument():
             factors.append(self.parse_power())
@@ -566,7 +716,11 @@ class Parser:
                 index = self.parse_sum()
                 self.expect("]", opener)
                 radicand = self.latex_argument()
-                return self.make(Pow(radicand, self.make(Div(self.make(Num(1.0, "1")), index))))
+                if index == Num(3.0, "3"):  # the real cube root: \sqrt[3]{-8} = -2
+                    return self.make(Func("cbrt", radicand))
+                exponent = self.make(Div(self.make(Num(1.0, "1")), index))
+                check_exponent(radicand, exponent, t.pos)  # \sqrt[0.001]{x} is x^1000
+                return self.make(Pow(radicand, exponent))
             return self.make(Func("sqrt", self.latex_argument()))
         raise ParseError("unexpected_token", t.pos, found="\\top")
 
@@ -589,5 +743,14 @@ class Parser:
 
 
 def is_function_name(name: str, decls: Declarations) -> bool:
-    return (name in decls.functions or name in BUILTIN_FUNCTIONS or name in NAME_ALIASES
-            or name in ("diff", "transpose", "sigma"))
+    return (name in decls.functions or name in BUILTIN_FUNCTIONS or name in FUNCTION_ALIASES
+            or name in EXTREMA or name in BASE_LOGS or name.startswith("log_")
+            or name in ("diff", "transpose", "sigma", "root")
+            or _other_case_of_a_function(name, decls))
+
+
+def _other_case_of_a_function(name: str, decls: Declarations) -> bool:
+    """Sin, LOG, Ln: a built-in function's name in capitals (Greek letters keep their case:
+    Σ is not σ)."""
+    return (len(name) > 1 and not name.islower() and name not in GREEK
+            and is_function_name(name.lower(), decls))

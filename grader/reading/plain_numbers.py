@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from ..errors import ParseError
 from .lexer import NUMBER
 from .limits import number_within_limits
 from .nodes import Matrix, Mul, Neg, Node, Num, Pow
@@ -26,6 +27,30 @@ ROW_BREAK_RE = re.compile(r"\]\s*,\s*\[")
 MAX_ENTRIES = 50  # in all; at most 6 nodes each: well below the parser's node limit
 MAX_POWER_OF_TEN = 300  # the parser refuses 10^301 and beyond ("number too large")
 TEN = Num(10.0, "10")
+# `9,54e-7`, `1,5`: one comma between digits, nothing else: a decimal comma, or two numbers?
+DECIMAL_COMMA_RE = re.compile(r"\s*([+-]?)(\d+),(\d+)([eE][+-]?\d+)?\s*")
+# `1,000,000`: groups of three digits, a thousands separator where one number is wanted.
+THOUSANDS_RE = re.compile(r"\s*([+-]?\d{1,3})((?:,\d{3}){2,})(\.\d+)?\s*")
+
+
+def decimal_comma(text: str) -> ParseError | None:
+    """For a question that wants one number: `9,54e-7` is read neither as 9.54e-7 nor as the
+    vector (9, 54e-7); the learner is asked (`did you mean 9.54e-7?`); so is `1,000,000` (a
+    thousands separator). `text` is normalized."""
+    match = DECIMAL_COMMA_RE.fullmatch(text)
+    if match is None:
+        groups = THOUSANDS_RE.fullmatch(text)
+        if groups is None:
+            return None
+        plain = groups[1] + groups[2].replace(",", "") + (groups[3] or "")
+        return ParseError("thousands_separator", groups.start(2), plain=plain)
+    sign, whole, part, exponent = match.groups()
+    decimal = f"{sign}{whole}.{part}{exponent or ''}"
+    pos = match.start(3) - 1
+    if len(part) == 3 and not exponent:  # 1,500: perhaps a thousands separator
+        return ParseError("decimal_comma_thousands", pos, decimal=decimal,
+                          thousands=f"{sign}{whole}{part}")
+    return ParseError("decimal_comma_asked", pos, decimal=decimal)
 
 
 def parse_plain_numbers(text: str, space_vectors: bool) -> Node | None:

@@ -17,6 +17,7 @@ from .nodes import (
     Div,
     Factorial,
     Func,
+    FuncN,
     Ident,
     Matrix,
     MatSym,
@@ -29,7 +30,7 @@ from .nodes import (
     Transpose,
 )
 
-_ATOMS = (Const, Sym, MatSym, Ident, Func, Apply, Diff, Matrix)
+_ATOMS = (Const, Sym, MatSym, Ident, Func, FuncN, Apply, Diff, Matrix)
 _POSTFIX = (Transpose, Factorial)  # bind tighter than any infix operator
 
 
@@ -77,6 +78,7 @@ _PRINT = {
     Div: lambda n: f"{_operand(n.num)} / {_operand(n.den)}",
     Pow: lambda n: f"{_operand(n.base, postfix=False)}^{_operand(n.exp)}",
     Func: lambda n: f"{n.name}({to_text(n.arg)})",
+    FuncN: lambda n: f"{n.name}({', '.join(to_text(a) for a in n.args)})",
     Apply: lambda n: f"{n.name}{chr(39) * n.order}({', '.join(to_text(a) for a in n.args)})",
     Diff: lambda n: (f"diff({to_text(n.expr)}, {n.var}"
                      + (f", {n.order})" if n.order != 1 else ")")),

@@ -18,6 +18,7 @@ from ..reading.nodes import (
     Div,
     Factorial,
     Func,
+    FuncN,
     Ident,
     Matrix,
     MatSym,
@@ -30,10 +31,19 @@ from ..reading.nodes import (
     Transpose,
 )
 
-_FUNCS = {"sqrt": sympy.sqrt, "exp": sympy.exp, "log": sympy.log, "sin": sympy.sin,
-          "cos": sympy.cos, "tan": sympy.tan, "tanh": sympy.tanh, "sinh": sympy.sinh,
-          "cosh": sympy.cosh, "sech": sympy.sech, "Abs": sympy.Abs,
-          "sigmoid": lambda u: 1 / (1 + sympy.exp(-u)), "abs": sympy.Abs}
+_FUNCS = {
+    "sqrt": sympy.sqrt, "cbrt": lambda u: sympy.real_root(u, 3), "exp": sympy.exp,
+    "log": sympy.log, "abs": sympy.Abs, "sign": sympy.sign,
+    "sigmoid": lambda u: 1 / (1 + sympy.exp(-u)),
+    "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "sec": sympy.sec, "csc": sympy.csc,
+    "cot": sympy.cot, "arcsin": sympy.asin, "arccos": sympy.acos, "arctan": sympy.atan,
+    "arcsec": sympy.asec, "arccsc": sympy.acsc, "arccot": sympy.acot,
+    "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh, "sech": sympy.sech,
+    "csch": sympy.csch, "coth": sympy.coth, "asinh": sympy.asinh, "acosh": sympy.acosh,
+    "atanh": sympy.atanh, "asech": sympy.asech, "acsch": sympy.acsch, "acoth": sympy.acoth,
+    "floor": sympy.floor, "ceil": sympy.ceiling,
+}
+_MULTI_FUNCS = {"max": sympy.Max, "min": sympy.Min, "log": sympy.log}  # log(x, base)
 
 
 def symbol(name: str) -> sympy.Symbol:
@@ -79,6 +89,7 @@ _TO_SYMPY = {
     Div: _div,
     Pow: lambda n: sympy.Pow(to_sympy(n.base), to_sympy(n.exp)),
     Func: lambda n: _FUNCS[n.name](to_sympy(n.arg)),
+    FuncN: lambda n: _MULTI_FUNCS[n.name](*(to_sympy(a) for a in n.args)),
     Apply: _apply,
     Diff: lambda n: sympy.diff(to_sympy(n.expr), symbol(n.var), n.order),
     Transpose: lambda n: to_sympy(push_transpose(n.arg)),

@@ -18,6 +18,7 @@ from ..reading.nodes import (
     Div,
     Factorial,
     Func,
+    FuncN,
     Ident,
     Matrix,
     MatSym,
@@ -72,6 +73,7 @@ _EXPAND = {
     Div: lambda n: Div(_expand(n.num), _expand(n.den)),
     Pow: lambda n: Pow(_expand(n.base), _expand(n.exp)),
     Func: lambda n: Func(n.name, _expand(n.arg)),
+    FuncN: lambda n: FuncN(n.name, tuple(_expand(a) for a in n.args)),
     Apply: lambda n: Apply(n.name, tuple(_expand(a) for a in n.args), n.order),
     Diff: _expand_diff,
     Transpose: lambda n: Transpose(_expand(n.arg)),
@@ -145,6 +147,24 @@ def _d_func(node: Func, var: str) -> Node:
     return mul(outer(node.arg), da)
 
 
+def _d_func_n(node: FuncN, var: str) -> Node:
+    return derivative(single_argument_form(node), var)
+
+
+def single_argument_form(node: FuncN) -> Node:
+    """The same function written with one-argument functions, for its derivative:
+    log(x, b) = ln x / ln b, max(a, b) = (a + b + |a - b|) / 2, min(a, b) = (a + b - |a - b|) / 2
+    (more arguments: max(a, b, c) = max(max(a, b), c))."""
+    if node.name == "log":
+        x, base = node.args
+        return Div(Func("log", x), Func("log", base))
+    result = node.args[0]
+    for b in node.args[1:]:
+        gap = Func("abs", Add((result, Neg(b))))
+        result = Div(Add((result, b, gap if node.name == "max" else Neg(gap))), TWO)
+    return result
+
+
 def _d_apply(node: Apply, var: str) -> Node:
     name, args, order = node.name, node.args, node.order
     if len(args) != 1:
@@ -171,6 +191,7 @@ _DERIVATIVE = {
     Div: _d_div,
     Pow: _d_pow,
     Func: _d_func,
+    FuncN: _d_func_n,
     Apply: _d_apply,
     Diff: lambda n, var: derivative(_expand(n), var),
     Transpose: lambda n, var: Transpose(derivative(n.arg, var)),
@@ -179,18 +200,58 @@ _DERIVATIVE = {
                                         for row in n.rows)),
 }
 
-# d/du f(u) for the built-in functions, as a tree in u.
+def _square(a: Node) -> Node:
+    return Pow(a, TWO)
+
+
+def _one_over(den: Node) -> Node:
+    return Div(ONE, den)
+
+
+def _minus(p: Node, q: Node) -> Node:
+    return add(p, Neg(q))
+
+
+def _sqrt(p: Node) -> Node:
+    return Func("sqrt", p)
+
+
+THREE = Num(3.0, "3")
+
+# d/du f(u) for the built-in functions, as a tree in u (A&S 4.3-4.6; DLMF 4.21, 4.24, 4.34,
+# 4.37). sign, floor and ceil are constant wherever they are differentiable.
 _OUTER_DERIVATIVE = {
     "sqrt": lambda a: Div(ONE, mul(TWO, Func("sqrt", a))),
+    "cbrt": lambda a: _one_over(mul(THREE, _square(Func("cbrt", a)))),
     "exp": lambda a: Func("exp", a),
     "log": lambda a: Div(ONE, a),
+    "abs": lambda a: Div(a, Func("abs", a)),
+    "sign": lambda a: ZERO,
+    "sigmoid": lambda a: Mul((Func("sigmoid", a), add(ONE, Neg(Func("sigmoid", a))))),
     "sin": lambda a: Func("cos", a),
     "cos": lambda a: Neg(Func("sin", a)),
     "tan": lambda a: Div(ONE, Pow(Func("cos", a), TWO)),
-    "tanh": lambda a: Pow(Func("sech", a), TWO),
+    "sec": lambda a: Mul((Func("sec", a), Func("tan", a))),
+    "csc": lambda a: Neg(Mul((Func("csc", a), Func("cot", a)))),
+    "cot": lambda a: Neg(_square(Func("csc", a))),
+    "arcsin": lambda a: _one_over(_sqrt(_minus(ONE, _square(a)))),
+    "arccos": lambda a: Neg(_one_over(_sqrt(_minus(ONE, _square(a))))),
+    "arctan": lambda a: _one_over(add(ONE, _square(a))),
+    "arcsec": lambda a: _one_over(Mul((Func("abs", a), _sqrt(_minus(_square(a), ONE))))),
+    "arccsc": lambda a: Neg(_one_over(Mul((Func("abs", a), _sqrt(_minus(_square(a), ONE)))))),
+    "arccot": lambda a: Neg(_one_over(add(ONE, _square(a)))),
     "sinh": lambda a: Func("cosh", a),
     "cosh": lambda a: Func("sinh", a),
+    "tanh": lambda a: Pow(Func("sech", a), TWO),
     "sech": lambda a: Neg(Mul((Func("sech", a), Func("tanh", a)))),
-    "sigmoid": lambda a: Mul((Func("sigmoid", a), add(ONE, Neg(Func("sigmoid", a))))),
-    "abs": lambda a: Div(a, Func("abs", a)),
+    "csch": lambda a: Neg(Mul((Func("csch", a), Func("coth", a)))),
+    "coth": lambda a: Neg(_square(Func("csch", a))),
+    "asinh": lambda a: _one_over(_sqrt(add(_square(a), ONE))),
+    "acosh": lambda a: _one_over(_sqrt(_minus(_square(a), ONE))),
+    "atanh": lambda a: _one_over(_minus(ONE, _square(a))),
+    "asech": lambda a: Neg(_one_over(Mul((a, _sqrt(_minus(ONE, _square(a))))))),
+    "acsch": lambda a: Neg(_one_over(Mul((Func("abs", a), _sqrt(add(ONE, _square(a))))))),
+    "acoth": lambda a: _one_over(_minus(ONE, _square(a))),
+    "floor": lambda a: ZERO,
+    "ceil": lambda a: ZERO,
 }

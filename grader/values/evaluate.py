@@ -26,6 +26,7 @@ from ..reading.nodes import (
     Div,
     Factorial,
     Func,
+    FuncN,
     Ident,
     Matrix,
     MatSym,
@@ -197,6 +198,19 @@ def _apply(node: Apply, env: Env) -> np.ndarray:
     return total + mix.reshape(mix.shape + (1,) * (product.ndim - 1)) * product
 
 
+def _func_n(node: FuncN, env: Env) -> np.ndarray:
+    values = [_eval(a, env) for a in node.args]
+    if any(is_matrix(v) for v in values):
+        raise EvalError("function_argument_shapes", name=node.name)
+    if node.name == "log":  # log(x, base)
+        return np.log(values[0]) / np.log(values[1])
+    result = values[0]
+    for v in values[1:]:  # real arguments: compare real parts; a complex one is caught later
+        keep = result.real >= v.real if node.name == "max" else result.real <= v.real
+        result = np.where(keep, result, v)
+    return result
+
+
 def _transpose(node: Transpose, env: Env) -> np.ndarray:
     value = _eval(node.arg, env)
     return np.swapaxes(value, 1, 2) if is_matrix(value) else value
@@ -226,6 +240,7 @@ _EVAL = {
     Div: _div,
     Pow: _pow,
     Func: lambda n, env: _FUNCS[n.name](_eval(n.arg, env)),
+    FuncN: _func_n,
     Apply: _apply,
     Transpose: _transpose,
     Factorial: lambda n, env: _scalar(env, float(math.factorial(int(n.arg.value)))),
@@ -241,8 +256,50 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-x))
 
 
+def _real_function(f, inside=None):
+    """A function of real numbers only (cube root, sign, floor, the inverse functions): NaN
+    (undefined) off the real line and outside its real domain `inside(x)`. The principal complex
+    branch would be wrong here: arcsin(2) + arccos(2) = pi/2 exactly, the imaginary parts
+    cancelling, although neither is defined for a real x = 2."""
+    def apply(x: np.ndarray) -> np.ndarray:
+        ok = np.abs(x.imag) <= 1e-12 * (1 + np.abs(x.real))
+        real = x.real
+        if inside is not None:
+            ok &= inside(real)
+        with np.errstate(all="ignore"):
+            return np.where(ok, f(np.where(ok, real, 0.5)), np.nan).astype(complex)
+    return apply
+
+
+def _within_one(x: np.ndarray) -> np.ndarray:
+    return np.abs(x) <= 1
+
+
+def _beyond_one(x: np.ndarray) -> np.ndarray:
+    return np.abs(x) >= 1
+
+
+# Real domains (A&S 4.4, 4.6): arcsin, arccos on [-1, 1]; arcsec, arccsc for |x| >= 1; arcosh
+# from 1; artanh on (-1, 1), arcoth outside [-1, 1]; arsech on (0, 1], arcsch off 0.
 _FUNCS = {
-    "sqrt": np.sqrt, "exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos, "tan": np.tan,
-    "tanh": np.tanh, "sinh": np.sinh, "cosh": np.cosh, "sech": lambda x: 1 / np.cosh(x),
-    "sigmoid": _sigmoid, "abs": lambda x: np.abs(x).astype(complex),
+    "sqrt": np.sqrt, "cbrt": _real_function(np.cbrt), "exp": np.exp, "log": np.log,
+    "abs": lambda x: np.abs(x).astype(complex), "sign": _real_function(np.sign),
+    "sigmoid": _sigmoid,
+    "sin": np.sin, "cos": np.cos, "tan": np.tan, "sec": lambda x: 1 / np.cos(x),
+    "csc": lambda x: 1 / np.sin(x), "cot": lambda x: np.cos(x) / np.sin(x),
+    "arcsin": _real_function(np.arcsin, _within_one),
+    "arccos": _real_function(np.arccos, _within_one),
+    "arctan": _real_function(np.arctan),
+    "arcsec": _real_function(lambda x: np.arccos(1 / x), _beyond_one),
+    "arccsc": _real_function(lambda x: np.arcsin(1 / x), _beyond_one),
+    "arccot": _real_function(lambda x: np.arctan(1 / x), lambda x: x != 0),  # (-pi/2, pi/2]
+    "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "sech": lambda x: 1 / np.cosh(x),
+    "csch": lambda x: 1 / np.sinh(x), "coth": lambda x: np.cosh(x) / np.sinh(x),
+    "asinh": _real_function(np.arcsinh),
+    "acosh": _real_function(np.arccosh, lambda x: x >= 1),
+    "atanh": _real_function(np.arctanh, lambda x: np.abs(x) < 1),
+    "asech": _real_function(lambda x: np.arccosh(1 / x), lambda x: (x > 0) & (x <= 1)),
+    "acsch": _real_function(lambda x: np.arcsinh(1 / x), lambda x: x != 0),
+    "acoth": _real_function(lambda x: np.arctanh(1 / x), lambda x: np.abs(x) > 1),
+    "floor": _real_function(np.floor), "ceil": _real_function(np.ceil),
 }

@@ -132,9 +132,12 @@ def test_answer_that_cannot_be_evaluated_says_why(grade):
 
 
 def test_symbols_the_question_does_not_use_are_named(grade):
+    # Issue 10 item 5: an undeclared letter is a variable; the answer is graded (here wrong) and
+    # the feedback names it (tests/grader/test_names_undeclared.py has the whole policy).
     r = grade(kind="expression", expected="x + 1", answer="y + 1")
-    assert r.error and "y" in r.error and r.interpreted == "y + 1"
-    assert grade(kind="expression", expected="x + 1", answer="y + 1", symbols=["x", "y"]).error is None
+    assert r.verdict == "wrong" and r.error is None and r.interpreted == "y + 1"
+    assert "uses y; this question is about x" in r.feedback
+    assert "y = " in r.counterexample.point
 
 
 def test_cannot_decide_is_honest(grade):

@@ -55,6 +55,21 @@ def hostile_answers(sentinel):
         "NaN + x",
         "1/0",  # undefined: unreadable, with a message (issue 10, item 7)
         "inf - inf",
+        # notations of issue 10: each bounded by the same limits
+        "sin^99999999 x",
+        "sin^(9^9^9) x",
+        "d^99F/dx^99",
+        "∂" * 500,
+        "$" * 1000,
+        "log_{" + "9" * 18 + "}(x)",
+        r"\log_{" + "x" * 5000 + "}",
+        "max(" + "x," * 5000 + "x)",
+        "root(x, 0.000001)",
+        r"\sqrt[0.000001]{x}",
+        "9.54x10^999999",
+        "sin^2 " * 300 + "x",
+        "9,5" * 400,
+        "≈" * 300 + "1",
     ]  # inf, -inf and ∞ are read and graded wrong: tests/grader/test_undefined_values.py
 
 

@@ -18,7 +18,7 @@ from grader.reading.normalize import normalize
         ("x²", "x^(2)"),
         ("W⁻¹", "W^(-1)"),
         ("Wᵀ", "W^(T)"),
-        ("√x", "sqrtx"),
+        ("√x", "sqrt x"),  # a space: √x is sqrt x whatever x is
         ("2α", "2alpha"),
         ("σ(z)", "sigma(z)"),
         ("F′(x)", "F'(x)"),

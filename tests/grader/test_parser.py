@@ -82,7 +82,8 @@ def tree(text, decls=D, space_vectors=False):
         (r"\frac{1}{2}", Div(n(1), n(2))),
         (r"\frac12", Div(n(1), n(2))),
         (r"\sqrt{x}", Func("sqrt", x)),
-        (r"\sqrt[3]{x}", Pow(x, Div(n(1), n(3)))),
+        (r"\sqrt[3]{x}", Func("cbrt", x)),  # the real cube root
+        (r"\sqrt[4]{x}", Pow(x, Div(n(1), n(4)))),
         (r"\left(x+1\right)^{2}", Pow(Add((x, n(1))), n(2))),
         (r"x \cdot 2", Mul((x, n(2)))),
         (r"x \times 2", Mul((x, n(2)))),

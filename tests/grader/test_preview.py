@@ -26,7 +26,8 @@ from grader.reading.parser import parse
     ],
 )
 def test_interpreted_latex(text, latex):
-    p = preview(text, functions=["F"], matrices=["W", "g"], symbols=["x"])
+    p = preview(text, functions=["F"], matrices=["W", "g"],
+                symbols=["x", "x_{l+1}", "alpha", "a", "b", "c"])
     assert p == {"interpreted": latex, "error": None, "note": None}
 
 
@@ -50,7 +51,7 @@ def _decls():
     return Declarations.of(symbols=["x", "a", "b", "c"], functions=["F"], matrices=["W", "g"])
 
 
-@pytest.mark.parametrize("text", ["1/2x", "1/2 x", "dL/dy W x", "a/b(c+1)", "1/2(x+1)"])
+@pytest.mark.parametrize("text", ["1/2x", "1/2 x", "a/b W x", "a/b(c+1)", "1/2(x+1)"])
 def test_a_product_right_after_a_division_is_pointed_out(text):
     p = preview(text, symbols=["x", "a", "b", "c"], matrices=["W"])
     assert "(1/2)·x" in p["note"]

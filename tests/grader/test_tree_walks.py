@@ -14,6 +14,8 @@ from grader.reading.constant import constant_value
 from grader.reading.latex import to_latex
 from grader.reading.nodes import (
     BUILTIN_FUNCTIONS,
+    DECLARABLE_FUNCTIONS,
+    MULTI_ARG_FUNCTIONS,
     Add,
     Apply,
     Const,
@@ -21,6 +23,7 @@ from grader.reading.nodes import (
     Div,
     Factorial,
     Func,
+    FuncN,
     Ident,
     Matrix,
     MatSym,
@@ -43,13 +46,14 @@ X, TWO, HALF, A = Sym("x"), Num(2.0, "2"), Num(0.5, "0.5"), MatSym("A")
 SAMPLES = {
     Num: TWO, Const: Const("pi"), Sym: X, MatSym: A, Ident: Ident(), Neg: Neg(X),
     Add: Add((X, TWO)), Mul: Mul((TWO, X)), Div: Div(X, TWO), Pow: Pow(X, TWO),
-    Func: Func("sin", X), Apply: Apply("F", (X,), 1), Diff: Diff(Pow(X, TWO), "x"),
+    Func: Func("sin", X), FuncN: FuncN("max", (X, TWO)), Apply: Apply("F", (X,), 1), Diff: Diff(Pow(X, TWO), "x"),
     Transpose: Transpose(A), Factorial: Factorial(Num(3.0, "3")), Matrix: Matrix(((X, TWO),)),
 }
 # The types that can make up a constant, each as a constant; the others have no constant value.
 CONSTANTS = {
     Num: TWO, Const: Const("e"), Neg: Neg(TWO), Add: Add((TWO, HALF)), Mul: Mul((TWO, HALF)),
-    Div: Div(TWO, HALF), Pow: Pow(TWO, HALF), Func: Func("sin", HALF), Transpose: Transpose(TWO),
+    Div: Div(TWO, HALF), Pow: Pow(TWO, HALF), Func: Func("sin", HALF),
+    FuncN: FuncN("log", (TWO, HALF)), Transpose: Transpose(TWO),
     Factorial: Factorial(Num(3.0, "3")),
 }
 NOT_CONSTANT = (Sym, MatSym, Ident, Apply, Diff, Matrix)
@@ -107,11 +111,25 @@ def test_sympy(kind):
     to_sympy(SAMPLES[kind])
 
 
-@pytest.mark.parametrize("name", BUILTIN_FUNCTIONS)
+# A point inside each function's real domain, for its constant value.
+INSIDE = {"arcsec": TWO, "arccsc": TWO, "acosh": TWO, "acoth": TWO}
+
+
+@pytest.mark.parametrize("name", BUILTIN_FUNCTIONS + DECLARABLE_FUNCTIONS)
 def test_every_builtin_function_in_every_walk(name):
     node = Func(name, X)
     assert r"\text{?}" not in to_latex(node)
-    assert isinstance(constant_value(Func(name, HALF)), float)
+    assert isinstance(constant_value(Func(name, INSIDE.get(name, HALF))), float)
+    assert evaluate(node, Env(k=2, n=2, seed=0)).shape == (2,)
+    assert derivative(node, "x") is not None
+    to_sympy(node)
+
+
+@pytest.mark.parametrize("name", MULTI_ARG_FUNCTIONS)
+def test_every_function_of_several_arguments_in_every_walk(name):
+    node = FuncN(name, (X, TWO))
+    assert r"\text{?}" not in to_latex(node)
+    assert isinstance(constant_value(FuncN(name, (TWO, HALF))), float)
     assert evaluate(node, Env(k=2, n=2, seed=0)).shape == (2,)
     assert derivative(node, "x") is not None
     to_sympy(node)

@@ -115,3 +115,20 @@ def test_generated_needs_the_variant_of_its_own_template():
 def test_interview_is_not_auto_graded():
     r = grade(INTERVIEW, "The identity path: 梯度 = I + J, so it never vanishes")
     assert r.verdict is Verdict.UNREADABLE and r.error and r.score == 0
+
+
+def test_a_derivations_tolerance_reaches_its_approximate_lines():
+    """Issue 10 item 3: ≈ lines of a derivation are checked within the question's tolerance
+    (3 sqrt(2) = 4.2426...: "≈ 4.25" is not its rounding to 3 figures, but it is within 1 %)."""
+    fields = {"type": "derivation", "start": "sqrt(2)*3", "target": "4.25", "steps": ["≈ 4.25"]}
+    loose = question(id="d-tol", tolerance={"kind": "relative", "value": 0.01}, **fields)
+    by_digits = question(id="d-digits", **fields)
+    assert grade(loose, ["≈ 4.25"]).verdict == Verdict.CORRECT
+    assert grade(by_digits, ["≈ 4.25"]).verdict == Verdict.WRONG
+    assert grade(by_digits, ["≈ 4.24", "≈ 4.25"]).verdict != Verdict.CORRECT
+
+
+def test_a_derivations_tolerance_is_not_significant_figures():
+    with pytest.raises(Exception, match="relative or absolute"):
+        question(id="d-sig", type="derivation", start="x", target="x", steps=["x"],
+                 tolerance={"kind": "sigfigs", "value": 3})
