@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import math
 from decimal import (
+    ROUND_CEILING,
+    ROUND_FLOOR,
     Context,
     Decimal,
     DivisionByZero,
@@ -35,6 +37,7 @@ from ..reading.nodes import (
     Div,
     Factorial,
     Func,
+    FuncN,
     Mul,
     Neg,
     Node,
@@ -169,7 +172,21 @@ def _func(node: Func, values: list[Decimal]) -> Decimal:
     rule = _FUNCTIONS.get(node.name)
     if rule is None:
         raise NotExact(node.name)  # a function added elsewhere: its float value is used
-    return rule(values[0])
+    return rule(values[0], node.name)
+
+
+def _func_n(node: FuncN, values: list[Decimal]) -> Decimal:
+    """max, min of several numbers; log(x, base) = ln x / ln base."""
+    if node.name in ("max", "min"):
+        return max(values) if node.name == "max" else min(values)
+    if node.name != "log" or len(values) != 2:
+        raise NotExact(node.name)
+    x, base = values
+    if x == 0 or base == 1 or base == 0:
+        raise UndefinedValue(f"log_{show(base)}({show(x)})")
+    if x < 0 or base < 0:
+        raise NotReal
+    return CONTEXT.divide(_log(x), _log(base))
 
 
 def _log(arg: Decimal) -> Decimal:
@@ -195,17 +212,31 @@ def _exp(arg: Decimal) -> Decimal:
         return INFINITY
 
 
-def _through_float(function, at_zero: Decimal):
-    """A function without a decimal implementation: exact at 0, else through a float."""
-    def rule(arg: Decimal) -> Decimal:
+def _through_float(function, at_zero: Decimal | None, domain=None):
+    """A function without a decimal implementation: exact at 0 (`at_zero`; None: a pole there,
+    cot(0)), else through a float. `domain(arg)`: False outside its real domain (arcsin 2)."""
+    def rule(arg: Decimal, name: str) -> Decimal:
         if arg == 0:
+            if at_zero is None:
+                raise UndefinedValue(f"{name}(0)")
             return at_zero
+        if domain is not None and not domain(abs(arg)):
+            raise NotReal
         try:
             return decimal_of_float(function(float(arg)))
         except OverflowError:
             return INFINITY
-        except ValueError:
+        except (ValueError, ZeroDivisionError):
             raise NotExact("float") from None
+    return rule
+
+
+def _pole_at_one(function):
+    """atanh, acoth: no value at ±1 (a pole); atanh real inside (-1, 1), acoth outside."""
+    def rule(arg: Decimal, name: str) -> Decimal:
+        if abs(arg) == 1:
+            raise UndefinedValue(f"{name}({show(arg)})")
+        return function(arg, name)
     return rule
 
 
@@ -213,13 +244,37 @@ def _sigmoid(v: float) -> float:
     return 1 / (1 + math.exp(-v)) if v > -700 else 0.0
 
 
+def _rounded(rounding: str):
+    return lambda arg, _name: arg.to_integral_value(rounding=rounding, context=CONTEXT)
+
+
+# name -> rule(argument, name); a name missing here (arccot: conventions differ at 0) has its
+# float value used.
 _FUNCTIONS = {
-    "sqrt": _sqrt, "exp": _exp, "log": _log, "abs": lambda a: CONTEXT.abs(a),
-    "sin": _through_float(math.sin, ZERO), "cos": _through_float(math.cos, ONE),
-    "tan": _through_float(math.tan, ZERO), "tanh": _through_float(math.tanh, ZERO),
-    "sinh": _through_float(math.sinh, ZERO), "cosh": _through_float(math.cosh, ONE),
-    "sech": _through_float(lambda v: 1 / math.cosh(v), ONE),
+    "sqrt": lambda a, _n: _sqrt(a), "exp": lambda a, _n: _exp(a), "log": lambda a, _n: _log(a),
+    "abs": lambda a, _n: CONTEXT.abs(a), "sign": lambda a, _n: Decimal(a.compare(ZERO)),
+    "cbrt": _through_float(math.cbrt, ZERO),
     "sigmoid": _through_float(_sigmoid, HALF),
+    "sin": _through_float(math.sin, ZERO), "cos": _through_float(math.cos, ONE),
+    "tan": _through_float(math.tan, ZERO), "sec": _through_float(lambda v: 1 / math.cos(v), ONE),
+    "csc": _through_float(lambda v: 1 / math.sin(v), None),
+    "cot": _through_float(lambda v: math.cos(v) / math.sin(v), None),
+    "arcsin": _through_float(math.asin, ZERO, lambda m: m <= 1),
+    "arccos": _through_float(math.acos, PI / 2, lambda m: m <= 1),
+    "arctan": _through_float(math.atan, ZERO),
+    "arcsec": _through_float(lambda v: math.acos(1 / v), None, lambda m: m >= 1),
+    "arccsc": _through_float(lambda v: math.asin(1 / v), None, lambda m: m >= 1),
+    "sinh": _through_float(math.sinh, ZERO), "cosh": _through_float(math.cosh, ONE),
+    "tanh": _through_float(math.tanh, ZERO), "sech": _through_float(lambda v: 1 / math.cosh(v), ONE),
+    "csch": _through_float(lambda v: 1 / math.sinh(v), None),
+    "coth": _through_float(lambda v: math.cosh(v) / math.sinh(v), None),
+    "asinh": _through_float(math.asinh, ZERO),
+    "acosh": _through_float(math.acosh, None, lambda m: m >= 1),
+    "atanh": _pole_at_one(_through_float(math.atanh, ZERO, lambda m: m < 1)),
+    "acoth": _pole_at_one(_through_float(lambda v: math.atanh(1 / v), None, lambda m: m > 1)),
+    "asech": _through_float(lambda v: math.acosh(1 / v), None, lambda m: m <= 1),  # x in (0, 1]
+    "acsch": _through_float(lambda v: math.asinh(1 / v), None),
+    "floor": _rounded(ROUND_FLOOR), "ceil": _rounded(ROUND_CEILING),
 }
 
 
@@ -240,6 +295,7 @@ _RULES = {
     Div: _div,
     Pow: lambda _n, values: power(*values),
     Func: _func,
+    FuncN: _func_n,
     Transpose: lambda _n, values: values[0],  # of a scalar: itself
     Factorial: _factorial,
 }
@@ -259,6 +315,11 @@ def undefined_part(node: Node) -> UndefinedValue | None:
     return None
 
 
+# Functions without a value somewhere on the real line (log 0, cot 0, atanh 1).
+POLES = frozenset(("log", "csc", "cot", "arcsec", "arccsc", "csch", "coth", "atanh", "acoth",
+                   "asech", "acsch"))
+
+
 def could_be_undefined(node: Node) -> bool:
     """Whether `node` has a part that can lack a value: a division, a logarithm, a power whose
     exponent is not a plain number (0^-1), an infinity (∞ - ∞). Sums, products and plain
@@ -273,7 +334,8 @@ def could_be_undefined(node: Node) -> bool:
         return any(map(could_be_undefined, node.factors))
     if kind is Neg:
         return could_be_undefined(node.arg)
-    if kind is Div or kind is Func and node.name == "log" or kind is Pow and type(node.exp) is not Num:
+    if kind is Div or kind is FuncN or kind is Func and node.name in POLES or \
+            kind is Pow and type(node.exp) is not Num:
         return True
     return any(map(could_be_undefined, children(node)))
 
@@ -327,7 +389,7 @@ def undefined_everywhere(node: Node, env: Env | None) -> UndefinedValue | None:
 
 
 _EVERYWHERE = {Div: "undefined_division_everywhere", Func: "undefined_log_everywhere",
-               Pow: "undefined_power_everywhere"}
+               FuncN: "undefined_log_everywhere", Pow: "undefined_power_everywhere"}
 
 
 def _zero_divisor(node: Node) -> Node | None:
@@ -338,6 +400,8 @@ def _zero_divisor(node: Node) -> Node | None:
         return node.den
     if kind is Func and node.name == "log":
         return node.arg
+    if kind is FuncN and node.name == "log":  # log(x, base): x
+        return node.args[0]
     if kind is Pow:
         try:
             exponent = exact_value(node.exp)

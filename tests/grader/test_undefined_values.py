@@ -26,6 +26,16 @@ UNDEFINED_NUMBERS = [
     ("0*inf", "0·∞ is undefined"),
     ("[1/0, 1]", "1/0 is undefined"),
     ("[[1, 2], [3, log(0)]]", "log(0) is undefined"),
+    # the functions of every notation (issue 10 item 3) have their poles too
+    ("log_2(0)", "log_2(0) is undefined"),
+    ("log(0, 10)", "log_10(0) is undefined"),
+    ("lg 0", "log_10(0) is undefined"),
+    ("log(5, 1)", "log_1(5) is undefined"),
+    ("cot(0)", "cot(0) is undefined"),
+    ("csc(0)", "csc(0) is undefined"),
+    ("coth(0)", "coth(0) is undefined"),
+    ("arctanh(1)", "atanh(1) is undefined"),
+    ("1/sign(0)", "1/0 is undefined"),
 ]
 
 
@@ -36,6 +46,20 @@ def test_an_undefined_number_is_unreadable_and_says_what(answer, what):
     r = grader.check({"kind": "numeric", "expected": expected, "answer": answer, "rtol": 1e-3})
     assert r.verdict == "unreadable" and r.error, r.feedback
     assert what in r.feedback, r.feedback
+
+
+@pytest.mark.parametrize(("answer", "value"), [("sec(0)", 1), ("arccos(0)", 1.5707963267949),
+                                               ("log(8, 2)", 3), ("sign(-3)", -1),
+                                               ("max(1, 2)", 2), ("arctanh(0.5)", 0.549306144334)])
+def test_those_functions_elsewhere_have_values(answer, value):
+    r = grader.check({"kind": "numeric", "expected": value, "answer": answer, "rtol": 1e-9})
+    assert r.correct, r.feedback
+
+
+@pytest.mark.parametrize("answer", ["arcsin(2)", "acosh(0.5)", "sqrt(-4)", "log(-1)"])
+def test_outside_the_real_domain_is_not_a_real_number(answer):
+    r = grader.check({"kind": "numeric", "expected": 2.0, "answer": answer})
+    assert r.verdict == "unreadable" and "not a real number" in r.error, r.feedback
 
 
 @pytest.mark.parametrize("expected", [0.0, 2.0])
