@@ -166,3 +166,13 @@ def test_points_where_both_formulas_blow_up_raise_no_warning(expected, answer, p
                           "symbols": ["x"]})
     assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]
     assert r.verdict == "wrong" and f"For example, with {point}:" in r.feedback
+
+
+def test_every_built_in_function_has_a_decimal_rule():
+    """A new function needs a rule in kinds/exact_decimal.py too (its poles and real domain),
+    or a reason to use its float value: arccot's value at 0 depends on the convention."""
+    from grader.kinds.exact_decimal import _FUNCTIONS
+    from grader.reading.nodes import BUILTIN_FUNCTIONS
+
+    float_only = {"arccot"}
+    assert set(BUILTIN_FUNCTIONS) - set(_FUNCTIONS) <= float_only
