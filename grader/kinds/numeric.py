@@ -224,16 +224,19 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> R
         return _wrong_shape(a_shape, e_shape, lang, interpreted)
     if len(entries) != len(values):  # computed (a matrix product): no typed tree per entry
         entries = [None] * len(values)
-    shown = [None] * len(values)
-    if tol.sigfigs is not None:
-        shown = [None if x is None else typed_sigfigs(x) for x in entries]
-        short = [n for n in shown if n is not None and n < tol.sigfigs]
-        if short:
-            text = message("too_few_digits", lang, n=tol.sigfigs, given=min(short))
-            return result(feedback=text, interpreted=interpreted)
-    zeros = zero_entries(e_flat) if 0.0 in values else [False] * len(values)
-    ok = [tol.matches(a, k, x, n, z) for a, k, x, n, z in zip(values, e_flat, entries, shown,
-                                                             zeros, strict=True)]
+    if tol.sigfigs is None and 0.0 not in values:  # the commonest case, kept short
+        ok = [tol.matches(a, k, x) for a, k, x in zip(values, e_flat, entries, strict=True)]
+    else:
+        shown = [None] * len(values)
+        if tol.sigfigs is not None:
+            shown = [None if x is None else typed_sigfigs(x) for x in entries]
+            short = [n for n in shown if n is not None and n < tol.sigfigs]
+            if short:
+                text = message("too_few_digits", lang, n=tol.sigfigs, given=min(short))
+                return result(feedback=text, interpreted=interpreted)
+        zeros = zero_entries(e_flat)
+        ok = [tol.matches(a, k, x, n, z) for a, k, x, n, z in zip(values, e_flat, entries, shown,
+                                                                 zeros, strict=True)]
     if all(ok):
         return result(correct=True, score=1.0, feedback=message("correct", lang),
                       interpreted=interpreted)
