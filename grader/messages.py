@@ -41,8 +41,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                             "zh": "阶乘过大（上限 {limit}!）"},
     "prime_needs_function": {"en": "a prime ' belongs to a declared function such as F'(x)",
                              "zh": "撇号 ' 只能用于已声明的函数，如 F'(x)"},
-    "not_finite": {"en": "NaN and infinity are not accepted as answers",
-                   "zh": "不接受 NaN 或无穷大作为答案"},
+    "not_finite": {"en": "NaN (not a number) is not accepted as an answer",
+                   "zh": "不接受 NaN（非数）作为答案"},
     "derivative_order": {"en": "derivatives up to order {limit} are supported",
                          "zh": "最多支持 {limit} 阶导数"},
     "prime_needs_one_argument": {"en": "{name}' needs exactly one argument",
@@ -213,6 +213,26 @@ MESSAGES: dict[str, dict[str, str]] = {
     "tol_relative": {"en": "relative error {value}", "zh": "相对误差 {value}"},
     "tol_absolute": {"en": "absolute error {value}", "zh": "绝对误差 {value}"},
     "tol_sigfigs": {"en": "{value} significant figures", "zh": "{value} 位有效数字"},
+    # -- numbers the way people round them; values that do not exist (issue 10, items 6-7) ------
+    "number_infinite": {"en": "Your answer is infinite; the expected answer is a finite number.",
+                        "zh": "你的答案是无穷大，而标准答案是一个有限的数。"},
+    "undefined_value": {"en": "{what} is undefined", "zh": "{what} 无定义"},
+    "undefined_division_everywhere": {
+        "en": "it divides by {what}, which is 0 for every value of the variables, so it is "
+              "undefined everywhere",
+        "zh": "它除以 {what}，而该式对变量的任何取值都等于 0，因此处处无定义"},
+    "undefined_log_everywhere": {
+        "en": "it takes the logarithm of {what}, which is 0 for every value of the variables, so "
+              "it is undefined everywhere",
+        "zh": "它对 {what} 取对数，而该式对变量的任何取值都等于 0，因此处处无定义"},
+    "undefined_power_everywhere": {
+        "en": "it raises {what} to a negative power, and {what} is 0 for every value of the "
+              "variables, so it is undefined everywhere",
+        "zh": "它把 {what} 取负数次幂，而该式对变量的任何取值都等于 0，因此处处无定义"},
+    "value_of_constant": {"en": "Your answer equals {answer}.", "zh": "你的答案等于 {answer}。"},
+    "value_of_constant_step": {"en": "This line equals {answer}, the line before equals "
+                                     "{expected}.",
+                               "zh": "这一行等于 {answer}，上一行等于 {expected}。"},
     # -- derivations --------------------------------------------------------------------------
     "derivation_correct": {"en": "Every line follows from the one before, and the last line is "
                                  "the target.",

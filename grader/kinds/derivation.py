@@ -37,15 +37,9 @@ from ..result import Result, Step, StepStatus
 from ..values.counterexample import format_value
 from ..values.decide import canonical_shape, sampling_env, uses_matrices
 from ..values.evaluate import evaluate
-from .expression import (
-    ExpectedBroken,
-    SymbolicCheck,
-    counterexample_of,
-    counterexample_text,
-    full_verdict,
-    prepare,
-)
-from .feedback import caret_text, misconfigured, reason, result
+from .exact_decimal import undefined_everywhere
+from .expression import ExpectedBroken, SymbolicCheck, counterexample_of, full_verdict, prepare
+from .feedback import caret_text, counterexample_text, misconfigured, reason, result
 
 MAX_LINES = 40
 DEFAULT_APPROX_RTOL = 1e-3
@@ -162,6 +156,10 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
         return _step(number, "cannot_decide", interpreted, text_), node, None
     if verdict.status == "equal":
         return _step(number, "verified", interpreted, ""), node, None
+    undefined = undefined_everywhere(node, verdict.env)  # 1/0: no value to follow from
+    if undefined is not None:
+        why = message("step_unreadable", lang, line=number, reason=reason(undefined, lang))
+        return _step(number, "unreadable", interpreted, why), None, None
     if verdict.status == "undecided":
         return _step(number, "cannot_decide", interpreted,
                      message("step_cannot_decide", lang, line=number)), node, None

@@ -22,7 +22,15 @@ from ..result import Counterexample, Result
 from ..values.counterexample import find_counterexample
 from ..values.decide import MATRIX_SIZE, Verdict, compare_values, sampling_env, uses_matrices
 from ..values.evaluate import Env, evaluate
-from .feedback import cannot_grade, misconfigured, result, shape_text, unreadable
+from .exact_decimal import undefined_everywhere
+from .feedback import (
+    cannot_grade,
+    counterexample_text,
+    misconfigured,
+    result,
+    shape_text,
+    unreadable,
+)
 
 # (answer tree, expected tree) -> True / False / None (cannot decide); runs in the worker.
 SymbolicCheck = Callable[[Node, Node], bool | None]
@@ -117,6 +125,10 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
         return cannot_grade(err, lang, interpreted)
     except ExpectedBroken as broken:
         return misconfigured("part_expected", broken.err, lang)
+    # 1/0, log(0), 1/(x - x) have no value to compare: unreadable, not a wrong answer.
+    undefined = undefined_everywhere(node, verdict.env) if verdict.status != "equal" else None
+    if undefined is not None:
+        return cannot_grade(undefined, lang, interpreted)
     if verdict.status == "equal":
         return result(correct=True, score=1.0, feedback=message("correct", lang),
                       interpreted=interpreted)
@@ -202,7 +214,3 @@ def counterexample_of(answer: Node, expected: Node, verdict: Verdict,
     except (GraderError, FloatingPointError, ValueError):
         return None
 
-
-def counterexample_text(example: Counterexample, lang: str, key: str) -> str:
-    return message(key, lang, point=example.point, answer=example.answer,
-                   expected=example.expected)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..errors import GraderError, ParseError
 from ..messages import message
 from ..reading.normalize import normalize
-from ..result import Result, verdict_for
+from ..result import Counterexample, Result, verdict_for
 
 
 def result(*, correct: bool = False, score: float = 0.0, feedback: str = "",
@@ -68,3 +68,16 @@ def shape_text(shape: tuple[int, ...] | None, lang: str, symbolic_size: int | No
     if symbolic_size is not None and shape == (1, symbolic_size):
         return message("shape_row", lang)
     return message("shape_matrix", lang, rows=shape[0], cols=shape[1])
+
+
+def counterexample_text(example: Counterexample, lang: str, key: str) -> str:
+    """The sentence for a counterexample (`key`: counterexample or counterexample_step). With no
+    variable to choose (an answer that is a number) there is no "for example, with ...": the
+    answer's value is said, and the expected value is not given away."""
+    if example.point:
+        return message(key, lang, point=example.point, answer=example.answer,
+                       expected=example.expected)
+    if key == "counterexample_step":  # both lines are the learner's own
+        return message("value_of_constant_step", lang, answer=example.answer,
+                       expected=example.expected)
+    return message("value_of_constant", lang, answer=example.answer)

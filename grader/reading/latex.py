@@ -73,6 +73,8 @@ def name_latex(name: str) -> str:
 
 
 def number_latex(text: str) -> str:
+    if text == "inf":
+        return r"\infty"
     mantissa, sep, exponent = text.lower().partition("e")
     if not sep:
         return text

@@ -17,6 +17,8 @@ postfix and primary are one call, and the depth limit is checked inline.
 
 from __future__ import annotations
 
+import math
+
 from ..errors import LimitError, ParseError
 from .constant import constant_value
 from .lexer import GREEK, Token, tokenize
@@ -418,8 +420,10 @@ class Parser:
             return self.make(MatSym(name))
         if name in decls.symbols:
             return self.make(Sym(name))
-        if name in NOT_FINITE:
-            raise ParseError("not_finite", t.pos)
+        if name in NOT_FINITE:  # inf, infinity, oo, ∞ are a value (never a finite key); NaN is not
+            if name.lower() == "nan":
+                raise ParseError("not_finite", t.pos)
+            return self.make(Num(math.inf, "inf"))
         if name == "I" and decls.identity_is_matrix:
             return self.make(Ident())
         if name in CONSTANTS:

@@ -77,8 +77,8 @@ def _apply(node: Apply) -> sympy.Expr:
 
 
 _TO_SYMPY = {
-    # Num.text matched our number pattern (digits, '.', exponent): an exact rational.
-    Num: lambda n: sympy.Rational(n.text),
+    # Num.text matched our number pattern (digits, '.', exponent): an exact rational; or "inf".
+    Num: lambda n: sympy.oo if n.text == "inf" else sympy.Rational(n.text),
     Const: lambda n: sympy.E if n.name == "e" else sympy.pi,
     Sym: lambda n: symbol(n.name),
     MatSym: lambda n: sympy.Symbol(n.name, commutative=False),

@@ -102,7 +102,7 @@ def _describe(env: Env, j: int, names: list[str], functions: list[str], matrices
         if model is not None and model.description:
             parts.append(f"{f}(t) = {model.description[j]}")
     parts += [f"{m} = {format_value(env.matrices[m][j])}" for m in matrices if m in env.matrices]
-    point = ", ".join(parts) if parts else "—"
+    point = ", ".join(parts)  # empty when nothing varies: the feedback says so (feedback.py)
     prefix = "" if exact else "≈ "
     return Counterexample(point, _value_text(a[j], prefix, lang), _value_text(e[j], prefix, lang))
 

@@ -51,11 +51,10 @@ def hostile_answers(sentinel):
         r"\newcommand{\a}{\a}\a",
         r"\mathbf{__import__}",
         "nan",
-        "inf",
-        "-inf",
         "1e309",
         "NaN + x",
-        "∞",
+        "1/0",  # undefined: unreadable, with a message (issue 10, item 7)
+        "inf - inf",
         # notations of issue 10: each bounded by the same limits
         "sin^99999999 x",
         "sin^(9^9^9) x",
@@ -71,7 +70,7 @@ def hostile_answers(sentinel):
         "sin^2 " * 300 + "x",
         "9,5" * 400,
         "≈" * 300 + "1",
-    ]
+    ]  # inf, -inf and ∞ are read and graded wrong: tests/grader/test_undefined_values.py
 
 
 def test_template_syntax_is_only_grouping(worker):
