@@ -41,7 +41,7 @@ AGREEMENT_FLOOR = {
     "branch-slip": 64.0,
     "exact-arithmetic": 50.0,
     "sampling-range": 52.9,
-    "factorial-binomial": 16.6,
+    "factorial-binomial": 12.5,
     "numeric-rounding": 100.0,
     "undefined-values": 100.0,
     "notation-function-power": 100.0,
