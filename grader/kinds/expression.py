@@ -135,16 +135,17 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
     # An undeclared name is a variable like any other (0*z is right for 0); when the answer is
     # not right, say that it uses a name the question does not (t for x, X for x).
     names_note = other_names_note(node, question_names | decls.symbols, decls, lang)
+    # A mal-rule names the mistake, which says more than a shape (g^T (I+W) is the row form).
+    matched = match_malrule(node, malrules, decls, symbolic)
+    if matched is not None:
+        return result(feedback=message("malrule_match", lang, feedback=matched),
+                      interpreted=interpreted, malrule=matched)
     if verdict.status == "shape":
         size = MATRIX_SIZE if uses_matrices(node, exp.node) else None
         text = message("shape_mismatch", lang,
                        answer=shape_text(verdict.answer_shape, lang, size),
                        expected=shape_text(verdict.expected_shape, lang, size))
         return result(feedback=joined([text, names_note], lang), interpreted=interpreted)
-    matched = match_malrule(node, malrules, decls, symbolic)
-    if matched is not None:
-        return result(feedback=message("malrule_match", lang, feedback=matched),
-                      interpreted=interpreted, malrule=matched)
     if verdict.status == "different":
         text, example = wrong_with_counterexample(node, exp.node, verdict, lang)
         # A wrong 1/2x was often meant as 1/(2x): say how it was read.

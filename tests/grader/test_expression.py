@@ -100,6 +100,16 @@ def test_malrule_match_returns_its_feedback(grade):
     assert r.malrule == "You forgot the transpose."
 
 
+def test_malrule_of_another_shape_is_matched_before_the_shape_message(grade):
+    # Regression: the row form g^T (I + W) got the shape message, never its mal-rule's feedback.
+    rules = [{"answer": "g^T (I + W)", "feedback": "This is the row-vector form."}]
+    r = grade(kind="expression", expected="(I + W)^T g", answer="g^T + g^T W", malrules=rules,
+              **WG)
+    assert not r.correct and r.malrule == "This is the row-vector form."
+    plain = grade(kind="expression", expected="(I + W)^T g", answer="g^T + g^T W", **WG)
+    assert plain.malrule is None and "vector" in plain.feedback  # without it: the shape message
+
+
 def test_broken_malrule_does_not_block_grading(grade):
     rules = [{"answer": "(((", "feedback": "x"}, {"nope": 1}]
     r = grade(kind="expression", expected="x", answer="x + 1", malrules=rules)
