@@ -32,7 +32,7 @@ LATEX_SKIP = {"left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "qu
               "displaystyle", "limits"}
 LATEX_NAME_WRAPPERS = {"mathbf", "boldsymbol", "bm", "mathrm", "mathit", "operatorname",
                        "vec", "mathsf", "text"}
-LATEX_CMDS = {"frac": "frac", "dfrac": "frac", "tfrac": "frac", "sqrt": "sqrt",
+LATEX_CMDS = {"frac": "frac", "dfrac": "frac", "tfrac": "frac", "cfrac": "frac", "sqrt": "sqrt",
               "top": "top", "intercal": "top", "T": "top"}
 MATRIX_ENVS = {"bmatrix", "pmatrix", "matrix", "Bmatrix"}
 

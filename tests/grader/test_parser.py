@@ -81,6 +81,9 @@ def tree(text, decls=D, space_vectors=False):
         ("A B", Mul((A, B))),
         (r"\frac{1}{2}", Div(n(1), n(2))),
         (r"\frac12", Div(n(1), n(2))),
+        (r"\dfrac{1}{2}", Div(n(1), n(2))),
+        (r"\tfrac{1}{2}", Div(n(1), n(2))),
+        (r"\cfrac{1}{2}", Div(n(1), n(2))),  # continued-fraction style, as in Math-Verify's tests
         (r"\sqrt{x}", Func("sqrt", x)),
         (r"\sqrt[3]{x}", Func("cbrt", x)),  # the real cube root
         (r"\sqrt[4]{x}", Pow(x, Div(n(1), n(4)))),
