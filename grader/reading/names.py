@@ -29,7 +29,7 @@ from .nodes import BUILTIN_FUNCTIONS, MULTI_ARG_FUNCTIONS
 
 SPECIAL_FUNCTIONS = ("diff", "transpose", "root")
 CONSTANTS = ("e", "pi")
-NOT_FINITE = ("nan", "inf", "infinity", "oo", "NaN", "Inf", "Infinity")
+NOT_FINITE = ("nan", "inf", "infinity", "infty", "oo", "NaN", "Inf", "Infinity")
 NAME_LIMIT = 40
 
 # Other spellings of the built-in functions -> the name in BUILTIN_FUNCTIONS (ISO 80000-2 arsinh,
