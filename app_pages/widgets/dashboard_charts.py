@@ -9,13 +9,16 @@ import altair as alt
 import pandas as pd
 
 from app_pages.state import tr
+from tutor.dashboard import date_format
 
 BLUE, GREEN, ORANGE, GREY = "#2F6FEB", "#16A34A", "#EA580C", "#9CA3AF"
 
 
 def _day_label(frame: pd.DataFrame) -> pd.DataFrame:
-    # Days as ordinal "MM-DD" labels: bars keep a sensible width for one day or for sixty.
-    return frame.assign(label=frame["day"].dt.strftime("%m-%d"))
+    # Days as ordinal "MM-DD" labels ("YYYY-MM-DD" when they span years): bars keep a sensible
+    # width for one day or for sixty.
+    pattern = date_format(frame["day"].dt.to_pydatetime())
+    return frame.assign(label=frame["day"].dt.strftime(pattern))
 
 
 def _day_axis() -> alt.X:
