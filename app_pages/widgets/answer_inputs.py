@@ -136,7 +136,7 @@ def draw_input(question, session, lang: str, key: str) -> None:
     elif kind == "choice":
         choice_input(question, lang, key)
     elif kind == "ordering":
-        ordering_input(question, lang, key, seed=session.serial)
+        ordering_input(question, lang, key, seed=session.order_seed)
     elif kind == "derivation":
         st.text_area(tr("practice.lines_label"), key=f"{key}.lines", height=160,
                      help=tr("practice.lines_help"))
