@@ -7,6 +7,7 @@ from app_pages.explore_charts import grouped_bars, log_lines
 from app_pages.flows.explore import (
     BLOCK_LATEX,
     MLP_DEPTHS,
+    MLP_MAX_SEED,
     MLP_MAX_WIDTH,
     MLP_WIDTH_STEP,
     RESIDUAL_EXAMPLES,
@@ -18,6 +19,7 @@ from app_pages.flows.explore import (
     residual_sum,
 )
 from app_pages.state import option_labels, tr
+from app_pages.widgets.number_box import whole_number_box
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -130,7 +132,8 @@ def deep_mlp_demo() -> None:
                            key="explore_mlp_width",
                            help=tr("explore.mlp.width_help", max=MLP_MAX_WIDTH, depth=MLP_DEPTHS[1]))
     gain = round(cols[2].slider(tr("explore.mlp.gain"), 0.1, 3.0, 0.8, 0.1, key="explore_mlp_gain"), 2)
-    seed = int(cols[3].number_input(tr("explore.mlp.seed"), 0, 9999, 0, key="explore_mlp_seed"))
+    seed = whole_number_box(tr("explore.mlp.seed"), low=0, high=MLP_MAX_SEED, default=0,
+                            key="explore_mlp_seed", container=cols[3])
     with st.spinner(tr("explore.mlp.computing")):
         norms = deep_mlp_grad_norms(depth, width, gain, seed)
     plain, plain_dropped = loggable(norms["plain"])

@@ -76,6 +76,7 @@ def multiplier_at(a: float, depth: int) -> dict[str, float]:
 # --- (d) the deep MLP's slider ranges ------------------------------------------------------------
 
 MLP_DEPTHS = (2, 80)
+MLP_MAX_SEED = 9999  # the seed box's limit: four digits, easy to note down and share
 MLP_WIDTH_STEP = 8
 
 
