@@ -97,6 +97,16 @@ def multiplier_demo() -> None:
         st.caption(tr("explore.multiplier.explode"))
 
 
+PHONE_MAX_WIDTH = 640  # px: Streamlit's own breakpoint for stacking columns
+NARROW_SCREEN_CSS = (  # our constant CSS, no learner text
+    "<style>"
+    f"@media (max-width: {PHONE_MAX_WIDTH}px) {{.st-key-norm_diagram_wide {{display: none}}}}"
+    f"@media (min-width: {PHONE_MAX_WIDTH + 1}px) {{.st-key-norm_diagram_narrow {{display: none}}}}"
+    ".st-key-norm_diagram_narrow {align-items: center}"
+    "</style>"
+)
+
+
 @st.fragment
 def norm_placement_demo() -> None:
     st.subheader(tr("explore.norm.title"))
@@ -109,7 +119,14 @@ def norm_placement_demo() -> None:
         "LN1": tr("explore.norm.label_ln"), "LN2": tr("explore.norm.label_ln"),
         "MHA": tr("explore.norm.label_mha"), "FFN": tr("explore.norm.label_ffn"),
     }
-    st.graphviz_chart(block_dot(variant, labels, tr("explore.norm.identity")), width="stretch")
+    # Two drawings, one shown by screen width: left to right on a wide screen, stacked top to
+    # bottom on a phone (the wide one shrunk to 390 px left its labels unreadable).
+    st.html(NARROW_SCREEN_CSS)
+    with st.container(key="norm_diagram_wide"):
+        st.graphviz_chart(block_dot(variant, labels, tr("explore.norm.identity")), width="stretch")
+    with st.container(key="norm_diagram_narrow"):
+        st.graphviz_chart(block_dot(variant, labels, tr("explore.norm.identity"), direction="TB"),
+                          width="content")
     *forward, jacobian = BLOCK_LATEX[variant]
     left, right = st.columns(2, gap="large")
     with left:
