@@ -106,9 +106,9 @@ button.button(tr("exercises.new_variant"), help=tr("exercises.new_variant_help")
               icon=":material/casino:", on_click=new_problem, width="stretch")
 
 with st.container(border=True):
-    head, copy, link = st.columns([4, 1, 1], vertical_alignment="center")
-    head.subheader(template_title(template))
-    with copy.popover(tr("exercises.copy_numbers"), icon=":material/content_copy:"):
+    st.subheader(template_title(template))
+    tools = st.container(horizontal=True, gap="small")  # wraps onto two lines on a phone
+    with tools.popover(tr("exercises.copy_numbers"), icon=":material/content_copy:"):
         st.caption(tr("exercises.copy_help"))
         for tab, dialect in zip(st.tabs(["NumPy", "MATLAB"]), CODE_DIALECTS, strict=True):
             code = numbers_as_code(session.variant.params, dialect)
@@ -117,7 +117,7 @@ with st.container(border=True):
                             difficulty=difficulty))
             else:  # st.code's own button copies the text
                 tab.code(code, language="python" if dialect == "numpy" else "matlab")
-    with link.popover(tr("exercises.share"), icon=":material/link:"):
+    with tools.popover(tr("exercises.share"), icon=":material/link:"):
         st.caption(tr("exercises.share_help"))
         st.code(share_link(), language=None)
     question_view(question, session, lang(), key=PAGE, record=record, rerate=rerate)
