@@ -150,7 +150,7 @@ def deep_mlp_demo() -> None:
                            help=tr("explore.mlp.width_help", max=MLP_MAX_WIDTH, depth=MLP_DEPTHS[1]))
     gain = round(cols[2].slider(tr("explore.mlp.gain"), 0.1, 3.0, 0.8, 0.1, key="explore_mlp_gain"), 2)
     seed = whole_number_box(tr("explore.mlp.seed"), low=0, high=MLP_MAX_SEED, default=0,
-                            key="explore_mlp_seed", container=cols[3])
+                            key="explore_mlp_seed", container=cols[3], message_to=st)
     with st.spinner(tr("explore.mlp.computing")):
         norms = deep_mlp_grad_norms(depth, width, gain, seed)
     plain, plain_dropped = loggable(norms["plain"])

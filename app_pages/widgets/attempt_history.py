@@ -19,6 +19,7 @@ from tutor.dashboard import date_format
 
 TABLE_KEY = "dashboard.attempt_table"
 SHOWN_ROWS = 500  # the newest; the CSV export has every one
+ROW_PX, MAX_TABLE_PX = 35, 400  # Streamlit's row height; past ~10 rows the table scrolls
 
 
 def learner_zone():
@@ -54,7 +55,8 @@ def attempts_table(frame: pd.DataFrame, lang: str) -> None:
         tr("dashboard.col.phase"): [tr(f"dashboard.phase.{p}") for p in frame["phase"]],
         tr("dashboard.col.mode"): [tr(f"dashboard.mode.{m}") for m in frame["mode"]],
     })
-    event = st.dataframe(shown, hide_index=True, width="stretch", height=280, key=TABLE_KEY,
+    height = min(ROW_PX * (len(shown) + 1) + 3, MAX_TABLE_PX)  # no empty rows under a short table
+    event = st.dataframe(shown, hide_index=True, width="stretch", height=height, key=TABLE_KEY,
                          on_select="rerun", selection_mode="single-row")
     rows = list(getattr(getattr(event, "selection", None), "rows", None) or [])
     if rows and 0 <= rows[0] < len(frame):

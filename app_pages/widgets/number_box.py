@@ -28,9 +28,11 @@ def parse_whole(text: str, low: int, high: int) -> int | None:
 
 
 def whole_number_box(label: str, *, low: int, high: int, default: int, key: str,
-                     container=None) -> int:
-    """Draw the box in `container` (default: the page) and return the number in use."""
+                     container=None, message_to=None) -> int:
+    """Draw the box in `container` (default: the page) and return the number in use; a refusal
+    goes to `message_to` (default: the box's container; a narrow column can send it below)."""
     where = container if container is not None else st
+    say = message_to if message_to is not None else where
     accepted_key = f"{key}.accepted"
     st.session_state.setdefault(key, str(default))
     text = where.text_input(label, key=key, max_chars=MAX_TYPED, autocomplete="off",
@@ -38,7 +40,7 @@ def whole_number_box(label: str, *, low: int, high: int, default: int, key: str,
     value = parse_whole(text, low, high)
     if value is None:
         kept = st.session_state.get(accepted_key, default)
-        where.error(tr("common.number_box.refused", low=f"{low:,}", high=f"{high:,}", kept=kept),
+        say.error(tr("common.number_box.refused", low=f"{low:,}", high=f"{high:,}", kept=kept),
                     icon=":material/block:")
         return kept
     st.session_state[accepted_key] = value
