@@ -61,7 +61,8 @@ def seed_history(database_url: str) -> None:
 
 def shoot(page, base_url: str, page_name: str, lang: str, size: str) -> list[Path]:
     page.set_viewport_size(SIZES[size])
-    open_page(page, base_url, page_name, lang)
+    # the first page is the app's default: its address is "/" (its own path is "not found")
+    open_page(page, base_url, "" if page_name == PAGES[0].url_path else page_name, lang)
     if page_name != "explore":
         return [save_screenshot(page, f"{page_name}-{lang}-{size}")]
     shots = []
