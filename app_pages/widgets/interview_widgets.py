@@ -25,6 +25,7 @@ def _clock(seconds: float) -> str:
 # when it loses focus, so this puts the words typed up to 00:00 on the server before the page
 # submits them. Our own constant script; nothing of the learner's is in it.
 _RELEASE_TYPING = "<script>document.activeElement && document.activeElement.blur();</script>"
+_EXPIRED_TICKS = "interview.expired_ticks"  # timer ticks since 00:00 in the answer stage
 
 
 @st.fragment(run_every=1.0)
@@ -39,17 +40,16 @@ def interview_timer(session) -> None:
         if left <= 0:
             st.warning(tr("interview.time_up"), icon=":material/timer_off:")
     current = flow_state.interview_session()
-    if left <= 0 and current is not None and current.stage == "answer":
-        ticks = st.session_state.get(_EXPIRED_TICKS, 0)
-        st.session_state[_EXPIRED_TICKS] = ticks + 1
-        if ticks == 0:
-            st.html(_RELEASE_TYPING, unsafe_allow_javascript=True)
-        else:
-            st.session_state.pop(_EXPIRED_TICKS, None)
-            st.rerun(scope="app")
-
-
-_EXPIRED_TICKS = "interview.expired_ticks"
+    if not (left <= 0 and current is not None and current.stage == "answer"):
+        st.session_state.pop(_EXPIRED_TICKS, None)
+        return
+    ticks = st.session_state.get(_EXPIRED_TICKS, 0)
+    st.session_state[_EXPIRED_TICKS] = ticks + 1
+    if ticks == 0:
+        st.html(_RELEASE_TYPING, unsafe_allow_javascript=True)
+    else:
+        st.session_state.pop(_EXPIRED_TICKS, None)
+        st.rerun(scope="app")
 
 
 def stage_outcome(question, run, lang: str) -> None:
@@ -112,8 +112,9 @@ def _result(verdict: str, skipped: bool) -> str:
 
 def _timed_line(timed, bank, lang: str) -> str:
     """One summary line: the question, its result and the time it took (bank text, our words)."""
-    title = markdown_escaped(question_title(bank.questions[timed.question_id], lang)) \
-        if timed.question_id in bank.questions else timed.question_id
+    # an id from an imported history may be anything: shown escaped, like any text from a file
+    known = bank.questions.get(str(timed.question_id))
+    title = markdown_escaped(question_title(known, lang) if known else str(timed.question_id))
     note = f" · {tr('interview.at_zero')}" if timed.timed_out else ""
     return f"- {title} · {_result(timed.verdict, timed.skipped)} · {_clock(timed.seconds)}{note}"
 
@@ -137,9 +138,10 @@ def past_interviews(history: list[dict]) -> None:
                        asked=int(entry["asked"]), correct=int(entry["correct"]), clock=_clock(spent))
             lines = [_timed_line(QuestionTime(**q), bank, current_lang())
                      for q in entry["questions"]]
-        except (KeyError, TypeError, ValueError):
+            missed = int(entry.get("missed") or 0)
+        except (KeyError, TypeError, ValueError, AttributeError):
             continue  # an entry from an edited export: left out rather than shown wrong
         with st.expander(title, icon=":material/history:", expanded=False):
             st.markdown("\n".join(lines))
-            if entry.get("missed"):
-                st.caption(tr("interview.history_missed", n=int(entry["missed"])))
+            if missed:
+                st.caption(tr("interview.history_missed", n=missed))

@@ -76,3 +76,21 @@ def test_a_finished_interview_is_listed_with_its_summary(small_bank, database_ur
     (profile,) = db.list_profiles()
     assert len(db.get_settings(profile.id)["interview_history"]) == 1
     db.close()
+
+
+def test_a_history_from_an_edited_import_is_shown_safely(small_bank, database_url, open_page):  # noqa: F811
+    db = ProgressStore.open(database_url)
+    me = db.create_profile("Ada")
+    good = {"started_at": "s1", "finished_at": "2026-11-02T10:00:00+00:00", "asked": 1,
+            "answered": 1, "correct": 0, "missed": 2, "questions": [
+                {"question_id": "**bold** <b>x</b>", "verdict": "wrong", "skipped": False,
+                 "timed_out": False, "seconds": 61.0}]}
+    bad = [{"started_at": "s2"}, {**good, "missed": "many"}, "text",
+           {**good, "questions": [{**good["questions"][0], "verdict": "evil"}]}]
+    db.set_setting(me.id, "interview_history", [good, *bad])
+    db.close()
+    at = open_page("interview")
+    assert not at.exception
+    (past,) = [e for e in at.expander if "answered" in e.label]
+    (line,) = [m.value for m in past.markdown]
+    assert "\\*\\*bold\\*\\*" in line and "01:01" in line  # escaped: shown as typed
