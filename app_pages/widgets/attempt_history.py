@@ -36,6 +36,16 @@ def _title(question_id: str, lang: str) -> str:
     return resources.question_title(question, lang, limit=70)
 
 
+def _titles(question_ids, lang: str) -> dict[str, str]:
+    # once per question, not per row: a long history repeats the same few hundred questions
+    return {qid: _title(qid, lang) for qid in set(question_ids)}
+
+
+def _labels(prefix: str, values) -> list[str]:
+    names = {v: tr(f"{prefix}.{v}") for v in set(values)}
+    return [names[v] for v in values]
+
+
 def _dates(moments: pd.Series, pattern: str, zone) -> list[str]:
     return [m.astimezone(zone).strftime(pattern) if m is not None and not pd.isna(m) else "—"
             for m in moments]
@@ -48,12 +58,13 @@ def attempts_table(frame: pd.DataFrame, lang: str) -> None:
     zone = learner_zone()
     frame = frame.head(SHOWN_ROWS)
     pattern = date_format(frame["created_at"], tz=zone, time=True)
+    titles = _titles(frame["question_id"], lang)
     shown = pd.DataFrame({
         tr("dashboard.col.when"): _dates(frame["created_at"], pattern, zone),
-        tr("dashboard.col.question"): [_title(q, lang) for q in frame["question_id"]],
-        tr("dashboard.col.result"): [tr(f"dashboard.verdict.{v}") for v in frame["verdict"]],
-        tr("dashboard.col.phase"): [tr(f"dashboard.phase.{p}") for p in frame["phase"]],
-        tr("dashboard.col.mode"): [tr(f"dashboard.mode.{m}") for m in frame["mode"]],
+        tr("dashboard.col.question"): [titles[q] for q in frame["question_id"]],
+        tr("dashboard.col.result"): _labels("dashboard.verdict", list(frame["verdict"])),
+        tr("dashboard.col.phase"): _labels("dashboard.phase", list(frame["phase"])),
+        tr("dashboard.col.mode"): _labels("dashboard.mode", list(frame["mode"])),
     })
     height = min(ROW_PX * (len(shown) + 1) + 3, MAX_TABLE_PX)  # no empty rows under a short table
     event = st.dataframe(shown, hide_index=True, width="stretch", height=height, key=TABLE_KEY,
@@ -94,12 +105,13 @@ def question_table(history: pd.DataFrame, lang: str) -> None:
     moments = [m for m in list(history["last_seen"]) + list(history["next_review"])
                if m is not None and not pd.isna(m)]
     pattern = date_format(moments, tz=zone)
+    titles = _titles(history["question_id"], lang)
     shown = pd.DataFrame({
-        tr("dashboard.col.question"): [_title(q, lang) for q in history["question_id"]],
+        tr("dashboard.col.question"): [titles[q] for q in history["question_id"]],
         tr("dashboard.col.attempts"): history["attempts"],
         tr("dashboard.col.correct"): history["correct"],
-        tr("dashboard.col.first_try"): [tr(f"dashboard.verdict.{v}") for v in history["first_try"]],
-        tr("dashboard.col.latest"): [tr(f"dashboard.verdict.{v}") for v in history["latest"]],
+        tr("dashboard.col.first_try"): _labels("dashboard.verdict", list(history["first_try"])),
+        tr("dashboard.col.latest"): _labels("dashboard.verdict", list(history["latest"])),
         tr("dashboard.col.last_seen"): _dates(history["last_seen"], pattern, zone),
         tr("dashboard.col.next_review"): _dates(history["next_review"], pattern, zone),
     })
