@@ -115,6 +115,7 @@ st.text_area(tr("derivation.lines_label"), key=KEYS["lines"], height=200, max_ch
 draft = DerivationDraft(**{name: st.session_state.get(key) or "" for name, key in KEYS.items()})
 st.session_state[_DRAFT] = draft
 
+
 def save_for_link(draft: DerivationDraft) -> None:
     """Save a derivation too long for a link under a random id; the link then carries the id."""
     db, profile = progress.store(), current_profile_id()

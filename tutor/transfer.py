@@ -12,8 +12,8 @@ A file with attempts (or card reviews) dated in the future is refused: a clock s
 exporting machine would otherwise keep those cards out of Review for years. Attempts at questions
 the bank does not have (`known_question_ids`) are *kept*, not skipped: they may belong to a bank
 folder not loaded here, and the history is the learner's; the report counts them
-(`attempts_unknown`) so the page can say so. The dashboard and Review leave them out until the
-question exists.
+(`attempts_unknown`) so the page can say so. They count in the dashboard's attempts; mastery and
+Review leave them out until the question exists.
 """
 
 from __future__ import annotations
