@@ -102,10 +102,18 @@ def shape_example(shape: tuple[int, ...]) -> str:
     return "[" + ", ".join(rows) + "]"
 
 
+# A relative tolerance this small only absorbs floating-point rounding: the key must be matched
+# exactly (a count of parameters), and "1e-07%" would tell the learner nothing.
+EXACT_BELOW = 1e-6
+
+
 def tolerance_value(tolerance) -> tuple[str, str]:
-    """(kind, shown value) of a question's tolerance: relative 1e-3 -> ("relative", "0.1%")."""
+    """(kind, shown value) of a question's tolerance: relative 1e-3 -> ("relative", "0.1%");
+    relative below EXACT_BELOW -> ("exact", "")."""
     kind = str(getattr(tolerance.kind, "value", tolerance.kind))
     value = tolerance.value
+    if kind == "relative" and float(value) < EXACT_BELOW:
+        return "exact", ""
     if kind == "relative":
         return kind, f"{float(value) * 100:g}%"
     if kind == "sigfigs":
