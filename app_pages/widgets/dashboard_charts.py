@@ -29,7 +29,8 @@ def activity_chart(daily: pd.DataFrame) -> alt.Chart:
     """Attempts per day (bars) and accuracy (line, right axis)."""
     base = alt.Chart(_day_label(daily)).encode(x=_day_axis())
     bars = base.mark_bar(color=BLUE, opacity=0.55).encode(
-        y=alt.Y("attempts:Q", title=tr("dashboard.attempts")),
+        y=alt.Y("attempts:Q", title=tr("dashboard.attempts"),  # whole attempts, not 0.2 steps
+                axis=alt.Axis(tickMinStep=1, format="d")),
         tooltip=[alt.Tooltip("label:O", title=tr("dashboard.day")),
                  alt.Tooltip("attempts:Q", title=tr("dashboard.attempts")),
                  alt.Tooltip("accuracy:Q", title=tr("dashboard.accuracy"), format=".0%")],

@@ -92,3 +92,14 @@ def test_chart_days_show_the_year_only_when_they_span_years():
     two_years = pd.DataFrame({"day": pd.to_datetime(["2025-12-31", "2026-01-02"])})
     assert list(_day_label(one_year)["label"]) == ["01-02", "03-04"]
     assert list(_day_label(two_years)["label"]) == ["2025-12-31", "2026-01-02"]
+
+
+def test_the_attempts_axis_counts_whole_attempts():
+    import pandas as pd
+
+    from app_pages.widgets.dashboard_charts import activity_chart
+
+    daily = pd.DataFrame({"day": pd.to_datetime(["2026-01-02"]), "attempts": [1], "graded": [1],
+                          "correct": [1], "accuracy": [1.0]})
+    bars = activity_chart(daily).to_dict()["layer"][0]["encoding"]["y"]["axis"]
+    assert bars["tickMinStep"] == 1 and bars["format"] == "d"  # it showed 0.2, 0.4, …
