@@ -6,10 +6,12 @@ Who may use it: without accounts, the person running the app is its instructor (
 
 import streamlit as st
 
+from app_pages.flows.question_session import SEED_RANGE
 from app_pages.state import LANGUAGE_NAMES, lang, tr
 from app_pages.widgets import author_view as view
 from app_pages.widgets import resources
 from app_pages.widgets.answer_inputs import labelled
+from app_pages.widgets.number_box import whole_number_box
 from quizbank.author_templates import TYPES, template_yaml
 from quizbank.authoring import SaveRefused, check_draft, in_folders, question_yaml, save_draft
 from quizbank.folders import configured_folders
@@ -130,8 +132,8 @@ with preview_col:
     else:
         seed = 1
         if draft.question.type == "generated":
-            seed = int(st.number_input(tr("author.seed"), min_value=1, max_value=99_999,
-                                       value=7, step=1, key="author.seed"))
+            seed = whole_number_box(tr("author.seed"), low=SEED_RANGE[0], high=SEED_RANGE[1],
+                                    default=7, key="author.seed")
         tabs = st.tabs([LANGUAGE_NAMES["zh"], LANGUAGE_NAMES["en"]])
         for tab, preview_lang in zip(tabs, ("zh", "en"), strict=True):
             with tab:

@@ -1,11 +1,13 @@
-"""Dashboard: attempts and accuracy over time, mastery by topic, reviews due, calibration;
-export the history (CSV, JSON) and import a JSON export."""
+"""Dashboard: attempts and accuracy over time, mastery by topic, reviews due, calibration; the
+table of answers (a row opens the answer and its question) and per-question history; export the
+history (CSV, JSON) and import a JSON export."""
 
 import streamlit as st
 
 from app_pages.state import current_profile_id, lang, tr
 from app_pages.widgets import dashboard_charts as charts
 from app_pages.widgets import progress, resources
+from app_pages.widgets.attempt_history import attempts_table, question_table
 from app_pages.widgets.transfer_view import transfer_section
 from tutor.dashboard import dashboard_data
 from tutor.store import TutorError, utc_now
@@ -48,5 +50,7 @@ else:
         st.altair_chart(charts.mastery_chart(data.mastery), width="stretch")
         st.subheader(tr("dashboard.reviews_due"))
         st.altair_chart(charts.due_chart(data.due), width="stretch")
+    attempts_table(data.attempts, lang())
+    question_table(data.history, lang())
 
 transfer_section(db, profile_id, lang())

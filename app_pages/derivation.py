@@ -1,8 +1,9 @@
 """Derivation checker: type or paste lines, declare names (or pick a bank preset), check each line.
 
 What the learner typed is kept in the URL (a share link that a reload also keeps) while it fits in
-`MAX_LINK_CHARS`; past that the page says so and keeps it for this tab only. A link that carries
-lines opens them checked.
+`MAX_LINK_CHARS`; past that the page offers to save it (a draft of the profile under a random id)
+and the URL then carries only `?share=<profile>-<id>`. A link that carries lines, or a saved
+derivation's id, opens them checked.
 """
 
 import streamlit as st
@@ -11,13 +12,21 @@ from app_pages.flows.derivation_check import (
     MAX_LINES,
     MAX_LINK_CHARS,
     PARAMS,
+    SHARE_KEY_PREFIX,
+    SHARE_PARAM,
     DerivationDraft,
     NameProblem,
     declarations_from_text,
+    draft_from_saved,
+    new_share_token,
+    parse_share,
+    share_value,
 )
-from app_pages.state import keep_in_url, lang, tr
-from app_pages.widgets import resources
+from app_pages.state import current_profile_id, keep_in_url, lang, tr
+from app_pages.widgets import progress, resources
 from app_pages.widgets.derivation_view import check, report_view
+from tutor.store import TutorError
+from tutor.store.drafts import load_draft, save_draft
 
 st.title(tr("derivation.title"))
 st.caption(tr("derivation.intro"))
@@ -26,14 +35,36 @@ presets = {q.id: q for q in resources.bank().by_type("derivation")}
 resources.warm_grader()
 KEYS = {name: f"derivation.{name}" for name in PARAMS}  # draft field -> widget key
 _DRAFT, _CHECKED = "derivation.draft", "derivation.checked"
+_SHARED = "derivation.shared"  # (the derivation, its ?share= value) once saved or opened by id
+_NOT_FOUND, _SAVE_FAILED = "derivation.share_not_found", "derivation.save_failed"
+
+
+def saved_draft(share: tuple[int, str]) -> DerivationDraft | None:
+    """The derivation a `?share=` link names, read from the store (None if not there)."""
+    db = progress.store()
+    if db is None:
+        return None
+    try:
+        data = load_draft(db, share[0], SHARE_KEY_PREFIX + share[1])
+    except (TutorError, ValueError):
+        return None
+    return draft_from_saved(data)
 
 
 def restore_fields() -> None:
-    """On arriving at the page (its widgets are gone after another page): a link's draft, else
-    this tab's last draft. A link's lines are checked at once."""
+    """On arriving at the page (its widgets are gone after another page): a link's draft (the
+    fields in the URL, or a saved derivation's id), else this tab's last draft. A link's lines
+    are checked at once."""
     if all(key in st.session_state for key in KEYS.values()):
         return
     linked = DerivationDraft.from_params(st.query_params)
+    share = parse_share(st.query_params.get(SHARE_PARAM))
+    if share is not None and linked is None:
+        linked = saved_draft(share)
+        if linked is None:
+            st.session_state[_NOT_FOUND] = True
+        else:
+            st.session_state[_SHARED] = (linked, share_value(*share))
     draft = linked or st.session_state.get(_DRAFT) or DerivationDraft()
     if draft.preset not in presets:
         draft = DerivationDraft(**{**draft.params(), "preset": ""})
@@ -84,11 +115,37 @@ st.text_area(tr("derivation.lines_label"), key=KEYS["lines"], height=200, max_ch
 draft = DerivationDraft(**{name: st.session_state.get(key) or "" for name, key in KEYS.items()})
 st.session_state[_DRAFT] = draft
 
+
+def save_for_link(draft: DerivationDraft) -> None:
+    """Save a derivation too long for a link under a random id; the link then carries the id."""
+    db, profile = progress.store(), current_profile_id()
+    token = new_share_token()
+    try:
+        if db is None or profile is None:  # no store: the sidebar says why
+            raise ValueError("no progress store")
+        save_draft(db, profile, SHARE_KEY_PREFIX + token, draft.params())
+    except (TutorError, ValueError):
+        st.session_state[_SAVE_FAILED] = True
+        return
+    st.session_state[_SHARED] = (draft, share_value(profile, token))
+
+
+if st.session_state.pop(_NOT_FOUND, False):
+    st.warning(tr("derivation.share_not_found"), icon=":material/link_off:")
 fits = draft.fits_in_link()
+shared = st.session_state.get(_SHARED)
+saved = not fits and shared is not None and shared[0] == draft
 for name in PARAMS:
     keep_in_url(name, draft.params().get(name) if fits else None)
-if not fits:
+keep_in_url(SHARE_PARAM, shared[1] if saved else None)
+if saved:
+    st.caption(tr("derivation.saved_link_note"))
+elif not fits:
     st.caption(tr("derivation.too_long_for_link", n=draft.link_length(), limit=MAX_LINK_CHARS))
+    st.button(tr("derivation.save_for_link"), icon=":material/link:", key="derivation.save_link",
+              on_click=save_for_link, args=(draft,))
+    if st.session_state.pop(_SAVE_FAILED, False):
+        st.warning(tr("derivation.save_failed"), icon=":material/database:")
 elif not draft.is_empty:
     st.caption(tr("derivation.link_note"))
 

@@ -2,12 +2,19 @@
 (`app_pages.flows.exercises`), answered, graded and recorded like any Practice question.
 
 The problem is named by (template, seed, difficulty), kept in the URL so a reload or a shared link
-reopens the same numbers; the typed answers and tries are saved as a draft.
+reopens the same numbers; the typed answers and tries are saved as a draft. The problem's numbers
+can be copied as NumPy or MATLAB assignments, to check a hand computation in code.
 """
 
 import streamlit as st
 
-from app_pages.flows.exercises import DEFAULT_DIFFICULTY, DIFFICULTIES, parse_share_params
+from app_pages.flows.exercises import (
+    CODE_DIALECTS,
+    DEFAULT_DIFFICULTY,
+    DIFFICULTIES,
+    numbers_as_code,
+    parse_share_params,
+)
 from app_pages.flows.question_session import from_draft, to_draft
 from app_pages.state import lang, option_labels, tr
 from app_pages.widgets import drafts, flow_state, recording, resources
@@ -99,9 +106,18 @@ button.button(tr("exercises.new_variant"), help=tr("exercises.new_variant_help")
               icon=":material/casino:", on_click=new_problem, width="stretch")
 
 with st.container(border=True):
-    head, link = st.columns([3, 1], vertical_alignment="center")
-    head.subheader(template_title(template))
-    with link.popover(tr("exercises.share"), icon=":material/link:"):
+    st.subheader(template_title(template))
+    tools = st.container(horizontal=True, gap="small")  # wraps onto two lines on a phone
+    with tools.popover(tr("exercises.copy_numbers"), icon=":material/content_copy:"):
+        st.caption(tr("exercises.copy_help"))
+        for tab, dialect in zip(st.tabs(["NumPy", "MATLAB"]), CODE_DIALECTS, strict=True):
+            code = numbers_as_code(session.variant.params, dialect)
+            if code is None:
+                tab.info(tr("exercises.too_many_numbers", template=template, seed=seed,
+                            difficulty=difficulty))
+            else:  # st.code's own button copies the text
+                tab.code(code, language="python" if dialect == "numpy" else "matlab")
+    with tools.popover(tr("exercises.share"), icon=":material/link:"):
         st.caption(tr("exercises.share_help"))
         st.code(share_link(), language=None)
     question_view(question, session, lang(), key=PAGE, record=record, rerate=rerate)

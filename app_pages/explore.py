@@ -7,6 +7,7 @@ from app_pages.explore_charts import grouped_bars, log_lines
 from app_pages.flows.explore import (
     BLOCK_LATEX,
     MLP_DEPTHS,
+    MLP_MAX_SEED,
     MLP_MAX_WIDTH,
     MLP_WIDTH_STEP,
     RESIDUAL_EXAMPLES,
@@ -18,6 +19,7 @@ from app_pages.flows.explore import (
     residual_sum,
 )
 from app_pages.state import option_labels, tr
+from app_pages.widgets.number_box import whole_number_box
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -95,6 +97,16 @@ def multiplier_demo() -> None:
         st.caption(tr("explore.multiplier.explode"))
 
 
+PHONE_MAX_WIDTH = 640  # px: Streamlit's own breakpoint for stacking columns
+NARROW_SCREEN_CSS = (  # our constant CSS, no learner text
+    "<style>"
+    f"@media (max-width: {PHONE_MAX_WIDTH}px) {{.st-key-norm_diagram_wide {{display: none}}}}"
+    f"@media (min-width: {PHONE_MAX_WIDTH + 1}px) {{.st-key-norm_diagram_narrow {{display: none}}}}"
+    ".st-key-norm_diagram_narrow {align-items: center}"
+    "</style>"
+)
+
+
 @st.fragment
 def norm_placement_demo() -> None:
     st.subheader(tr("explore.norm.title"))
@@ -107,7 +119,14 @@ def norm_placement_demo() -> None:
         "LN1": tr("explore.norm.label_ln"), "LN2": tr("explore.norm.label_ln"),
         "MHA": tr("explore.norm.label_mha"), "FFN": tr("explore.norm.label_ffn"),
     }
-    st.graphviz_chart(block_dot(variant, labels, tr("explore.norm.identity")), width="stretch")
+    # Two drawings, one shown by screen width: left to right on a wide screen, stacked top to
+    # bottom on a phone (the wide one shrunk to 390 px left its labels unreadable).
+    st.html(NARROW_SCREEN_CSS)
+    with st.container(key="norm_diagram_wide"):
+        st.graphviz_chart(block_dot(variant, labels, tr("explore.norm.identity")), width="stretch")
+    with st.container(key="norm_diagram_narrow"):
+        st.graphviz_chart(block_dot(variant, labels, tr("explore.norm.identity"), direction="TB"),
+                          width="content")
     *forward, jacobian = BLOCK_LATEX[variant]
     left, right = st.columns(2, gap="large")
     with left:
@@ -130,7 +149,8 @@ def deep_mlp_demo() -> None:
                            key="explore_mlp_width",
                            help=tr("explore.mlp.width_help", max=MLP_MAX_WIDTH, depth=MLP_DEPTHS[1]))
     gain = round(cols[2].slider(tr("explore.mlp.gain"), 0.1, 3.0, 0.8, 0.1, key="explore_mlp_gain"), 2)
-    seed = int(cols[3].number_input(tr("explore.mlp.seed"), 0, 9999, 0, key="explore_mlp_seed"))
+    seed = whole_number_box(tr("explore.mlp.seed"), low=0, high=MLP_MAX_SEED, default=0,
+                            key="explore_mlp_seed", container=cols[3], message_to=st)
     with st.spinner(tr("explore.mlp.computing")):
         norms = deep_mlp_grad_norms(depth, width, gain, seed)
     plain, plain_dropped = loggable(norms["plain"])

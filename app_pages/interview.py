@@ -1,7 +1,10 @@
 """Mock interview: a timed run of interview questions; answer (or say "I don't know"), rate
 confidence, reveal the model answer, tick the key points, hear the follow-ups; a summary with what
-to practise. The interview in progress and the answer being typed are saved as a draft, so a
-reload or a server restart brings them back with the time still running."""
+to practise, with the time spent on each question. The interview in progress and the answer being
+typed are saved as a draft, so a reload or a server restart brings them back with the time still
+running. At 00:00 the answer as typed is submitted (the page says so). Finished interviews are kept
+in the profile's history (a setting, `tutor.interview.HISTORY_SETTING`) and listed under the
+setup form."""
 
 import random
 
@@ -10,11 +13,16 @@ import streamlit as st
 from app_pages.flows.question_session import CONFIDENCE_LEVEL
 from app_pages.state import current_profile_id, lang, tr
 from app_pages.widgets import answer_inputs as inputs
-from app_pages.widgets import drafts, flow_state, progress, recording, resources
+from app_pages.widgets import drafts, flow_state, interview_history, progress, recording, resources
 from app_pages.widgets.answer_inputs import labelled
 from app_pages.widgets.feedback import rating_panel
 from app_pages.widgets.interview_view import rubric_form
-from app_pages.widgets.interview_widgets import interview_timer, stage_outcome, summary_view
+from app_pages.widgets.interview_widgets import (
+    interview_timer,
+    past_interviews,
+    stage_outcome,
+    summary_view,
+)
 from quizbank.enums import Topic
 from tutor.interview import InterviewSession, Stage, followup_ids, start_interview
 from tutor.store import TutorError, utc_now
@@ -66,6 +74,7 @@ if session is None:
             st.warning(tr("interview.none_match"))
         else:
             st.rerun()
+    past_interviews(interview_history.load())
     st.stop()
 
 
@@ -84,7 +93,8 @@ def start_again() -> None:
 
 if session.stage is Stage.DONE:
     save_draft(session)
-    summary_view(session, bank, lang(), on_again=start_again)
+    summary = summary_view(session, bank, lang(), on_again=start_again)
+    interview_history.remember(session, summary)
     st.stop()
 
 question = bank.questions[session.current_id]
@@ -107,6 +117,16 @@ def answered() -> None:
     go(session.submit_answer(question, text, confidence=confidence, now=utc_now()))
 
 
+if session.stage is Stage.ANSWER and session.expired(utc_now()):
+    # 00:00: the answer as typed is kept and submitted (nothing typed: not known), with a note
+    confidence = CONFIDENCE_LEVEL[inputs.confidence_of(key)]
+    session = session.time_up(question, st.session_state.get(f"{key}.answer") or "",
+                              confidence=confidence, now=utc_now(), record=record)
+    go(session)
+
+if session.current is not None and session.current.timed_out:
+    st.warning(tr("interview.submitted_at_zero" if session.current.answer else "interview.empty_at_zero"),
+               icon=":material/timer_off:")
 if session.stage is Stage.ANSWER:
     inputs.interview_input(key)
     inputs.confidence_input(key)

@@ -94,6 +94,9 @@ shown = st.session_state[_SHOWN]
 
 if not rows:
     st.info(tr("questions.none_match"), icon=":material/search_off:")
+# A long title wraps inside its row (on a phone it ran off the screen's right edge).
+st.html('<style>.st-key-question_list [data-testid="stPageLink"] p {white-space: normal}'
+        '.st-key-question_list [data-testid="stElementContainer"] {min-width: 0}</style>')
 with st.container(key="question_list"):
     for row in rows[:shown]:
         question_row(row, resources.question_title(bank.questions[row.question_id], lang()))

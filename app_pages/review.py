@@ -32,10 +32,6 @@ except TutorError as exc:
     st.stop()
 queue = [c for c in queue if c.question_id in catalog]
 
-cols = st.columns(2)
-cols[0].metric(tr("review.due"), len(queue))
-cols[1].metric(tr("review.confident_errors"), sum(c.high_confidence_error for c in queue))
-
 
 def open_next(skip: str | None) -> None:
     fresh = db.review_queue(current_profile_id(), utc_now())
@@ -55,6 +51,15 @@ if flow_state.first_visit(PAGE):  # a reload: the question that was on screen, a
 due_ids = {c.question_id for c in queue}
 if run.current is None or (run.current.question_id not in due_ids and not run.current.attempted):
     open_next(None)
+# The question answered on this screen has moved on already (its card is written as the
+# verdict is drawn): the counts leave it out from the run right after the answer, not after Next.
+answered = run.current.question_id if run.current is not None and run.current.attempted else None
+still_due = [c for c in queue if c.question_id != answered]
+
+cols = st.columns(2)
+cols[0].metric(tr("review.due"), len(still_due))
+cols[1].metric(tr("review.confident_errors"), sum(c.high_confidence_error for c in still_due))
+
 if run.current is None:
     drafts.clear(PAGE)
     cards = db.list_cards(current_profile_id())
@@ -72,7 +77,11 @@ if run.current is None:
 session = run.current
 question = catalog[session.question_id]
 card = next((c for c in queue if c.question_id == question.id), None)
-if card is not None and card.high_confidence_error:
+first = session.first
+if first is not None:  # answered: the banner speaks of this answer, not of the last visit's
+    if not first.correct and not first.gave_up and first.confidence == "high":
+        st.warning(tr("review.sure_but_wrong_now"), icon=":material/priority_high:")
+elif card is not None and card.high_confidence_error:
     st.warning(tr("review.was_confident_error"), icon=":material/priority_high:")
 
 question_view(question, session, lang(), key=PAGE, record=record, mode="review", rerate=rerate)

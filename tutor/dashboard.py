@@ -11,7 +11,10 @@ them from the store. Definitions:
   mastered questions / questions of that topic in the bank (`topic_of` maps question id -> topic;
   attempts at questions no longer in the bank are left out);
 - reviews due: cards due by the end of each day, day 0 = today including anything overdue;
-- calibration: for each confidence level (1 guessing, 2 unsure, 3 sure), the share correct.
+- calibration: for each confidence level (1 guessing, 2 unsure, 3 sure), the share correct;
+- the attempt table lists every recorded answer (retries and answers after the solution too,
+  marked by phase), newest first; per-question history counts attempts as above, with the first
+  counted try's verdict, the latest one's and when the card comes back.
 """
 
 from __future__ import annotations
@@ -128,6 +131,58 @@ def calibration(attempts: Iterable[AttemptRecord]) -> pd.DataFrame:
     return out
 
 
+def spans_years(moments: Iterable[datetime], *, tz: tzinfo = UTC) -> bool:
+    """True when the moments fall in more than one calendar year (then dates show the year).
+    Naive moments are calendar days already (the charts' day column) and are taken as they are."""
+    return len({(m if m.tzinfo is None else m.astimezone(tz)).year for m in moments}) > 1
+
+
+def date_format(moments: Iterable[datetime], *, tz: tzinfo = UTC, time: bool = False) -> str:
+    """A strftime pattern for these moments: month-day, with the year when they span years."""
+    day = "%Y-%m-%d" if spans_years(moments, tz=tz) else "%m-%d"
+    return f"{day} %H:%M" if time else day
+
+
+ATTEMPT_COLUMNS = ["id", "created_at", "question_id", "verdict", "phase", "mode", "confidence",
+                   "hints_used", "seconds", "seed", "answer"]
+
+
+def attempt_table(attempts: Iterable[AttemptRecord]) -> pd.DataFrame:
+    """Every recorded answer, newest first (the dashboard's table; a row opens its answer)."""
+    rows = [{c: getattr(a, c) for c in ATTEMPT_COLUMNS} for a in attempts]
+    frame = pd.DataFrame(rows, columns=ATTEMPT_COLUMNS)
+    return frame.sort_values(["created_at", "id"], ascending=False, kind="stable").reset_index(
+        drop=True)
+
+
+HISTORY_COLUMNS = ["question_id", "attempts", "correct", "first_try", "latest", "last_seen",
+                   "next_review"]
+
+
+def question_history(attempts: Iterable[AttemptRecord], cards: Iterable[CardState]) -> pd.DataFrame:
+    """One row per question answered (counted attempts only), most recently seen first:
+    attempts, correct, the first counted try's verdict, the latest's, last seen, next review
+    (the card's due date, None without a card)."""
+    due = {c.question_id: c.due for c in cards}
+    by_question: dict[str, list[AttemptRecord]] = {}
+    for a in sorted((a for a in attempts if a.counted), key=lambda a: (a.created_at, a.id)):
+        by_question.setdefault(a.question_id, []).append(a)
+    rows = [
+        {
+            "question_id": qid,
+            "attempts": len(tries),
+            "correct": sum(a.verdict == Verdict.CORRECT.value for a in tries),
+            "first_try": tries[0].verdict,
+            "latest": tries[-1].verdict,
+            "last_seen": tries[-1].created_at,
+            "next_review": due.get(qid),
+        }
+        for qid, tries in by_question.items()
+    ]
+    frame = pd.DataFrame(rows, columns=HISTORY_COLUMNS)
+    return frame.sort_values("last_seen", ascending=False, kind="stable").reset_index(drop=True)
+
+
 @dataclass(frozen=True)
 class DashboardData:
     daily: pd.DataFrame
@@ -135,6 +190,8 @@ class DashboardData:
     due: pd.DataFrame
     due_counts: dict[str, int]
     calibration: pd.DataFrame
+    attempts: pd.DataFrame
+    history: pd.DataFrame
 
 
 def dashboard_data(
@@ -148,4 +205,6 @@ def dashboard_data(
         due=reviews_due(cards, now, tz=tz),
         due_counts=due_summary(cards, now, tz=tz),
         calibration=calibration(attempts),
+        attempts=attempt_table(attempts),
+        history=question_history(attempts, cards),
     )

@@ -98,6 +98,7 @@ class QuestionRun:
     ticked: tuple[str, ...] = ()
     outcome: RubricOutcome | None = None
     skipped: bool = False  # "I don't know": recorded as a failure
+    timed_out: bool = False  # submitted by the clock at 00:00 (as typed then, or skipped if empty)
     attempt_id: int | None = None
     rating: int | None = None
     due: datetime | None = None  # when the question comes back
@@ -183,6 +184,19 @@ class InterviewSession:
         run = QuestionRun(question_id=question.id, seconds=max(0.0, (now - shown).total_seconds()),
                           outcome=grade_ticks(question, ()), skipped=True)
         return replace(self, stage=Stage.FOLLOWUPS, runs=(*self.runs, _recorded(run, record)))
+
+    def time_up(self, question, text: str, *, confidence: int | None, now: datetime,
+                record: Callable[[NewAttempt], Any] | None = None) -> InterviewSession:
+        """ANSWER at 00:00: the answer as typed is kept and submitted (REVEAL, ticks still to
+        confirm); with nothing typed the question is recorded as not known (FOLLOWUPS). Either
+        run is marked `timed_out`, so the page can say the clock submitted it."""
+        self._expect(Stage.ANSWER, question)
+        if text.strip():
+            moved = self.submit_answer(question, text, confidence=confidence, now=now)
+        else:
+            moved = self.skip(question, now=now, record=record)
+        run = replace(moved.runs[-1], timed_out=True)
+        return replace(moved, runs=(*moved.runs[:-1], run))
 
     def rerate(self, rating: int, rerate: Callable[[int, int], Any]) -> InterviewSession:
         """After a right answer: schedule the card with the rating the learner chose instead
@@ -273,7 +287,8 @@ def _run_from_dict(data: Mapping[str, Any]) -> QuestionRun:
             Verdict(outcome["verdict"]), float(outcome["score"]),
             tuple(outcome["missed_required"]), tuple(outcome["misconceptions"]),
             tuple(outcome["bonus"])),
-        skipped=bool(data.get("skipped")), attempt_id=data.get("attempt_id"),
+        skipped=bool(data.get("skipped")), timed_out=bool(data.get("timed_out")),
+        attempt_id=data.get("attempt_id"),
         rating=data.get("rating"),
         due=None if data.get("due") is None else datetime.fromisoformat(data["due"]),
         choices=tuple((int(r), datetime.fromisoformat(d)) for r, d in data.get("choices") or ()),
@@ -360,6 +375,19 @@ class InterviewSummary:
     missed: tuple[MissedPoint, ...]
     misconceptions: tuple[MissedPoint, ...]
     practise: tuple[str, ...]  # question ids to practise: those with gaps, then their follow-ups
+    per_question: tuple[QuestionTime, ...] = ()  # every graded question, in the order asked
+
+
+@dataclass(frozen=True)
+class QuestionTime:
+    """One question of a finished interview: its result and the time from being shown to
+    the answer (or "I don't know")."""
+
+    question_id: str
+    verdict: str  # correct | partial | wrong
+    skipped: bool
+    timed_out: bool
+    seconds: float
 
 
 def summarize(session: InterviewSession, questions: Mapping[str, Any]) -> InterviewSummary:
@@ -378,4 +406,38 @@ def summarize(session: InterviewSession, questions: Mapping[str, Any]) -> Interv
             practise[run.question_id] = None
             practise.update(dict.fromkeys(followup_ids(question, questions)))
     correct = sum(r.outcome.verdict is Verdict.CORRECT for r in graded)
-    return InterviewSummary(len(graded), correct, tuple(missed), tuple(wrong_beliefs), tuple(practise))
+    times = tuple(QuestionTime(r.question_id, str(r.outcome.verdict.value), r.skipped, r.timed_out,
+                               round(r.seconds, 1)) for r in graded)
+    return InterviewSummary(len(graded), correct, tuple(missed), tuple(wrong_beliefs),
+                            tuple(practise), per_question=times)
+
+
+HISTORY_SETTING = "interview_history"  # a profile setting: past interviews, newest first
+HISTORY_LENGTH = 30
+
+
+def history_entry(session: InterviewSession, summary: InterviewSummary, *,
+                  finished_at: datetime) -> dict[str, Any]:
+    """A finished interview as JSON for the profile's history (ids and numbers only: the
+    answers themselves are in the attempts)."""
+    return {
+        "started_at": session.started_at.isoformat(),
+        "finished_at": finished_at.isoformat(),
+        "time_limit_seconds": session.time_limit_seconds,
+        "asked": len(session.question_ids),
+        "answered": summary.answered,
+        "correct": summary.correct,
+        "missed": len(summary.missed),
+        "misconceptions": len(summary.misconceptions),
+        "questions": [asdict(t) for t in summary.per_question],
+    }
+
+
+def add_to_history(history: Any, entry: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+    """The history with `entry` first (at most HISTORY_LENGTH kept); None when an interview
+    with the same start is already there (the summary page runs more than once). A history
+    that is not a list (an edited export) starts afresh."""
+    past = [h for h in history if isinstance(h, dict)] if isinstance(history, list) else []
+    if any(h.get("started_at") == entry["started_at"] for h in past):
+        return None
+    return [dict(entry), *past][:HISTORY_LENGTH]

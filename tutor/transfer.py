@@ -7,6 +7,13 @@ failure while writing, leaves the database exactly as it was.
 Importing into an existing profile merges: attempts already there (same question, time, answer and
 verdict) are skipped, so importing the same file twice adds nothing; for a card on both sides the
 one reviewed last wins; settings already set on the profile are kept.
+
+A file with attempts (or card reviews) dated in the future is refused: a clock set wrong on the
+exporting machine would otherwise keep those cards out of Review for years. Attempts at questions
+the bank does not have (`known_question_ids`) are *kept*, not skipped: they may belong to a bank
+folder not loaded here, and the history is the learner's; the report counts them
+(`attempts_unknown`) so the page can say so. They count in the dashboard's attempts; mastery and
+Review leave them out until the question exists.
 """
 
 from __future__ import annotations
@@ -14,9 +21,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, ValidationError
@@ -33,6 +40,8 @@ FORMAT = "residual-tutor-progress"
 FORMAT_VERSION = 1
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 MAX_PROBLEMS_SHOWN = 10
+# A file exported a moment ago on a machine whose clock runs a little ahead is still fine.
+FUTURE_SLACK = timedelta(minutes=5)
 
 _MESSAGES = {
     "too-large": {
@@ -46,6 +55,12 @@ _MESSAGES = {
     "wrong-format": {
         "en": "This is not a progress export of this app (or of a version it cannot read).",
         "zh": "这不是本应用导出的进度文件（或来自无法读取的版本）。",
+    },
+    "future": {
+        "en": "{count} entries in the file are dated in the future (the exporting machine's clock "
+        "may be wrong); nothing was imported. First: {problems}",
+        "zh": "文件中有 {count} 条记录的日期在未来（导出时电脑的时钟可能不对），未导入任何内容。"
+        "例如：{problems}",
     },
     "invalid": {
         "en": "The file does not match the progress export format; nothing was imported. "
@@ -177,8 +192,9 @@ def export_csv(store: ProgressStore, profile_id: int) -> str:
 
 
 # ---- import -------------------------------------------------------------------------------
-def parse_export(data: bytes | str) -> ProgressExport:
-    """Validate a whole JSON export; raises ImportRefused with every problem found."""
+def parse_export(data: bytes | str, *, now: datetime | None = None) -> ProgressExport:
+    """Validate a whole JSON export; raises ImportRefused with every problem found (an entry
+    dated after `now`, default the current time, is one)."""
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     if len(raw) > MAX_IMPORT_BYTES:
         raise ImportRefused("too-large", limit_mb=MAX_IMPORT_BYTES // (1024 * 1024))
@@ -197,7 +213,19 @@ def parse_export(data: bytes | str) -> ProgressExport:
     duplicated = _repeated(c.question_id for c in parsed.cards)
     if duplicated:
         raise ImportRefused("invalid", [f"cards: question {q} appears twice" for q in duplicated])
+    future = _dated_in_future(parsed, (now or utc_now()) + FUTURE_SLACK)
+    if future:
+        raise ImportRefused("future", future, count=len(future))
     return parsed
+
+
+def _dated_in_future(export: ProgressExport, limit: datetime) -> list[str]:
+    found = [f"attempts.{k}: {a.question_id} {a.created_at.isoformat()}"
+             for k, a in enumerate(export.attempts) if a.created_at > limit]
+    found += [f"cards.{k}: {c.question_id} last_review {c.last_review.isoformat()}"
+              for k, c in enumerate(export.cards)
+              if c.last_review is not None and c.last_review > limit]
+    return found
 
 
 def _describe(error: dict[str, Any]) -> str:
@@ -217,6 +245,8 @@ class ImportReport:
     attempts_skipped: int
     cards_written: int
     settings_written: int
+    attempts_unknown: int = 0  # of those added, attempts at questions the bank does not have
+    questions_unknown: int = 0  # ... and at how many distinct questions
 
 
 def import_json(
@@ -225,10 +255,14 @@ def import_json(
     *,
     into_profile_id: int | None = None,
     new_profile_name: str | None = None,
+    known_question_ids: Collection[str] | None = None,
+    now: datetime | None = None,
 ) -> ImportReport:
     """Import an export into an existing profile, or into a new one (named `new_profile_name`,
-    else the exported name). Raises ImportRefused / ProfileError, having written nothing."""
-    export = parse_export(data)
+    else the exported name). Raises ImportRefused / ProfileError, having written nothing.
+    With `known_question_ids` (the bank's ids) the report counts the attempts added for other
+    questions; they are kept."""
+    export = parse_export(data, now=now)
     name = clean_profile_name(new_profile_name or export.profile.name)
 
     def work(conn: Connection) -> ImportReport:
@@ -239,13 +273,14 @@ def import_json(
             profile_id = conn.execute(profiles.insert().values(**values)).inserted_primary_key[0]
         else:
             profile_id = require_profile(conn, into_profile_id).id
-        return _merge(conn, profile_id, export)
+        return _merge(conn, profile_id, export, known_question_ids)
 
     lock = GLOBAL_LOCK if into_profile_id is None else (GLOBAL_LOCK, into_profile_id)
     return store.write(work, lock_key=lock)
 
 
-def _merge(conn: Connection, profile_id: int, export: ProgressExport) -> ImportReport:
+def _merge(conn: Connection, profile_id: int, export: ProgressExport,
+           known_question_ids: Collection[str] | None) -> ImportReport:
     def attempt_key(question_id, created_at, answer, verdict) -> tuple:
         return (question_id, created_at, answer, verdict)
 
@@ -296,7 +331,10 @@ def _merge(conn: Connection, profile_id: int, export: ProgressExport) -> ImportR
     ]
     if fresh:
         conn.execute(settings.insert(), fresh)
-    return ImportReport(profile_id, len(new_rows), len(export.attempts) - len(new_rows), written, len(fresh))
+    unknown = [] if known_question_ids is None else [
+        r["question_id"] for r in new_rows if r["question_id"] not in known_question_ids]
+    return ImportReport(profile_id, len(new_rows), len(export.attempts) - len(new_rows), written,
+                        len(fresh), attempts_unknown=len(unknown), questions_unknown=len(set(unknown)))
 
 
 def _later(candidate: datetime | None, current: datetime | None) -> bool:

@@ -13,10 +13,11 @@ are still checked with everything else.
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 if TYPE_CHECKING:  # the grader is imported by the caller that checks
@@ -204,3 +205,36 @@ class DerivationDraft:
 
 
 PARAMS = tuple(f.name for f in fields(DerivationDraft))
+
+
+# ---- a derivation too long for a link: saved, and shared by an id ------------------------------
+SHARE_PARAM = "share"
+SHARE_KEY_PREFIX = "derivation-share:"  # + token: a draft of the profile that saved it
+_SHARE = re.compile(r"(\d{1,12})-([A-Za-z0-9_-]{12})")
+FIELD_LIMITS = {"symbols": 300, "functions": 300, "matrices": 300, "target": 500, "lines": 4000,
+                "preset": 200}  # the page's boxes' own limits
+
+
+def new_share_token() -> str:
+    """12 URL-safe characters (72 random bits): a saved derivation cannot be guessed."""
+    return secrets.token_urlsafe(9)
+
+
+def share_value(profile_id: int, token: str) -> str:
+    return f"{profile_id}-{token}"
+
+
+def parse_share(value: Any) -> tuple[int, str] | None:
+    """(profile id, token) from a `?share=` value (untrusted), or None."""
+    match = _SHARE.fullmatch(str(value or ""))
+    return (int(match.group(1)), match.group(2)) if match else None
+
+
+def draft_from_saved(data: Any) -> DerivationDraft | None:
+    """A saved derivation read back (the store's JSON is checked like any input): None unless
+    it is a mapping of the checker's fields to text within the boxes' limits."""
+    if not isinstance(data, Mapping) or not set(data) <= set(FIELD_LIMITS):
+        return None
+    if not all(isinstance(v, str) and len(v) <= FIELD_LIMITS[k] for k, v in data.items()):
+        return None
+    return DerivationDraft(**data)

@@ -102,10 +102,18 @@ def shape_example(shape: tuple[int, ...]) -> str:
     return "[" + ", ".join(rows) + "]"
 
 
+# A relative tolerance this small only absorbs floating-point rounding: the key must be matched
+# exactly (a count of parameters), and "1e-07%" would tell the learner nothing.
+EXACT_BELOW = 1e-6
+
+
 def tolerance_value(tolerance) -> tuple[str, str]:
-    """(kind, shown value) of a question's tolerance: relative 1e-3 -> ("relative", "0.1%")."""
+    """(kind, shown value) of a question's tolerance: relative 1e-3 -> ("relative", "0.1%");
+    relative below EXACT_BELOW -> ("exact", "")."""
     kind = str(getattr(tolerance.kind, "value", tolerance.kind))
     value = tolerance.value
+    if kind == "relative" and float(value) < EXACT_BELOW:
+        return "exact", ""
     if kind == "relative":
         return kind, f"{float(value) * 100:g}%"
     if kind == "sigfigs":
@@ -122,3 +130,60 @@ def format_value(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.6g}"
     return str(value)
+
+
+# ---- the problem's numbers as code ------------------------------------------------------------
+CODE_DIALECTS = ("numpy", "matlab")
+MAX_COPIED_NUMBERS = 5000  # past this (a deep MLP's weights) the page offers the command instead
+
+
+def _count_numbers(value: Any) -> int:
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return sum(_count_numbers(v) for v in value)
+    return 1
+
+
+def _scalar(value: Any, dialect: str) -> str:
+    if isinstance(value, bool):
+        return ("True" if value else "False") if dialect == "numpy" else ("true" if value else "false")
+    if isinstance(value, int):
+        return str(value)
+    return repr(float(value))  # the shortest text that reads back as the same double
+
+
+def _depth(value: Any) -> int:
+    return 1 + _depth(value[0]) if isinstance(value, Sequence) and value else 0
+
+
+def _numpy(value: Any) -> str:
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return "[" + ", ".join(_numpy(v) for v in value) + "]"
+    return _scalar(value, "numpy")
+
+
+def _matlab(value: Any) -> str:
+    depth = _depth(value)
+    if depth == 0:
+        return _scalar(value, "matlab")
+    if depth == 1:  # a vector of the maths is a column: x = [1; 2]
+        return "[" + "; ".join(_scalar(v, "matlab") for v in value) + "]"
+    if depth == 2:
+        return "[" + "; ".join(", ".join(_scalar(v, "matlab") for v in row) for row in value) + "]"
+    return "cat(3, " + ", ".join(_matlab(m) for m in value) + ")"  # W(:, :, k) is matrix k
+
+
+def numbers_as_code(params: Mapping[str, Any], dialect: str) -> str | None:
+    """The problem's numbers as NumPy or MATLAB assignments, exactly as drawn (vectors as
+    columns in MATLAB); None when there are more than MAX_COPIED_NUMBERS of them."""
+    if dialect not in CODE_DIALECTS:
+        raise ValueError(f"dialect must be one of {CODE_DIALECTS}, got {dialect!r}")
+    if sum(_count_numbers(v) for v in params.values()) > MAX_COPIED_NUMBERS:
+        return None
+    if dialect == "numpy":
+        lines = ["import numpy as np", ""]
+        for name, value in params.items():
+            is_array = isinstance(value, Sequence) and not isinstance(value, str)
+            lines.append(f"{name} = np.array({_numpy(value)})" if is_array else
+                         f"{name} = {_numpy(value)}")
+        return "\n".join(lines)
+    return "\n".join(f"{name} = {_matlab(value)};" for name, value in params.items())

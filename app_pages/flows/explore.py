@@ -76,6 +76,7 @@ def multiplier_at(a: float, depth: int) -> dict[str, float]:
 # --- (d) the deep MLP's slider ranges ------------------------------------------------------------
 
 MLP_DEPTHS = (2, 80)
+MLP_MAX_SEED = 9999  # the seed box's limit: four digits, easy to note down and share
 MLP_WIDTH_STEP = 8
 
 
@@ -156,16 +157,21 @@ def _quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def block_dot(variant: str, labels: Mapping[str, str], identity_label: str) -> str:
-    """Graphviz DOT source of one Transformer block, drawn left to right in computation order.
+def block_dot(variant: str, labels: Mapping[str, str], identity_label: str, *,
+              direction: str = "LR") -> str:
+    """Graphviz DOT source of one Transformer block in computation order, drawn left to right
+    (`direction="LR"`, wide screens) or top to bottom (`"TB"`, phones: stacked, so the labels
+    keep their size at 390 px).
 
     `labels` maps node ids (X, LN1, MHA, ...) to display text; add nodes are drawn as "+". The
     identity (skip) paths are dashed edges into the add nodes, labelled `identity_label`.
     """
+    if direction not in ("LR", "TB"):
+        raise ValueError(f"direction must be LR or TB, got {direction!r}")
     steps = BLOCK_ORDER[variant]
     lines = [
         "digraph block {",
-        '  rankdir=LR; nodesep=0.35; ranksep=0.3; bgcolor="transparent";',
+        f'  rankdir={direction}; nodesep=0.35; ranksep=0.3; bgcolor="transparent";',
         '  node [fontname="Noto Sans CJK SC, Noto Sans, sans-serif", fontsize=12, color="#7A8699"];',
         '  edge [color="#4A5568", arrowsize=0.7];',
     ]

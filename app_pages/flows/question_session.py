@@ -104,6 +104,9 @@ class QuestionSession:
     graded: list[Graded] = field(default_factory=list)
     revealed: bool = False  # the worked solution is shown (right, out of tries, or given up)
     serial: int = 0  # distinguishes visits to one question (fresh widget keys)
+    # the order an ordering question's steps are shown in: drawn anew for every visit (so the
+    # letters cannot be memorised), kept in the draft (a reload shows the same letters)
+    order_seed: int = 0
     typed: dict[str, Any] = field(default_factory=dict)  # widget values, by the widget's name
     # interview: the answer typed before the model answer is shown, then ticked on the rubric
     draft_answer: str | None = None
@@ -178,7 +181,7 @@ def open_session(question, *, rng: random.Random, serial: int = 0, seed: int | N
         variant = build_variant(question.template, seed=draw_seed(rng) if seed is None else seed,
                                 difficulty=level)
     return QuestionSession(question_id=question.id, tries_allowed=question.allowed_tries,
-                           variant=variant, serial=serial,
+                           variant=variant, serial=serial, order_seed=rng.randrange(2**31),
                            started_at=time.time() if now is None else now)
 
 
@@ -342,6 +345,7 @@ def to_draft(session: QuestionSession) -> dict[str, Any]:
         "graded": [_graded_to_json(g) for g in session.graded],
         "revealed": session.revealed,
         "serial": session.serial,
+        "order_seed": session.order_seed,
         "typed": session.typed,
         "draft_answer": session.draft_answer,
         "draft_confidence": session.draft_confidence,
@@ -366,6 +370,7 @@ def from_draft(data: Any, question) -> QuestionSession | None:
             graded=[_graded_from_json(g) for g in data["graded"]],
             revealed=bool(data["revealed"]),
             serial=int(data["serial"]),
+            order_seed=int(data.get("order_seed", data["serial"])),
             typed=dict(data["typed"]),
             draft_answer=data.get("draft_answer"),
             draft_confidence=data.get("draft_confidence"),

@@ -136,7 +136,7 @@ def draw_input(question, session, lang: str, key: str) -> None:
     elif kind == "choice":
         choice_input(question, lang, key)
     elif kind == "ordering":
-        ordering_input(question, lang, key, seed=session.serial)
+        ordering_input(question, lang, key, seed=session.order_seed)
     elif kind == "derivation":
         st.text_area(tr("practice.lines_label"), key=f"{key}.lines", height=160,
                      help=tr("practice.lines_help"))
@@ -206,8 +206,15 @@ def generated_inputs(question, variant, lang: str, key: str) -> None:
             show_preview(text, question, lang)
 
 
+# An interview answer is a few minutes of speech: about 600 words, well under the store's limit.
+MAX_INTERVIEW_ANSWER = 4000
+
+
 def interview_input(key: str) -> None:
-    st.text_area(tr("practice.interview_answer"), key=f"{key}.answer", height=180)
+    """The answer box; Streamlit shows the count against the limit ("123/4000") as one types."""
+    st.text_area(tr("practice.interview_answer"), key=f"{key}.answer", height=180,
+                 max_chars=MAX_INTERVIEW_ANSWER,
+                 help=tr("practice.interview_limit", limit=f"{MAX_INTERVIEW_ANSWER:,}"))
 
 
 def confidence_input(key: str) -> None:

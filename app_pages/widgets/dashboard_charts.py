@@ -9,13 +9,16 @@ import altair as alt
 import pandas as pd
 
 from app_pages.state import tr
+from tutor.dashboard import date_format
 
 BLUE, GREEN, ORANGE, GREY = "#2F6FEB", "#16A34A", "#EA580C", "#9CA3AF"
 
 
 def _day_label(frame: pd.DataFrame) -> pd.DataFrame:
-    # Days as ordinal "MM-DD" labels: bars keep a sensible width for one day or for sixty.
-    return frame.assign(label=frame["day"].dt.strftime("%m-%d"))
+    # Days as ordinal "MM-DD" labels ("YYYY-MM-DD" when they span years): bars keep a sensible
+    # width for one day or for sixty.
+    pattern = date_format(frame["day"].dt.to_pydatetime())
+    return frame.assign(label=frame["day"].dt.strftime(pattern))
 
 
 def _day_axis() -> alt.X:
@@ -26,7 +29,8 @@ def activity_chart(daily: pd.DataFrame) -> alt.Chart:
     """Attempts per day (bars) and accuracy (line, right axis)."""
     base = alt.Chart(_day_label(daily)).encode(x=_day_axis())
     bars = base.mark_bar(color=BLUE, opacity=0.55).encode(
-        y=alt.Y("attempts:Q", title=tr("dashboard.attempts")),
+        y=alt.Y("attempts:Q", title=tr("dashboard.attempts"),  # whole attempts, not 0.2 steps
+                axis=alt.Axis(tickMinStep=1, format="d")),
         tooltip=[alt.Tooltip("label:O", title=tr("dashboard.day")),
                  alt.Tooltip("attempts:Q", title=tr("dashboard.attempts")),
                  alt.Tooltip("accuracy:Q", title=tr("dashboard.accuracy"), format=".0%")],

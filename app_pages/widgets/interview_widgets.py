@@ -1,13 +1,18 @@
-"""Pieces of the mock interview screen: the timer, one question's outcome, and the summary."""
+"""Pieces of the mock interview screen: the timer, one question's outcome, the summary (with the
+time spent on each question) and the list of past interviews."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import streamlit as st
 
+from app_pages.flows.plain_text import markdown_escaped
+from app_pages.state import lang as current_lang
 from app_pages.state import tr
 from app_pages.widgets import flow_state
 from app_pages.widgets.resources import question_title
-from tutor.interview import summarize
+from tutor.interview import QuestionTime, summarize
 from tutor.store import utc_now
 
 
@@ -16,15 +21,35 @@ def _clock(seconds: float) -> str:
     return f"{whole // 60:02d}:{whole % 60:02d}"
 
 
+# At 00:00 the browser is asked to let go of the answer box: a text area sends what was typed only
+# when it loses focus, so this puts the words typed up to 00:00 on the server before the page
+# submits them. Our own constant script; nothing of the learner's is in it.
+_RELEASE_TYPING = "<script>document.activeElement && document.activeElement.blur();</script>"
+_EXPIRED_TICKS = "interview.expired_ticks"  # timer ticks since 00:00 in the answer stage
+
+
 @st.fragment(run_every=1.0)
 def interview_timer(session) -> None:
-    """Time left, ticking once a second (only this fragment reruns)."""
+    """Time left, ticking once a second (only this fragment reruns). At 00:00 while an answer is
+    being typed: the answer box lets go of what was typed, and the next tick reruns the page,
+    which submits it."""
     left = session.time_left(utc_now())
     with st.container(key="interview_timer"):
         st.progress(left / session.time_limit_seconds if session.time_limit_seconds else 0.0,
                     text=tr("interview.time_left", clock=_clock(left)))
         if left <= 0:
             st.warning(tr("interview.time_up"), icon=":material/timer_off:")
+    current = flow_state.interview_session()
+    if not (left <= 0 and current is not None and current.stage == "answer"):
+        st.session_state.pop(_EXPIRED_TICKS, None)
+        return
+    ticks = st.session_state.get(_EXPIRED_TICKS, 0)
+    st.session_state[_EXPIRED_TICKS] = ticks + 1
+    if ticks == 0:
+        st.html(_RELEASE_TYPING, unsafe_allow_javascript=True)
+    else:
+        st.session_state.pop(_EXPIRED_TICKS, None)
+        st.rerun(scope="app")
 
 
 def stage_outcome(question, run, lang: str) -> None:
@@ -57,6 +82,9 @@ def summary_view(session, bank, lang: str, *, on_again) -> None:
     cols = st.columns(2)
     cols[0].metric(tr("interview.answered"), summary.answered)
     cols[1].metric(tr("interview.correct"), summary.correct)
+    if summary.per_question:
+        st.markdown(f"**{tr('interview.per_question')}**")
+        st.markdown("\n".join(_timed_line(t, bank, lang) for t in summary.per_question))
     for title, points in ((tr("interview.missed"), summary.missed),
                           (tr("interview.misconceptions"), summary.misconceptions)):
         if points:
@@ -75,3 +103,45 @@ def summary_view(session, bank, lang: str, *, on_again) -> None:
         st.success(tr("interview.all_good"), icon=":material/celebration:")
     st.button(tr("interview.again"), type="primary", icon=":material/replay:", key="interview.again",
               on_click=on_again)
+    return summary
+
+
+def _result(verdict: str, skipped: bool) -> str:
+    return tr("interview.result.skipped") if skipped else tr(f"interview.result.{verdict}")
+
+
+def _timed_line(timed, bank, lang: str) -> str:
+    """One summary line: the question, its result and the time it took (bank text, our words)."""
+    # an id from an imported history may be anything: shown escaped, like any text from a file
+    known = bank.questions.get(str(timed.question_id))
+    title = markdown_escaped(question_title(known, lang) if known else str(timed.question_id))
+    note = f" · {tr('interview.at_zero')}" if timed.timed_out else ""
+    return f"- {title} · {_result(timed.verdict, timed.skipped)} · {_clock(timed.seconds)}{note}"
+
+
+def past_interviews(history: list[dict]) -> None:
+    """The profile's finished interviews, newest first, each with its summary."""
+    if not history:
+        return
+    st.subheader(tr("interview.history_title"))
+    from app_pages.widgets import resources
+    from app_pages.widgets.attempt_history import learner_zone
+
+    bank = resources.bank()
+    zone = learner_zone()
+    for entry in history:
+        try:
+            when = datetime.fromisoformat(entry["finished_at"]).astimezone(zone).strftime(
+                "%Y-%m-%d %H:%M")
+            spent = sum(float(q["seconds"]) for q in entry["questions"])
+            title = tr("interview.history_entry", when=when, answered=int(entry["answered"]),
+                       asked=int(entry["asked"]), correct=int(entry["correct"]), clock=_clock(spent))
+            lines = [_timed_line(QuestionTime(**q), bank, current_lang())
+                     for q in entry["questions"]]
+            missed = int(entry.get("missed") or 0)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            continue  # an entry from an edited export: left out rather than shown wrong
+        with st.expander(title, icon=":material/history:", expanded=False):
+            st.markdown("\n".join(lines))
+            if missed:
+                st.caption(tr("interview.history_missed", n=missed))

@@ -1,7 +1,9 @@
 """Export the profile's history (CSV, JSON) and import a JSON export into it (tutor.transfer).
 
 A refused file is explained in the learner's language; its problems may quote the file, so they
-are shown as plain text. Nothing is written unless the whole file is valid.
+are shown as plain text. Nothing is written unless the whole file is valid (a file with entries
+dated in the future is refused). Attempts at questions this bank does not have are kept, and the
+page says how many (`tutor.transfer` explains why kept rather than skipped).
 
 The uploader's own strings: Streamlit draws its button ("Upload") and its note ("20MB per file •
 JSON") in English and offers no parameter for them (streamlit/streamlit#13500, open). We replace
@@ -17,6 +19,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages.state import tr
+from app_pages.widgets import resources
 from tutor.store import TutorError
 from tutor.transfer import MAX_IMPORT_BYTES, export_csv, export_json, import_json
 
@@ -62,15 +65,24 @@ def transfer_section(db, profile_id: int, lang: str) -> None:
         go = st.form_submit_button(tr("dashboard.import_button"), icon=":material/upload:")
     if go and upload is not None:
         try:
-            report = import_json(db, upload.getvalue(), into_profile_id=profile_id)
+            known = {q.id for q in resources.bank()}
+            report = import_json(db, upload.getvalue(), into_profile_id=profile_id,
+                                 known_question_ids=known)
         except TutorError as exc:
             with st.container(key="import_refused"):
                 st.error(tr("dashboard.import_refused"), icon=":material/block:")
                 st.text(exc.message(lang))
         else:
             # rerun so the charts above include what was imported; the message survives it
-            st.session_state[_FLASH] = tr("dashboard.import_done", added=report.attempts_added,
-                                          skipped=report.attempts_skipped)
+            done = tr("dashboard.import_done", added=report.attempts_added,
+                      skipped=report.attempts_skipped)
+            unknown = (tr("dashboard.import_unknown_kept", n=report.attempts_unknown,
+                          questions=report.questions_unknown)
+                       if report.attempts_unknown else None)
+            st.session_state[_FLASH] = (done, unknown)
             st.rerun()
-    if (done := st.session_state.pop(_FLASH, None)) is not None:
+    if (flash := st.session_state.pop(_FLASH, None)) is not None:
+        done, unknown = flash
         st.success(done, icon=":material/check_circle:")
+        if unknown:
+            st.info(unknown, icon=":material/help:")

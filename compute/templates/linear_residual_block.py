@@ -17,7 +17,7 @@ from __future__ import annotations
 from compute import backend
 from compute.params import ParamReader
 from compute.templates._draw import grid, size
-from compute.texfmt import fill, key, mat, num, vec
+from compute.texfmt import fill, key, mat, num, operand, vec
 from compute.zeros import snap
 
 NAME = "linear_residual_block"
@@ -95,7 +95,7 @@ def explain(params, answers):
     Wx = snap(torch.tensor(W, dtype=torch.float64) @ torch.tensor(x, dtype=torch.float64),
               _scales(torch, params)["Wx"]).tolist()
     I_plus_W_T = [[(1.0 if i == j else 0.0) + W[j][i] for j in range(n)] for i in range(n)]
-    squares = " + ".join(f"({num(y)} - {num(tt)})^2" for y, tt in zip(answers["y"], t, strict=True))
+    squares = " + ".join(f"({num(y)} - {operand(tt)})^2" for y, tt in zip(answers["y"], t, strict=True))
     v = {
         "x": vec(x), "W": mat(W), "t": vec(t), "Wx": vec(Wx), "y": key(answers["y"]),
         "squares": squares, "loss": key(answers["loss"]), "gy": key(answers["grad_y"]),

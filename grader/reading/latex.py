@@ -86,14 +86,20 @@ def _render(node: Node) -> str:
     return rule(node) if rule is not None else r"\text{?}"
 
 
+def _signed(text: str) -> str:
+    # A term after "+" or "-" that starts with its own sign is parenthesised: 1 - (-F'(x)),
+    # never 1 - -F'(x).
+    return rf"\left({text}\right)" if text.startswith("-") else text
+
+
 def _add(node: Add) -> str:
     terms = node.terms
     parts = [_render(terms[0])]
     for t in terms[1:]:
         if isinstance(t, Neg):
-            parts.append(" - " + _wrap(t.arg, MUL))
+            parts.append(" - " + _signed(_wrap(t.arg, MUL)))
         else:
-            parts.append(" + " + _render(t))
+            parts.append(" + " + _signed(_render(t)))
     return "".join(parts)
 
 

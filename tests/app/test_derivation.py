@@ -195,7 +195,7 @@ def test_a_derivation_too_long_for_a_link_says_so_and_leaves_the_url(open_page):
     at = fill(at, symbols="x", lines=long_lines)
     assert DerivationDraft(symbols="x", lines="\n".join(long_lines)).link_length() > MAX_LINK_CHARS
     assert "lines" not in at.query_params and "symbols" not in at.query_params
-    assert any("too long for a link" in c.value for c in at.caption)
+    assert any("too long to fit in a link" in c.value for c in at.caption)
     assert any("Only the first 40 of your 60 lines" in w.value for w in at.warning)
 
 

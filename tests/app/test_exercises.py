@@ -122,12 +122,14 @@ def test_format_value_and_shape(value, text, shape):
 @pytest.mark.parametrize(
     ("tolerance", "shown"),
     [({"kind": "relative", "value": 1e-3}, "0.1%"), ({"kind": "absolute", "value": 0.01}, "0.01"),
-     ({"kind": "sigfigs", "value": 3}, "3")],
+     ({"kind": "sigfigs", "value": 3}, "3"), ({"kind": "relative", "value": 1e-9}, ""),
+     ({"kind": "relative", "value": 1e-6}, "0.0001%")],
 )
 def test_tolerance_as_shown(tolerance, shown):
     from quizbank.numbers import Tolerance
 
-    assert ex.tolerance_value(Tolerance.model_validate(tolerance))[1] == shown
+    kind, value = ex.tolerance_value(Tolerance.model_validate(tolerance))
+    assert value == shown and (kind == "exact") == (shown == "")  # 1e-9 was shown as "1e-07%"
 
 
 # --- the page ---------------------------------------------------------------------------------

@@ -38,7 +38,8 @@ def metric(at, label_start: str) -> str:
 
 
 @pytest.mark.parametrize(
-    ("demo", "charts", "diagrams"), [("residual", 1, 0), ("multiplier", 1, 0), ("norm", 0, 1), ("mlp", 1, 0)]
+    # the norm demo draws its diagram twice: wide for desktops, stacked for phones (CSS shows one)
+    ("demo", "charts", "diagrams"), [("residual", 1, 0), ("multiplier", 1, 0), ("norm", 0, 2), ("mlp", 1, 0)]
 )
 @pytest.mark.parametrize(("lang", "heading"), [("en", "Explore"), ("zh", "交互探索")])
 def test_each_demo_renders_alone(lang, heading, demo, charts, diagrams):
@@ -213,3 +214,10 @@ def test_the_widest_mlp_renders_without_an_error(explore_en):
     at.slider(key="explore_mlp_width").set_value(MLP_MAX_WIDTH).run()
     assert not at.exception and not at.error
     assert at.slider(key="explore_mlp_width").max == MLP_MAX_WIDTH
+
+
+def test_the_block_diagram_can_be_drawn_stacked_for_phones():
+    assert "rankdir=LR" in block_dot("pre_ln", {}, "identity")
+    assert "rankdir=TB" in block_dot("pre_ln", {}, "identity", direction="TB")
+    with pytest.raises(ValueError):
+        block_dot("pre_ln", {}, "identity", direction="RL; evil")

@@ -95,3 +95,12 @@ def test_analytics_shows_counts_never_names(instructor_env):
                      for e in getattr(at, kind))
     assert "learners" in shown
     assert not any(name in shown for name in names)
+
+
+def test_the_preview_seed_box_refuses_a_seed_it_cannot_use(instructor_env):
+    at = open_page("author")
+    at.toggle(key="author.plain").set_value(True).run()
+    at.text_area[0].set_value(template_yaml("generated")).run()
+    at.text_input(key="author.seed").input("1e9").run()
+    assert not at.exception
+    assert [e.value for e in at.error] == ["Type a whole number from 1 to 99,999. Still using 7."]

@@ -23,3 +23,39 @@ def test_arrays_and_fill():
     assert mat([[1, 2], [3, 4]]) == r"\begin{bmatrix}1 & 2 \\ 3 & 4\end{bmatrix}"
     assert count(2362368) == r"2\,362\,368"
     assert fill(r"$\frac{1}{2} @x + @{y}z$", x="a", y="b") == r"$\frac{1}{2} a + bz$"
+
+
+# ---- issue 16, item 5: signs in parentheses, the key's precision --------------------------------
+def test_a_negative_operand_is_parenthesised():
+    from compute.texfmt import operand
+
+    assert (operand(-2.0), operand(2.0), operand(0.0)) == ("(-2)", "2", "0")
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(20.345, "20.345"), (20.345000000000002, "20.345"), (2.4, "2.400"), (1.0, "1.000"),
+     (0.0, "0"), (1 / 3, "0.333333"), (-3.26, "-3.260"), (9.54e-7, r"9.540 \times 10^{-7}")],
+)
+def test_a_key_is_as_precise_as_the_key_list_and_never_below_four_figures(value, text):
+    from app_pages.flows.exercises import format_value
+    from compute.texfmt import key_num
+
+    assert key_num(value) == text
+    if "times" not in text and value != int(value):  # the page's list of keys agrees
+        assert float(format_value(value)) == float(text)
+
+
+@pytest.mark.parametrize("seed", range(1, 25))
+def test_the_worked_loss_never_writes_minus_minus(seed):
+    import re
+
+    import compute
+
+    problem = compute.generate("linear_residual_block", seed=seed, difficulty="medium")
+    for lang in ("en", "zh"):
+        assert not re.search(r"-\s*-\s*\d", problem["solution"][lang])
+    loss = problem["answers"]["loss"]
+    from compute.texfmt import key_num
+
+    assert f"= {key_num(loss)}$$" in problem["solution"]["en"]

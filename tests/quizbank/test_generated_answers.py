@@ -17,7 +17,7 @@ import pytest
 
 import compute
 import quizbank
-from compute.texfmt import count, num
+from compute.texfmt import count, key_num, num
 
 SEEDS = range(2000)
 BANK = quizbank.load_bank()  # every file under quizbank/bank/
@@ -67,9 +67,10 @@ def latex_to_typed(shown: str) -> str:
 
 
 def shown_entry(value: float, solution: str) -> str | None:
-    """The form in which `solution` shows `value` (LaTeX), or None. Tried in order: 4 significant
-    figures with zeros kept (compute.texfmt.key), the exact digits, a thousands-separated count."""
-    forms = [num(value, fixed=True), num(value, 12), num(value)]
+    """The form in which `solution` shows `value` (LaTeX), or None. Tried in order: a key's form
+    (compute.texfmt.key_num), 4 significant figures with zeros kept, the exact digits, a
+    thousands-separated count."""
+    forms = [key_num(value), num(value, fixed=True), num(value, 12), num(value)]
     if float(value).is_integer():
         forms.append(count(int(value)))
     for form in forms:

@@ -230,3 +230,37 @@ def test_a_session_survives_as_a_draft_at_every_stage(bank, steps):
 def test_a_draft_that_is_not_a_session_is_refused(data):
     with pytest.raises(ValueError):
         InterviewSession.from_dict(data)
+
+
+# ---- issue 16, item 4: 00:00, time per question, history --------------------------------------
+def test_time_up_keeps_and_submits_the_typed_answer_or_records_not_known():
+    from tutor.interview import Stage, start_interview, summarize
+
+    bank = small_bank()
+    session = start_interview(bank, n=1, now=T0, seed=1, time_limit_seconds=60)
+    question = bank.questions[session.current_id]
+    typed = session.time_up(question, "the identity path", confidence=2,
+                            now=T0 + timedelta(seconds=61))
+    assert typed.stage is Stage.REVEAL and typed.current.timed_out
+    assert (typed.current.answer, typed.current.seconds) == ("the identity path", 61.0)
+    recorded = []
+    empty = session.time_up(question, "  ", confidence=2, now=T0 + timedelta(seconds=61),
+                            record=recorded.append)
+    assert empty.stage is Stage.FOLLOWUPS and empty.current.skipped and empty.current.timed_out
+    assert [a.verdict for a in recorded] == ["wrong"]
+    (timed,) = summarize(empty.finish(), bank.questions).per_question
+    assert (timed.skipped, timed.timed_out, timed.seconds) == (True, True, 61.0)
+    assert type(session).from_dict(empty.to_dict()).current.timed_out
+
+
+def test_history_keeps_one_entry_per_interview_newest_first():
+    from tutor.interview import HISTORY_LENGTH, add_to_history
+
+    first = {"started_at": "a"}
+    history = add_to_history(None, first)
+    assert history == [first]
+    assert add_to_history(history, {"started_at": "a"}) is None
+    for k in range(HISTORY_LENGTH + 5):
+        history = add_to_history(history, {"started_at": str(k)})
+    assert len(history) == HISTORY_LENGTH and history[0]["started_at"] == str(HISTORY_LENGTH + 4)
+    assert add_to_history("edited", first) == [first]

@@ -211,3 +211,38 @@ def test_a_new_profile_name_already_taken_is_refused(store, profile):
     with pytest.raises(ProfileError, match="name-taken"):
         import_json(store, exported)  # the exported name "Ada" exists
     assert _snapshot(store) == before
+
+
+def _with_attempt_dated(exported: str, when) -> str:
+    data = json.loads(exported)
+    data["attempts"][0]["created_at"] = when.isoformat()
+    return json.dumps(data)
+
+
+def test_attempts_dated_in_the_future_are_refused(store, profile):
+    _fill(store, profile.id)
+    exported = export_json(store, profile.id, now=T0 + timedelta(hours=4))
+    other = store.create_profile("Other")
+    future = _with_attempt_dated(exported, T0 + timedelta(days=400))
+    with pytest.raises(ImportRefused) as refused:
+        import_json(store, future, into_profile_id=other.id, now=T0 + timedelta(days=1))
+    assert refused.value.code == "future"
+    assert "attempts.0: grad-jacobian 2027-04-05" in refused.value.message("en")
+    assert "1 entries in the file are dated in the future" in refused.value.message("en")
+    assert "未来" in refused.value.message("zh")
+    assert store.list_attempts(other.id) == []
+    # a clock a minute ahead is not "the future"
+    ahead = _with_attempt_dated(exported, T0 + timedelta(days=1, minutes=1))
+    assert import_json(store, ahead, into_profile_id=other.id, now=T0 + timedelta(days=1)).attempts_added == 4
+
+
+def test_attempts_for_questions_the_bank_does_not_have_are_kept_and_counted(store, profile):
+    _fill(store, profile.id)
+    exported = export_json(store, profile.id, now=T0 + timedelta(hours=4))
+    report = import_json(store, exported, new_profile_name="Copy", now=T0 + timedelta(days=1),
+                         known_question_ids={"grad-jacobian"})
+    assert (report.attempts_added, report.attempts_unknown, report.questions_unknown) == (4, 2, 2)
+    assert len(store.list_attempts(report.profile_id)) == 4
+    again = import_json(store, exported, into_profile_id=report.profile_id,
+                        now=T0 + timedelta(days=1), known_question_ids={"grad-jacobian"})
+    assert (again.attempts_added, again.attempts_unknown) == (0, 0)  # only what was added counts
