@@ -71,6 +71,11 @@ MESSAGES: dict[str, dict[str, str]] = {
                                  "中的名字写出导数"},
     "two_arguments": {"en": "{name} takes two or more arguments, e.g. {name}(x, 0)",
                       "zh": "{name} 需要两个或更多参数，例如 {name}(x, 0)"},
+    "two_arguments_exactly": {"en": "{name} takes two arguments, e.g. {name}(n, k)",
+                              "zh": "{name} 需要两个参数，例如 {name}(n, k)"},
+    "factorial_derivative": {"en": "derivatives of factorials and binomials (digamma) are not "
+                                   "supported",
+                             "zh": "不支持对阶乘和二项式系数求导（需要 digamma 函数）"},
     "log_arguments": {"en": "log takes one argument, or two: log(x, base)",
                       "zh": "log 只接受一个参数，或两个参数：log(x, 底数)"},
     "log_base": {"en": "the base of log_{base} must be a number or one letter; or write "

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import EvalError
-from ..reading.constant import constant_value
+from ..reading.constant import binomial_of, constant_value, factorial_of
 from ..reading.nodes import (
     Add,
     Apply,
@@ -204,11 +204,37 @@ def _func_n(node: FuncN, env: Env) -> np.ndarray:
         raise EvalError("function_argument_shapes", name=node.name)
     if node.name == "log":  # log(x, base)
         return np.log(values[0]) / np.log(values[1])
+    if node.name == "binomial":
+        return _real_pointwise(binomial_of, *values)
     result = values[0]
     for v in values[1:]:  # real arguments: compare real parts; a complex one is caught later
         keep = result.real >= v.real if node.name == "max" else result.real <= v.real
         result = np.where(keep, result, v)
     return result
+
+
+def _factorial(node: Factorial, env: Env) -> np.ndarray:
+    value = _eval(node.arg, env)
+    if is_matrix(value):
+        raise EvalError("function_argument_shapes", name="factorial")
+    return _real_pointwise(factorial_of, value)
+
+
+def _real_pointwise(f, *values: np.ndarray) -> np.ndarray:
+    """f of real arguments, point by point (math.gamma has no numpy form): NaN where an argument
+    is not real or f is undefined (a pole), inf where it overflows."""
+    out = np.full(values[0].shape, np.nan, dtype=complex)
+    ok = np.ones(values[0].shape, dtype=bool)
+    for v in values:
+        ok &= np.isfinite(v) & (np.abs(v.imag) <= 1e-12 * (1 + np.abs(v.real)))
+    for j in np.flatnonzero(ok):
+        try:
+            out[j] = f(*(float(v.real[j]) for v in values))
+        except ValueError:
+            continue
+        except OverflowError:
+            out[j] = np.inf
+    return out
 
 
 def _transpose(node: Transpose, env: Env) -> np.ndarray:
@@ -243,7 +269,7 @@ _EVAL = {
     FuncN: _func_n,
     Apply: _apply,
     Transpose: _transpose,
-    Factorial: lambda n, env: _scalar(env, float(math.factorial(int(n.arg.value)))),
+    Factorial: lambda n, env: _factorial(n, env),
     Matrix: _matrix,
 }
 
