@@ -19,8 +19,9 @@ from ..reading.names import Declarations
 from ..reading.nodes import Node, symbol_names
 from ..reading.parser import parse, parse_with_notes
 from ..result import Counterexample, Result
+from ..values.confirm import confirmed
 from ..values.counterexample import find_counterexample
-from ..values.decide import MATRIX_SIZE, Verdict, compare_values, sampling_env, uses_matrices
+from ..values.decide import MATRIX_SIZE, SampleVerdict, compare_values, sampling_env, uses_matrices
 from ..values.evaluate import Env, evaluate
 from .exact_decimal import undefined_everywhere
 from .feedback import (
@@ -67,22 +68,22 @@ def sampled(prepared: Prepared, matrix_mode: bool) -> tuple[Env, np.ndarray]:
     return prepared.values[matrix_mode]
 
 
-def sampling_verdict(answer: Node, expected: Prepared | Node) -> Verdict:
+def sampling_verdict(answer: Node, expected: Prepared | Node) -> SampleVerdict:
     """Raises EvalError for an answer that cannot be evaluated; CannotDecide becomes undecided."""
     exp = expected if isinstance(expected, Prepared) else Prepared(expected, {})
     matrix_mode = uses_matrices(answer, exp.node)
     try:
         env, expected_value = sampled(exp, matrix_mode)
     except CannotDecide:
-        return Verdict("undecided")
+        return SampleVerdict("undecided")
     except EvalError as err:
         raise ExpectedBroken(err) from err
     try:
         answer_value = evaluate(answer, env)
     except CannotDecide:
-        return Verdict("undecided")
+        return SampleVerdict("undecided")
     verdict = compare_values(answer_value, expected_value, flatten_vectors=not matrix_mode)
-    return Verdict(verdict.status, verdict.sample, verdict.answer_shape, verdict.expected_shape,
+    return SampleVerdict(verdict.status, verdict.sample, verdict.answer_shape, verdict.expected_shape,
                    env)
 
 
@@ -93,15 +94,15 @@ class ExpectedBroken(Exception):
 
 
 def full_verdict(answer: Node, expected: Prepared | Node,
-                 symbolic: SymbolicCheck | None) -> Verdict:
-    verdict = sampling_verdict(answer, expected)
+                 symbolic: SymbolicCheck | None) -> SampleVerdict:
+    exp_node = expected.node if isinstance(expected, Prepared) else expected
+    verdict = confirmed(answer, exp_node, sampling_verdict(answer, expected))
     if verdict.status == "undecided" and symbolic is not None:
-        exp_node = expected.node if isinstance(expected, Prepared) else expected
         outcome = symbolic(answer, exp_node)
         if outcome is True:
-            return Verdict("equal")
+            return SampleVerdict("equal")
         if outcome is False:
-            return Verdict("different")
+            return SampleVerdict("different")
     return verdict
 
 
@@ -198,7 +199,7 @@ def match_malrule(node: Node, malrules, decls: Declarations,
     return None
 
 
-def wrong_with_counterexample(answer: Node, expected: Node, verdict: Verdict,
+def wrong_with_counterexample(answer: Node, expected: Node, verdict: SampleVerdict,
                               lang: str) -> tuple[str, Counterexample | None]:
     example = counterexample_of(answer, expected, verdict, lang)
     text = message("wrong_formula", lang)
@@ -207,8 +208,10 @@ def wrong_with_counterexample(answer: Node, expected: Node, verdict: Verdict,
     return text, example
 
 
-def counterexample_of(answer: Node, expected: Node, verdict: Verdict,
+def counterexample_of(answer: Node, expected: Node, verdict: SampleVerdict,
                       lang: str) -> Counterexample | None:
+    if verdict.example is not None:  # certified where the verdict was taken
+        return verdict.example
     env = verdict.env or sampling_env(uses_matrices(answer, expected))
     try:
         return find_counterexample(answer, expected, env, verdict.sample, lang)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..reading.nodes import Node, facts
+from ..result import Counterexample
 from .evaluate import Env, shape_of
 
 SCALAR_SAMPLES = 8
@@ -30,12 +31,14 @@ _ENVS: dict[tuple[int, int, bool], Env] = {}
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class SampleVerdict:
     status: str  # equal | different | undecided | shape
     sample: int | None = None  # index of a differing sample
     answer_shape: tuple[int, ...] | None = None
     expected_shape: tuple[int, ...] | None = None
     env: Env | None = None  # the sampling environment the verdict was reached in
+    example: Counterexample | None = None  # a certified counterexample, when one is known
+    path: str = "float"  # float | exact | precise: what decided (the benchmark counts them)
 
 
 def uses_matrices(*nodes: Node) -> bool:
@@ -71,13 +74,13 @@ def canonical(shape: tuple[int, ...], flatten_vectors: bool = True) -> tuple[int
 
 
 def compare_values(answer: np.ndarray, expected: np.ndarray,
-                   flatten_vectors: bool = True) -> Verdict:
+                   flatten_vectors: bool = True) -> SampleVerdict:
     """`flatten_vectors`: a row and a column with the same entries count as the same vector
     (typed literals); with matrix symbols a row g^T differs from a column g."""
     a_shape = canonical_shape(answer, flatten_vectors)
     e_shape = canonical_shape(expected, flatten_vectors)
     if a_shape != e_shape:
-        return Verdict("shape", answer_shape=a_shape, expected_shape=e_shape)
+        return SampleVerdict("shape", answer_shape=a_shape, expected_shape=e_shape)
     k = answer.shape[0]
     a = answer.reshape(k, -1)
     b = expected.reshape(k, -1)
@@ -96,12 +99,12 @@ def compare_values(answer: np.ndarray, expected: np.ndarray,
         tight = (diff <= TIGHT_RTOL * scale + TIGHT_ATOL).all(axis=1) & valid
     undefined = expected_ok & ~answer_ok  # undefined where the expected answer is defined
     if clear.any():  # prefer a point where both are defined: an easier counterexample
-        return Verdict("different", sample=int(np.argmax(clear)))
+        return SampleVerdict("different", sample=int(np.argmax(clear)))
     if undefined.any():
-        return Verdict("different", sample=int(np.argmax(undefined)))
+        return SampleVerdict("different", sample=int(np.argmax(undefined)))
     if valid.sum() * 2 >= k and tight[valid].all():
-        return Verdict("equal")
-    return Verdict("undecided")
+        return SampleVerdict("equal")
+    return SampleVerdict("undecided")
 
 
 def _real_and_finite(values: np.ndarray) -> np.ndarray:

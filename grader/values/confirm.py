@@ -1,0 +1,82 @@
+"""Confirm or overturn the float sampling verdict where floating point cannot see the difference.
+
+- Two rational expressions (exact.py): the modular identity test decides, whatever the floats
+  said ("equal" with error probability <= 2^-60; "different" is a proof), and a "different"
+  verdict gets a counterexample evaluated exactly at a hand-checkable point.
+- Anything else (precise.py): a float "equal" that is not at rounding level, or that rests on an
+  absolute tolerance (tiny values), is checked again at a few points in multi-precision
+  arithmetic; a float "different" is kept only when some point's difference is certified there.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, localcontext
+from fractions import Fraction
+from itertools import product
+
+from ..reading.nodes import Node, facts
+from ..result import Counterexample
+from .counterexample import NICE_VALUES
+from .decide import SampleVerdict
+from .exact import exact_value, identical, rational_form
+
+MAX_EXACT_CANDIDATES = 64
+
+
+def confirmed(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleVerdict:
+    """The verdict, checked exactly where that is possible."""
+    if verdict.status == "shape":
+        return verdict
+    ra = rational_form(answer)
+    re = rational_form(expected) if ra is not None else None
+    if ra is not None and re is not None:
+        same = identical(ra, re)
+        if same is True:
+            return SampleVerdict("equal", env=verdict.env, path="exact")
+        if same is False:
+            return SampleVerdict("different", sample=verdict.sample if verdict.status ==
+                                 "different" else None, env=verdict.env,
+                                 example=exact_counterexample(ra, re), path="exact")
+    return verdict
+
+
+def exact_counterexample(answer: Node, expected: Node) -> Counterexample | None:
+    """The first hand-checkable point (x = 2, 1, 3, -1, 1/2, ...) where both are defined and
+    their exact values differ, with both values written to the digits that show it."""
+    names = sorted(facts(answer).symbols | facts(expected).symbols)
+    values = [Fraction(v).limit_denominator(8) for v in NICE_VALUES]
+    for i, combo in enumerate(product(values, repeat=len(names))):
+        if i >= MAX_EXACT_CANDIDATES:
+            return None
+        point = dict(zip(names, combo, strict=True))
+        a, e = exact_value(answer, point), exact_value(expected, point)
+        if a is None or e is None or a == e:
+            continue
+        shown_a, shown_e = texts_that_differ(a, e)
+        where = ", ".join(f"{n} = {_plain(v)}" for n, v in point.items())
+        return Counterexample(where, shown_a, shown_e)
+    return None
+
+
+def texts_that_differ(a: Fraction, b: Fraction) -> tuple[str, str]:
+    """Decimal texts of two different numbers with enough significant digits to tell them apart
+    (`2.000000003` and `2.000000001`, not `2` and `2`); "…" marks a rounded text."""
+    for digits in (6, 10, 16, 24, 40, 60):
+        ta, tb = _decimal(a, digits), _decimal(b, digits)
+        if Decimal(ta.rstrip("…")) != Decimal(tb.rstrip("…")):
+            return ta, tb
+    return ta, tb
+
+
+def _plain(q: Fraction) -> str:
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+def _decimal(q: Fraction, digits: int) -> str:
+    if q.denominator == 1 and abs(q.numerator) < 10 ** 15:
+        return str(q.numerator)
+    with localcontext() as ctx:
+        ctx.prec = digits
+        d = Decimal(q.numerator) / Decimal(q.denominator)
+    text = f"{d:g}" if d.adjusted() < -6 or d.adjusted() >= digits else f"{d:f}"
+    return text if d == q else text + "…"
