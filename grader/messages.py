@@ -169,8 +169,9 @@ MESSAGES: dict[str, dict[str, str]] = {
                                   "before gives {expected}.",
                             "zh": "例如，取 {point} 时：这一行等于 {answer}，上一行等于 {expected}。"},
     "value_not_real": {"en": "a value that is not a real number", "zh": "非实数值"},
-    "value_undefined": {"en": "an undefined value (division by zero or overflow)",
-                        "zh": "无定义的值（除以零或溢出）"},
+    "value_undefined": {"en": "an undefined value (outside its real domain, a division by zero "
+                              "or an overflow)",
+                        "zh": "无定义的值（超出实数定义域、除以零或溢出）"},
     "shape_mismatch": {"en": "Wrong shape: your answer is {answer}, the expected answer is "
                              "{expected}.",
                        "zh": "形状不对：你的答案是{answer}，标准答案是{expected}。"},

@@ -7,7 +7,7 @@ of answers to the same question evaluates only the learner's tree.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -83,8 +83,7 @@ def sampling_verdict(answer: Node, expected: Prepared | Node) -> SampleVerdict:
     except CannotDecide:
         return SampleVerdict("undecided")
     verdict = compare_values(answer_value, expected_value, flatten_vectors=not matrix_mode)
-    return SampleVerdict(verdict.status, verdict.sample, verdict.answer_shape, verdict.expected_shape,
-                   env)
+    return replace(verdict, env=env)
 
 
 class ExpectedBroken(Exception):

@@ -55,7 +55,10 @@ def _reciprocal_gamma(x: float) -> float:
     """1/Gamma(x), an entire function: 0 at the poles of Gamma (DLMF 5.2.1, 5.2(i))."""
     if x <= 0 and x.is_integer():
         return 0.0
-    return 1 / math.gamma(x)
+    value = math.gamma(x)  # OverflowError above 171
+    if value == 0:  # underflow far left of 0: 1/Gamma is beyond a float too
+        raise OverflowError(x)
+    return 1 / value
 
 
 def binomial_of(n: float, k: float) -> float:

@@ -10,17 +10,22 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from itertools import product
 
+import numpy as np
+
 from ..reading.nodes import Node, facts
 from ..result import Counterexample
 from .counterexample import NICE_VALUES
-from .decide import SampleVerdict
+from .decide import SampleVerdict, enough_valid
 from .exact import exact_value, identical, rational_form
+from .precise import NotPrecise, difference_at
 
 MAX_EXACT_CANDIDATES = 64
+MAX_CONFIRM = 3  # points of a float agreement confirmed in multi-precision
 
 
 def confirmed(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleVerdict:
@@ -37,7 +42,44 @@ def confirmed(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleVer
             return SampleVerdict("different", sample=verdict.sample if verdict.status ==
                                  "different" else None, env=verdict.env,
                                  example=exact_counterexample(ra, re), path="exact")
-    return verdict
+    points = verdict.points
+    if points is None or verdict.env is None:
+        return verdict
+    if verdict.status == "equal" and points.rounding[points.valid].all():
+        return verdict  # agreement at rounding level everywhere: the fast path's own verdict
+    if verdict.status == "undecided" and not (points.valid & ~points.tight).any():
+        return verdict  # too few points in the domain: nothing to look at more closely
+    try:
+        return _precise_verdict(answer, expected, verdict)
+    except NotPrecise:  # matrices: the float verdict stands
+        return verdict
+
+
+def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleVerdict:
+    """Look closer at the points that decide: a float difference must be certified (else it was
+    a rounding artefact or an overflow, and the point is dropped); a float agreement that is not
+    at rounding level is confirmed, at every point that is not tight and at the MAX_CONFIRM
+    least tight others."""
+    points, env = verdict.points, verdict.env
+    dropped = np.zeros_like(points.valid)
+    for j in points.differing():
+        found = difference_at(answer, expected, env, j)
+        if found in ("different", "answer_undefined"):
+            return replace(verdict, status="different", sample=j, path="precise")
+        dropped[j] = True
+    valid = points.valid & ~dropped
+    if not enough_valid(int(valid.sum()), len(valid)):
+        return replace(verdict, status="undecided", sample=None, path="precise")
+    loose = np.flatnonzero(valid & ~points.tight)
+    near_rounding = np.flatnonzero(valid & points.tight & ~points.rounding)
+    worst = near_rounding[np.argsort(-points.relative[near_rounding])][:MAX_CONFIRM]
+    for j in [*loose, *worst]:
+        found = difference_at(answer, expected, env, int(j))
+        if found in ("different", "answer_undefined"):
+            return replace(verdict, status="different", sample=int(j), path="precise")
+        if found != "equal":
+            return replace(verdict, status="undecided", sample=None, path="precise")
+    return replace(verdict, status="equal", sample=None, path="precise")
 
 
 def exact_counterexample(answer: Node, expected: Node) -> Counterexample | None:

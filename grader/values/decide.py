@@ -1,13 +1,18 @@
 """Decide whether two formulas are equivalent by evaluating both at random points.
 
 Rule: evaluate both trees at k random points (random n x n matrices for matrix symbols, random
-smooth functions for undefined functions). A point is *valid* when both values are finite and real. Points
-outside the expected answer's real domain are skipped; a point inside it where the learner's
-answer is not real (2 log x for log x^2 at x = -1) counts as a clear difference.
+smooth functions for undefined functions). With plain symbols the k = 24 points are 8 near ones
+(|x| in 0.2..2) and 16 spread over the decades 0.001..100,000, both signs (evaluate.Env.symbol).
+A point is *valid* when both values are finite and real. Points outside the expected answer's
+real domain are skipped; a point inside it where the learner's answer is not real (2 log x for
+log x^2 at x = -1) counts as a clear difference.
 - some valid point differs clearly (|a-b| > 1e-4 max(|a|,|b|) + 1e-8)  -> different
-- at least half the points are valid and all agree (|a-b| <= 1e-7 max(|a|,|b|) + 1e-10) -> equal
+- enough points are valid (6, or half of k when k < 12) and all agree
+  (|a-b| <= 1e-7 max(|a|,|b|) + 1e-10)                                   -> equal
 - otherwise (few valid points, or differences near rounding level)      -> undecided
 Shapes are compared first; vectors written as rows or columns count as the same shape.
+The verdict keeps its per-point masks: confirm.py checks a float verdict exactly where floats
+cannot be trusted (`rounding` marks the points that agree to 2e-13 relative, no absolute slack).
 """
 
 from __future__ import annotations
@@ -20,7 +25,10 @@ from ..reading.nodes import Node, facts
 from ..result import Counterexample
 from .evaluate import Env, shape_of
 
-SCALAR_SAMPLES = 8
+SCALAR_SAMPLES = 8  # near points, then WIDE_SAMPLES over the decades
+WIDE_SAMPLES = 16
+MIN_VALID = 6
+ROUNDING_RTOL = 2e-13  # float agreement this close (relative only) needs no confirmation
 MATRIX_SAMPLES = 4
 MATRIX_SIZE = 3
 SEED = 20240611
@@ -39,6 +47,40 @@ class SampleVerdict:
     env: Env | None = None  # the sampling environment the verdict was reached in
     example: Counterexample | None = None  # a certified counterexample, when one is known
     path: str = "float"  # float | exact | precise: what decided (the benchmark counts them)
+    points: PointMasks | None = None  # per-point facts of a float comparison
+
+
+@dataclass(frozen=True, slots=True)
+class PointMasks:
+    """Per sample point (bool arrays of length k): both values valid; a clear difference; tight
+    agreement; the answer undefined where the expected answer is defined; agreement at rounding
+    level; and the relative difference (for choosing where to look closer)."""
+
+    valid: np.ndarray
+    clear: np.ndarray
+    tight: np.ndarray
+    undefined: np.ndarray
+    rounding: np.ndarray
+    relative: np.ndarray
+
+    def decide(self, dropped: np.ndarray | None = None) -> str:
+        """equal | different | undecided, ignoring the `dropped` points."""
+        keep = np.ones_like(self.valid) if dropped is None else ~dropped
+        valid = self.valid & keep
+        if (self.clear & keep).any() or (self.undefined & keep).any():
+            return "different"
+        if enough_valid(int(valid.sum()), len(valid)) and self.tight[valid].all():
+            return "equal"
+        return "undecided"
+
+    def differing(self) -> list[int]:
+        """Points that differ: clear differences first, then undefined answers."""
+        return [int(j) for j in np.flatnonzero(self.clear)] + \
+            [int(j) for j in np.flatnonzero(self.undefined & ~self.clear)]
+
+
+def enough_valid(valid: int, k: int) -> bool:
+    return valid >= min(MIN_VALID, (k + 1) // 2)
 
 
 def uses_matrices(*nodes: Node) -> bool:
@@ -52,10 +94,11 @@ def sampling_env(matrix_mode: bool, vectors: bool = False) -> Env:
     have different shapes; the caller falls back to all-square when the expected answer does not
     fit that reading (e.g. a lowercase name used as a square matrix).
     """
-    k = MATRIX_SAMPLES if matrix_mode else SCALAR_SAMPLES
+    k = MATRIX_SAMPLES if matrix_mode else SCALAR_SAMPLES + WIDE_SAMPLES
     key = (k, MATRIX_SIZE, vectors and matrix_mode)
     if key not in _ENVS:
-        _ENVS[key] = Env(k=k, n=MATRIX_SIZE, seed=SEED, column_vectors=key[2])
+        _ENVS[key] = Env(k=k, n=MATRIX_SIZE, seed=SEED, column_vectors=key[2],
+                         wide=0 if matrix_mode else WIDE_SAMPLES)
     return _ENVS[key]
 
 
@@ -97,14 +140,14 @@ def compare_values(answer: np.ndarray, expected: np.ndarray,
     with np.errstate(all="ignore"):
         clear = (diff > CLEAR_RTOL * scale + CLEAR_ATOL).any(axis=1) & valid
         tight = (diff <= TIGHT_RTOL * scale + TIGHT_ATOL).all(axis=1) & valid
+        rounding = (diff <= ROUNDING_RTOL * scale).all(axis=1) & valid
+        relative = np.where(valid, (diff / np.where(scale > 0, scale, 1)).max(axis=1), 0.0)
     undefined = expected_ok & ~answer_ok  # undefined where the expected answer is defined
-    if clear.any():  # prefer a point where both are defined: an easier counterexample
-        return SampleVerdict("different", sample=int(np.argmax(clear)))
-    if undefined.any():
-        return SampleVerdict("different", sample=int(np.argmax(undefined)))
-    if valid.sum() * 2 >= k and tight[valid].all():
-        return SampleVerdict("equal")
-    return SampleVerdict("undecided")
+    points = PointMasks(valid, clear, tight, undefined, rounding, relative)
+    status = points.decide()
+    if status == "different":  # prefer a point where both are defined: an easier counterexample
+        return SampleVerdict(status, sample=points.differing()[0], points=points)
+    return SampleVerdict(status, points=points)
 
 
 def _real_and_finite(values: np.ndarray) -> np.ndarray:
