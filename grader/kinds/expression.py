@@ -7,7 +7,7 @@ of answers to the same question evaluates only the learner's tree.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -82,8 +82,7 @@ def sampling_verdict(answer: Node, expected: Prepared | Node) -> SampleVerdict:
         answer_value = evaluate(answer, env)
     except CannotDecide:
         return SampleVerdict("undecided")
-    verdict = compare_values(answer_value, expected_value, flatten_vectors=not matrix_mode)
-    return replace(verdict, env=env)
+    return compare_values(answer_value, expected_value, flatten_vectors=not matrix_mode, env=env)
 
 
 class ExpectedBroken(Exception):
@@ -213,7 +212,8 @@ def counterexample_of(answer: Node, expected: Node, verdict: SampleVerdict,
         return verdict.example
     env = verdict.env or sampling_env(uses_matrices(answer, expected))
     try:
-        return find_counterexample(answer, expected, env, verdict.sample, lang)
+        return find_counterexample(answer, expected, env, verdict.sample, lang,
+                                   nice=verdict.nice, search=not verdict.certified)
     except (GraderError, FloatingPointError, ValueError):
         return None
 

@@ -19,8 +19,9 @@ import numpy as np
 
 from ..reading.nodes import Node, facts
 from ..result import Counterexample
-from .counterexample import NICE_VALUES
-from .decide import SampleVerdict, enough_valid
+from .counterexample import NICE_VALUES, nice_difference
+from .decide import PointMasks, SampleVerdict, enough_valid
+from .evaluate import Env
 from .exact import exact_value, identical, rational_form
 from .precise import NotPrecise, difference_at
 
@@ -42,30 +43,51 @@ def confirmed(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleVer
             return SampleVerdict("different", sample=verdict.sample if verdict.status ==
                                  "different" else None, env=verdict.env,
                                  example=exact_counterexample(ra, re), path="exact")
-    points = verdict.points
-    if points is None or verdict.env is None:
-        return verdict
-    if verdict.status == "equal" and points.rounding[points.valid].all():
-        return verdict  # agreement at rounding level everywhere: the fast path's own verdict
+    points, env = verdict.points, verdict.env
+    if points is None or env is None or facts(answer).matrices or facts(expected).matrices:
+        return verdict  # matrices: the float verdict stands
+    if verdict.status == "equal" and trusted_agreement(points, env):
+        return verdict  # the fast path's own verdict
     if verdict.status == "undecided" and not (points.valid & ~points.tight).any():
         return verdict  # too few points in the domain: nothing to look at more closely
     try:
         return _precise_verdict(answer, expected, verdict)
-    except NotPrecise:  # matrices: the float verdict stands
+    except NotPrecise:
         return verdict
 
 
+def trusted_agreement(points: PointMasks, env: Env) -> bool:
+    """Float agreement that needs no confirmation: at rounding level (2e-13 relative, no
+    absolute slack) at every valid near point, and at least two of them; the wide points only
+    need the float rule (far from 0 their values carry a float's own rounding, 1e-12 and more,
+    and tiny values there are below a float's resolution)."""
+    near = np.arange(len(points.valid)) < env.k - env.wide
+    valid_near = points.valid & near
+    return int(valid_near.sum()) >= 2 and points.rounding[valid_near].all()
+
+
+def _certified(answer: Node, expected: Node, env: Env, j: int) -> bool:
+    return difference_at(answer, expected, env, j) in ("different", "answer_undefined")
+
+
 def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleVerdict:
-    """Look closer at the points that decide: a float difference must be certified (else it was
-    a rounding artefact or an overflow, and the point is dropped); a float agreement that is not
-    at rounding level is confirmed, at every point that is not tight and at the MAX_CONFIRM
-    least tight others."""
+    """Look closer at the points that decide: a float difference must be certified, at a nice
+    point first (the counterexample shown) or at a random one (else it was a rounding artefact
+    or an overflow, and the point is dropped); a float agreement that is not trusted is confirmed
+    at every point that is not tight and at the MAX_CONFIRM least tight others."""
     points, env = verdict.points, verdict.env
+    differing = points.differing()
+    if differing:
+        nice = nice_difference(answer, expected, env.column_vectors,
+                               certify=lambda e, j: _certified(answer, expected, e, j))
+        if nice is not None:
+            return replace(verdict, status="different", sample=differing[0], nice=nice,
+                           certified=True, path="precise")
     dropped = np.zeros_like(points.valid)
-    for j in points.differing():
-        found = difference_at(answer, expected, env, j)
-        if found in ("different", "answer_undefined"):
-            return replace(verdict, status="different", sample=j, path="precise")
+    for j in differing:
+        if _certified(answer, expected, env, j):
+            return replace(verdict, status="different", sample=j, certified=True,
+                           path="precise")
         dropped[j] = True
     valid = points.valid & ~dropped
     if not enough_valid(int(valid.sum()), len(valid)):
@@ -76,7 +98,8 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> Sa
     for j in [*loose, *worst]:
         found = difference_at(answer, expected, env, int(j))
         if found in ("different", "answer_undefined"):
-            return replace(verdict, status="different", sample=int(j), path="precise")
+            return replace(verdict, status="different", sample=int(j), certified=True,
+                           path="precise")
         if found != "equal":
             return replace(verdict, status="undecided", sample=None, path="precise")
     return replace(verdict, status="equal", sample=None, path="precise")

@@ -48,26 +48,43 @@ class SampleVerdict:
     example: Counterexample | None = None  # a certified counterexample, when one is known
     path: str = "float"  # float | exact | precise: what decided (the benchmark counts them)
     points: PointMasks | None = None  # per-point facts of a float comparison
+    # A "different" verdict whose difference was certified (confirm.py) at the random `sample`,
+    # or at `nice`, a hand-checkable point (counterexample.nice_difference: environment, index,
+    # both formulas' values there).
+    certified: bool = False
+    nice: tuple | None = None
 
 
-@dataclass(frozen=True, slots=True)
 class PointMasks:
     """Per sample point (bool arrays of length k): both values valid; a clear difference; tight
-    agreement; the answer undefined where the expected answer is defined; agreement at rounding
-    level; and the relative difference (for choosing where to look closer)."""
+    agreement; the answer undefined where the expected answer is defined. On demand (confirm.py):
+    agreement at rounding level, and the relative difference."""
 
-    valid: np.ndarray
-    clear: np.ndarray
-    tight: np.ndarray
-    undefined: np.ndarray
-    rounding: np.ndarray
-    relative: np.ndarray
+    __slots__ = ("valid", "clear", "tight", "undefined", "_diff", "_scale")
+
+    def __init__(self, valid, clear, tight, undefined, diff, scale) -> None:
+        self.valid, self.clear, self.tight, self.undefined = valid, clear, tight, undefined
+        self._diff, self._scale = diff, scale
+
+    @property
+    def rounding(self) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            return (self._diff <= ROUNDING_RTOL * self._scale).all(axis=1) & self.valid
+
+    @property
+    def relative(self) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            ratio = self._diff / np.where(self._scale > 0, self._scale, 1)
+        return np.where(self.valid, ratio.max(axis=1), 0.0)
 
     def decide(self, dropped: np.ndarray | None = None) -> str:
         """equal | different | undecided, ignoring the `dropped` points."""
-        keep = np.ones_like(self.valid) if dropped is None else ~dropped
-        valid = self.valid & keep
-        if (self.clear & keep).any() or (self.undefined & keep).any():
+        if dropped is None:
+            valid, clear, undefined = self.valid, self.clear, self.undefined
+        else:
+            keep = ~dropped
+            valid, clear, undefined = self.valid & keep, self.clear & keep, self.undefined & keep
+        if clear.any() or undefined.any():
             return "different"
         if enough_valid(int(valid.sum()), len(valid)) and self.tight[valid].all():
             return "equal"
@@ -75,8 +92,8 @@ class PointMasks:
 
     def differing(self) -> list[int]:
         """Points that differ: clear differences first, then undefined answers."""
-        return [int(j) for j in np.flatnonzero(self.clear)] + \
-            [int(j) for j in np.flatnonzero(self.undefined & ~self.clear)]
+        return np.flatnonzero(self.clear).tolist() + \
+            np.flatnonzero(self.undefined & ~self.clear).tolist()
 
 
 def enough_valid(valid: int, k: int) -> bool:
@@ -116,14 +133,14 @@ def canonical(shape: tuple[int, ...], flatten_vectors: bool = True) -> tuple[int
     return shape
 
 
-def compare_values(answer: np.ndarray, expected: np.ndarray,
-                   flatten_vectors: bool = True) -> SampleVerdict:
+def compare_values(answer: np.ndarray, expected: np.ndarray, flatten_vectors: bool = True,
+                   env: Env | None = None) -> SampleVerdict:
     """`flatten_vectors`: a row and a column with the same entries count as the same vector
     (typed literals); with matrix symbols a row g^T differs from a column g."""
     a_shape = canonical_shape(answer, flatten_vectors)
     e_shape = canonical_shape(expected, flatten_vectors)
     if a_shape != e_shape:
-        return SampleVerdict("shape", answer_shape=a_shape, expected_shape=e_shape)
+        return SampleVerdict("shape", answer_shape=a_shape, expected_shape=e_shape, env=env)
     k = answer.shape[0]
     a = answer.reshape(k, -1)
     b = expected.reshape(k, -1)
@@ -140,14 +157,12 @@ def compare_values(answer: np.ndarray, expected: np.ndarray,
     with np.errstate(all="ignore"):
         clear = (diff > CLEAR_RTOL * scale + CLEAR_ATOL).any(axis=1) & valid
         tight = (diff <= TIGHT_RTOL * scale + TIGHT_ATOL).all(axis=1) & valid
-        rounding = (diff <= ROUNDING_RTOL * scale).all(axis=1) & valid
-        relative = np.where(valid, (diff / np.where(scale > 0, scale, 1)).max(axis=1), 0.0)
     undefined = expected_ok & ~answer_ok  # undefined where the expected answer is defined
-    points = PointMasks(valid, clear, tight, undefined, rounding, relative)
+    points = PointMasks(valid, clear, tight, undefined, diff, scale)
     status = points.decide()
     if status == "different":  # prefer a point where both are defined: an easier counterexample
-        return SampleVerdict(status, sample=points.differing()[0], points=points)
-    return SampleVerdict(status, points=points)
+        return SampleVerdict(status, sample=points.differing()[0], points=points, env=env)
+    return SampleVerdict(status, points=points, env=env)
 
 
 def _real_and_finite(values: np.ndarray) -> np.ndarray:
