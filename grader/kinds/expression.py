@@ -16,12 +16,21 @@ from ..errors import CannotDecide, EvalError, GraderError, ParseError
 from ..messages import message
 from ..reading.latex import to_latex
 from ..reading.names import Declarations
-from ..reading.nodes import Node, symbol_names
+from ..reading.nodes import Node, facts, symbol_names
 from ..reading.parser import parse, parse_with_notes
 from ..result import Counterexample, Result
 from ..values.confirm import confirmed
 from ..values.counterexample import find_counterexample
-from ..values.decide import MATRIX_SIZE, SampleVerdict, compare_values, sampling_env, uses_matrices
+from ..values.decide import (
+    MATRIX_SIZE,
+    SampleVerdict,
+    compare_values,
+    domain_env,
+    sampling_env,
+    scan_env,
+    uses_matrices,
+    valid_count,
+)
 from ..values.evaluate import Env, evaluate
 from .exact_decimal import undefined_everywhere
 from .feedback import (
@@ -64,8 +73,28 @@ def sampled(prepared: Prepared, matrix_mode: bool) -> tuple[Env, np.ndarray]:
                 raise
             env = sampling_env(matrix_mode, vectors=False)
             value = evaluate(prepared.node, env)
+        if not matrix_mode:
+            env, value = inside_the_domain(prepared.node, env, value)
         prepared.values[matrix_mode] = (env, value)
     return prepared.values[matrix_mode]
+
+
+def inside_the_domain(node: Node, env: Env, value: np.ndarray) -> tuple[Env, np.ndarray]:
+    """The samples, moved inside a narrow real domain when few of them are in it (decide.py:
+    `domain_env`; a scan of SCAN_SAMPLES points when none is)."""
+    if valid_count(value) == 0 and facts(node).symbols:
+        scan = scan_env(facts(node).symbols)
+        try:
+            scanned = evaluate(node, scan)
+        except (EvalError, CannotDecide):
+            return env, value
+        seek = domain_env(scan, scanned, env.k)
+    else:
+        seek = domain_env(env, value, env.k)
+    if seek is None:
+        return env, value
+    seek_value = evaluate(node, seek)
+    return (seek, seek_value) if valid_count(seek_value) > valid_count(value) else (env, value)
 
 
 def sampling_verdict(answer: Node, expected: Prepared | Node) -> SampleVerdict:
@@ -213,7 +242,8 @@ def counterexample_of(answer: Node, expected: Node, verdict: SampleVerdict,
     env = verdict.env or sampling_env(uses_matrices(answer, expected))
     try:
         return find_counterexample(answer, expected, env, verdict.sample, lang,
-                                   nice=verdict.nice, search=not verdict.certified)
+                                   nice=verdict.nice, search=not verdict.certified,
+                                   shown=verdict.shown)
     except (GraderError, FloatingPointError, ValueError):
         return None
 

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -17,15 +18,17 @@ from itertools import product
 
 import numpy as np
 
+from ..errors import GraderError
 from ..reading.nodes import Node, facts
 from ..result import Counterexample
 from .counterexample import NICE_VALUES, nice_difference
 from .decide import PointMasks, SampleVerdict, enough_valid
-from .evaluate import Env
+from .evaluate import Env, evaluate
 from .exact import exact_value, identical, rational_form
-from .precise import NotPrecise, difference_at
+from .precise import NotPrecise, difference_at, texts_at
 
 MAX_EXACT_CANDIDATES = 64
+_ONE_POINT = Env(k=1, n=1, seed=0)  # numbers only: no name is ever drawn in it
 MAX_CONFIRM = 3  # points of a float agreement confirmed in multi-precision
 
 
@@ -44,6 +47,8 @@ def confirmed(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleVer
                                  "different" else None, env=verdict.env,
                                  example=exact_counterexample(ra, re), path="exact")
     points, env = verdict.points, verdict.env
+    if verdict.status == "undecided" and facts(answer).constant and facts(expected).constant:
+        return _infinities(answer, expected, verdict)
     if points is None or env is None or facts(answer).matrices or facts(expected).matrices:
         return verdict  # matrices: the float verdict stands
     if verdict.status == "equal" and trusted_agreement(points, env):
@@ -54,6 +59,18 @@ def confirmed(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleVer
         return _precise_verdict(answer, expected, verdict)
     except NotPrecise:
         return verdict
+
+
+def _infinities(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleVerdict:
+    """Numbers without a finite value: infinity is a value (`inf` is `inf`, not `-inf`, not 5)."""
+    try:
+        a, e = (complex(evaluate(n, _ONE_POINT)[0]) for n in (answer, expected))
+    except GraderError:
+        return verdict
+    if not (math.isinf(a.real) or math.isinf(e.real)) or a.imag or e.imag:
+        return verdict
+    same = a.real == e.real  # inf == inf, inf != -inf, inf != 5
+    return replace(verdict, status="equal" if same else "different", sample=None, path="exact")
 
 
 def trusted_agreement(points: PointMasks, env: Env) -> bool:
@@ -87,7 +104,7 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> Sa
     for j in differing:
         if _certified(answer, expected, env, j):
             return replace(verdict, status="different", sample=j, certified=True,
-                           path="precise")
+                           shown=texts_at(answer, expected, env, j), path="precise")
         dropped[j] = True
     valid = points.valid & ~dropped
     if not enough_valid(int(valid.sum()), len(valid)):
@@ -99,7 +116,7 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> Sa
         found = difference_at(answer, expected, env, int(j))
         if found in ("different", "answer_undefined"):
             return replace(verdict, status="different", sample=int(j), certified=True,
-                           path="precise")
+                           shown=texts_at(answer, expected, env, int(j)), path="precise")
         if found != "equal":
             return replace(verdict, status="undecided", sample=None, path="precise")
     return replace(verdict, status="equal", sample=None, path="precise")

@@ -95,9 +95,10 @@ def nice_difference(answer: Node, expected: Node, column_vectors: bool = False,
 
 def find_counterexample(answer: Node, expected: Node, random_env: Env,
                         random_sample: int | None, lang: str = "en",
-                        nice: tuple | None = None,
-                        search: bool = True) -> Counterexample | None:
-    """A nice point (`nice`, else searched for when `search`), else the random sample."""
+                        nice: tuple | None = None, search: bool = True,
+                        shown: tuple[str, str] | None = None) -> Counterexample | None:
+    """A nice point (`nice`, else searched for when `search`), else the random sample (its
+    values written as `shown` when given: multi-precision texts that differ)."""
     fa, fe = facts(answer), facts(expected)
     names = sorted(fa.symbols | fe.symbols)
     functions = sorted(fa.functions | fe.functions)
@@ -113,7 +114,10 @@ def find_counterexample(answer: Node, expected: Node, random_env: Env,
     if random_sample is None:
         return None
     a, e = evaluate(answer, random_env), evaluate(expected, random_env)
-    return _describe(random_env, random_sample, names, [], matrices, a, e, lang, exact=False)
+    example = _describe(random_env, random_sample, names, [], matrices, a, e, lang, exact=False)
+    if shown is not None:
+        example = Counterexample(example.point, *shown)
+    return example
 
 
 def _describe(env: Env, j: int, names: list[str], functions: list[str], matrices: list[str],

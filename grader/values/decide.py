@@ -23,12 +23,14 @@ import numpy as np
 
 from ..reading.nodes import Node, facts
 from ..result import Counterexample
-from .evaluate import Env, shape_of
+from .evaluate import Env, FunctionModel, shape_of
 
 SCALAR_SAMPLES = 8  # near points, then WIDE_SAMPLES over the decades
 WIDE_SAMPLES = 16
 MIN_VALID = 6
 ROUNDING_RTOL = 2e-13  # float agreement this close (relative only) needs no confirmation
+SCAN_SAMPLES = 512  # looked through when no sample lies in the expected answer's real domain
+SEEK_SPREAD = 0.1  # points drawn around the few inside a narrow domain: x (1 + u), |u| <= 0.1
 MATRIX_SAMPLES = 4
 MATRIX_SIZE = 3
 SEED = 20240611
@@ -53,6 +55,7 @@ class SampleVerdict:
     # both formulas' values there).
     certified: bool = False
     nice: tuple | None = None
+    shown: tuple[str, str] | None = None  # multi-precision values at `sample`, when certified
 
 
 class PointMasks:
@@ -117,6 +120,46 @@ def sampling_env(matrix_mode: bool, vectors: bool = False) -> Env:
         _ENVS[key] = Env(k=k, n=MATRIX_SIZE, seed=SEED, column_vectors=key[2],
                          wide=0 if matrix_mode else WIDE_SAMPLES)
     return _ENVS[key]
+
+
+def domain_env(env: Env, expected_value: np.ndarray, k: int) -> Env | None:
+    """k points inside a narrow real domain. When the expected answer is a real number at some
+    but fewer than MIN_VALID of `env`'s points (`(x - 2)^(3k)`, `log(x - 0.5) + log(0.6 - x)`
+    after a scan), k new points around those: each keeps one of them, the others move every
+    value by a factor 1 + u, |u| <= SEEK_SPREAD (random functions are kept with their point).
+    None when no point is valid or enough are."""
+    ok = _real_and_finite(expected_value.reshape(env.k, -1))
+    inside = np.flatnonzero(ok)
+    if len(inside) == 0 or (env.k == k and enough_valid(len(inside), k)):
+        return None
+    picks = inside[np.arange(k) % len(inside)]
+    rng = np.random.default_rng([SEED, len(inside)])
+    seek = Env(k=k, n=env.n, seed=env.seed, column_vectors=env.column_vectors)
+    kept = min(len(inside), k)
+    for name, values in env.symbols.items():
+        factor = 1 + rng.uniform(-SEEK_SPREAD, SEEK_SPREAD, k)
+        factor[:kept] = 1.0  # the points already inside stay as they are
+        seek.symbols[name] = (values[picks].real * factor).astype(complex)
+    for key, model in env.functions.items():
+        seek.functions[key] = FunctionModel({c: v[picks] for c, v in model.coef.items()})
+    return seek
+
+
+def scan_env(names: set[str]) -> Env:
+    """SCAN_SAMPLES points to look for a real domain the k samples all missed: half uniform in
+    (-4, 4), half over the decades 0.001..1e5 with either sign."""
+    scan = Env(k=SCAN_SAMPLES, n=MATRIX_SIZE, seed=SEED + 1)
+    rng = np.random.default_rng([SEED, 11])
+    half = SCAN_SAMPLES // 2
+    for name in sorted(names):
+        near = rng.uniform(-4, 4, half)
+        far = np.where(rng.random(half) < 0.5, -1.0, 1.0) * 10.0 ** rng.uniform(-3, 5, half)
+        scan.symbols[name] = np.concatenate([near, far]).astype(complex)
+    return scan
+
+
+def valid_count(value: np.ndarray) -> int:
+    return int(_real_and_finite(value.reshape(value.shape[0], -1)).sum())
 
 
 def canonical_shape(value: np.ndarray, flatten_vectors: bool = True) -> tuple[int, ...]:

@@ -216,8 +216,9 @@ def _func_n(node: FuncN, env: Env) -> np.ndarray:
     values = [_eval(a, env) for a in node.args]
     if any(is_matrix(v) for v in values):
         raise EvalError("function_argument_shapes", name=node.name)
-    if node.name == "log":  # log(x, base)
-        return np.log(values[0]) / np.log(values[1])
+    if node.name == "log":  # log(x, base), both logarithms real (log(1)/log(-1) is undefined)
+        log = _FUNCS["log"]
+        return log(values[0]) / log(values[1])
     if node.name == "binomial":
         return _real_pointwise(binomial_of, *values)
     result = values[0]

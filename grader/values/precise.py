@@ -298,3 +298,18 @@ def difference_at(answer: Node, expected: Node, env: Env, j: int) -> str | None:
     if abs(d_hi) > floor_hi and abs(d_lo - d_hi) <= STABLE * abs(d_hi):
         return "different"
     return None
+
+
+def texts_at(answer: Node, expected: Node, env: Env, j: int) -> tuple[str, str] | None:
+    """Both 60-digit values at sample j, written with the fewest significant digits (6 or more)
+    that tell them apart; None when either is undefined there."""
+    answer, expected = expand_derivatives(answer), expand_derivatives(expected)
+    a, _ = _value(answer, env, j, HIGH_DPS)
+    e, _ = _value(expected, env, j, HIGH_DPS)
+    if a is None or e is None:
+        return None
+    for digits in (6, 10, 16, 24, 40):
+        ta, te = mpmath.nstr(a, digits), mpmath.nstr(e, digits)
+        if ta != te:
+            break
+    return "≈ " + ta, "≈ " + te

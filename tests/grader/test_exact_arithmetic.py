@@ -210,3 +210,39 @@ def test_factored_and_expanded_forms_are_right(roots, power):
     assert all(sum(c * p ** k for k, c in enumerate(poly)) ==
                math.prod((p - r) ** power for r in roots) for p in POINTS)
     assert check(factored, _poly(poly)).verdict == "correct"
+
+
+# Cases of the kind other answer checkers test (written here in our own words): exact decimals,
+# huge powers, a long polynomial off by one, infinity as a value.
+@pytest.mark.parametrize(("expected", "answer", "symbols", "verdict"), [
+    ("1/3", "0.333333333333333", [], "wrong"),  # 3 * 0.333333333333333 = 0.999999999999999
+    # 1/5.1 = 10/51 = 0.19607843137254901...: the 12-digit decimal is another exponent
+    ("2^(0.196078431373*t)", "2^((1/5.1)*t)", ["t"], "wrong"),
+    ("(x-a)^6000", "(a-x)^6000", ["x", "a"], "correct"),  # an even power
+    ("(x-4*a)^6000", "(4*a-x)^6000", ["x", "a"], "correct"),
+    ("(x-a)^5999", "(x-a)^6000", ["x", "a"], "wrong"),  # x - a = -1: -1 and 1
+    # degree 13, integer coefficients; the answer is 1 less everywhere
+    ("512*(2*x+5)^7*(5*x-1)^5*(70*x+67)", "512*(2*x+5)^7*(5*x-1)^5*(70*x+67) - 1", ["x"], "wrong"),
+    ("inf", "inf", [], "correct"),  # infinity is a value
+    ("inf", "-inf", [], "wrong"),
+    ("inf", "5", [], "wrong"),
+    # x > 2 is the real domain of (x - 2)^(3k) for most k: sampled inside it
+    ("6*(x-2)^(3*k)", "6*((x-2)^3)^k", ["x", "k"], "correct"),
+    # the real domain (0.5, 0.6) is found by a scan, then sampled inside
+    ("log(x - 0.5) + log(0.6 - x)", "log((x - 0.5)*(0.6 - x))", ["x"], "correct"),
+    ("log(x - 0.5) + log(0.6 - x)", "log((x - 0.5)*(0.61 - x))", ["x"], "wrong"),
+])
+def test_cases_like_other_checkers(expected, answer, symbols, verdict):
+    assert Fraction(10, 51) != Fraction("0.196078431373")
+    assert 3 * Fraction("0.333333333333333") != 1
+    r = check(expected, answer, symbols)
+    assert r.verdict == verdict, r.feedback
+
+
+def test_a_non_real_intermediate_makes_the_point_undefined():
+    """log_a(a^x) at a = -1, x = 2: a^x = 1, but log(-1) is not real, so the answer is undefined
+    there, not log(1)/log(-1) = 0; a counterexample never shows such a value."""
+    r = check("x", "log(a^x, a)", ["x", "a"])
+    assert r.verdict == "wrong"
+    assert "gives 0," not in r.feedback
+    assert "undefined" in r.counterexample.answer
