@@ -28,6 +28,7 @@ from .exact import exact_value, identical, rational_form
 from .precise import NotPrecise, difference_at, texts_at
 
 MAX_EXACT_CANDIDATES = 64
+SHORT_TEXT = 12  # a counterexample value this short is taken at once
 _ONE_POINT = Env(k=1, n=1, seed=0)  # numbers only: no name is ever drawn in it
 MAX_CONFIRM = 3  # points of a float agreement confirmed in multi-precision
 
@@ -127,17 +128,22 @@ def exact_counterexample(answer: Node, expected: Node) -> Counterexample | None:
     their exact values differ, with both values written to the digits that show it."""
     names = sorted(facts(answer).symbols | facts(expected).symbols)
     values = [Fraction(v).limit_denominator(8) for v in NICE_VALUES]
+    best = None  # the point whose values are shortest to write (2^10000 + 1 at x = 2 is not)
     for i, combo in enumerate(product(values, repeat=len(names))):
         if i >= MAX_EXACT_CANDIDATES:
-            return None
+            break
         point = dict(zip(names, combo, strict=True))
         a, e = exact_value(answer, point), exact_value(expected, point)
         if a is None or e is None or a == e:
             continue
-        shown_a, shown_e = texts_that_differ(a, e)
-        where = ", ".join(f"{n} = {_plain(v)}" for n, v in point.items())
-        return Counterexample(where, shown_a, shown_e)
-    return None
+        shown = texts_that_differ(a, e)
+        length = max(len(t) for t in shown)
+        if best is None or length < best[0]:
+            where = ", ".join(f"{n} = {_plain(v)}" for n, v in point.items())
+            best = (length, Counterexample(where, *shown))
+        if length <= SHORT_TEXT:
+            break
+    return None if best is None else best[1]
 
 
 def texts_that_differ(a: Fraction, b: Fraction) -> tuple[str, str]:
