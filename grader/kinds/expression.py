@@ -19,7 +19,7 @@ from ..reading.names import Declarations
 from ..reading.nodes import Node, facts, symbol_names
 from ..reading.parser import parse, parse_with_notes
 from ..result import Counterexample, Result
-from ..values.confirm import confirmed
+from ..values.confirm import confirmed, exactly
 from ..values.counterexample import find_counterexample
 from ..values.decide import (
     MATRIX_SIZE,
@@ -123,7 +123,10 @@ class ExpectedBroken(Exception):
 def full_verdict(answer: Node, expected: Prepared | Node,
                  symbolic: SymbolicCheck | None) -> SampleVerdict:
     exp_node = expected.node if isinstance(expected, Prepared) else expected
-    verdict = confirmed(answer, exp_node, sampling_verdict(answer, expected))
+    exact = exactly(answer, exp_node)  # two rational expressions: decided exactly
+    if exact is not None and exact.status == "equal":
+        return exact
+    verdict = confirmed(answer, exp_node, sampling_verdict(answer, expected), exact)
     if verdict.status == "undecided" and symbolic is not None:
         outcome = symbolic(answer, exp_node)
         if outcome is True:

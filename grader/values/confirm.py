@@ -33,20 +33,31 @@ _ONE_POINT = Env(k=1, n=1, seed=0)  # numbers only: no name is ever drawn in it
 MAX_CONFIRM = 3  # points of a float agreement confirmed in multi-precision
 
 
-def confirmed(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleVerdict:
-    """The verdict, checked exactly where that is possible."""
-    if verdict.status == "shape":
-        return verdict
+def exactly(answer: Node, expected: Node) -> SampleVerdict | None:
+    """The modular test's verdict on two rational expressions (None for anything else): run
+    before the float samples, which an "equal" verdict then does not need."""
     ra = rational_form(answer)
     re = rational_form(expected) if ra is not None else None
-    if ra is not None and re is not None:
-        same = identical(ra, re)
-        if same is True:
-            return SampleVerdict("equal", env=verdict.env, path="exact")
-        if same is False:
-            return SampleVerdict("different", sample=verdict.sample if verdict.status ==
-                                 "different" else None, env=verdict.env,
-                                 example=exact_counterexample(ra, re), path="exact")
+    if ra is None or re is None:
+        return None
+    same = identical(ra, re)
+    if same is None:
+        return None
+    if same:
+        return SampleVerdict("equal", path="exact")
+    return SampleVerdict("different", example=exact_counterexample(ra.node, re.node),
+                         path="exact")
+
+
+def confirmed(answer: Node, expected: Node, verdict: SampleVerdict,
+              exact: SampleVerdict | None = None) -> SampleVerdict:
+    """The float verdict, checked where floats cannot see; `exact` is the verdict of `exactly`
+    when it had one."""
+    if verdict.status == "shape":
+        return verdict
+    if exact is not None:
+        return replace(exact, env=verdict.env,
+                       sample=verdict.sample if verdict.status == "different" else None)
     points, env = verdict.points, verdict.env
     if verdict.status == "undecided" and facts(answer).constant and facts(expected).constant:
         return _infinities(answer, expected, verdict)
@@ -79,9 +90,7 @@ def trusted_agreement(points: PointMasks, env: Env) -> bool:
     absolute slack) at every valid near point, and at least two of them; the wide points only
     need the float rule (far from 0 their values carry a float's own rounding, 1e-12 and more,
     and tiny values there are below a float's resolution)."""
-    near = np.arange(len(points.valid)) < env.k - env.wide
-    valid_near = points.valid & near
-    return int(valid_near.sum()) >= 2 and points.rounding[valid_near].all()
+    return points.rounding_level(env.k - env.wide)
 
 
 def _certified(answer: Node, expected: Node, env: Env, j: int) -> bool:

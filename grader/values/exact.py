@@ -31,11 +31,12 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from ..reading.nodes import (
     Add,
-    Diff,
     Div,
     Factorial,
     FuncN,
@@ -178,10 +179,15 @@ def _number(node: Num) -> Fraction:
     """The decimal as typed; 'inf' and anything else that is not a finite decimal is not."""
     if not math.isfinite(node.value):
         raise NotRational("not finite")
+    return _decimal(node.text, node.value)
+
+
+@lru_cache(maxsize=4096)
+def _decimal(text: str, value: float) -> Fraction:
     try:
-        return Fraction(node.text)
+        return Fraction(text)
     except (ValueError, ZeroDivisionError):
-        return Fraction(node.value)  # a number the parser built itself (its text is its value)
+        return Fraction(value)  # a number the parser built itself (its text is its value)
 
 
 def constant_fraction(node: Node) -> Fraction:
@@ -310,52 +316,68 @@ _BOUNDS = {
 
 # -- the test ---------------------------------------------------------------------------------
 
-def rational_form(node: Node) -> Node | None:
-    """The tree with derivatives expanded when it is a rational expression of plain symbols,
-    else None (functions, e, pi, roots, matrices, declared functions)."""
+@dataclass(frozen=True, slots=True)
+class RationalTree:
+    """A rational expression (derivatives expanded) and its `_bounds`."""
+
+    node: Node
+    bounds: tuple[int, float, float]
+
+
+_RATIONAL: dict[int, tuple[Node, RationalTree | None]] = {}
+
+
+def rational_form(node: Node) -> RationalTree | None:
+    """The tree with derivatives expanded, and its bounds, when it is a rational expression of
+    plain symbols; else None (functions, e, pi, roots, matrices, declared functions). Cached per
+    tree (an expected answer is met by many answers), as reading.nodes.facts is."""
+    hit = _RATIONAL.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    result = _rational_form(node)
+    if len(_RATIONAL) > 1024:  # keeps the node alive while cached, so its id cannot be reused
+        _RATIONAL.clear()
+    _RATIONAL[id(node)] = (node, result)
+    return result
+
+
+def _rational_form(node: Node) -> RationalTree | None:
     f = facts(node)
     if f.matrices or f.functions or f.multi_arg:
         return None
-    if f.has_diff or any(type(n) is Diff for n in (node,)):
+    if f.has_diff:
         node = expand_derivatives(node)
     try:
-        _bounds(node)
+        return RationalTree(node, _bounds(node))
     except (NotRational, _Pole, OverflowError, ValueError):
         return None
-    return node
 
 
-def trials_needed(answer: Node, expected: Node) -> int | None:
+def trials_needed(answer: RationalTree, expected: RationalTree) -> int | None:
     """Trials for an error probability <= 2^-TARGET_BITS, or None beyond MAX_TRIALS."""
-    (Da, na, da), (De, ne, de) = _bounds(answer), _bounds(expected)
+    (Da, na, da), (De, ne, de) = answer.bounds, expected.bounds
     degree = Da + De
     coefficient_bits = max(na + de, ne + da) + 1
     per_trial = degree / 2 ** (PRIME_BITS - 1) + (coefficient_bits / (PRIME_BITS - 1)) / 2 ** 55
-    if per_trial == 0:
-        return 1
     if per_trial >= 2 ** -(TARGET_BITS // MAX_TRIALS):
         return None
     return max(1, math.ceil(TARGET_BITS / -math.log2(per_trial)))
 
 
-def identical(answer: Node, expected: Node) -> bool | None:
-    """True (equal, error probability <= 2^-60), False (certainly different), or None (not two
-    rational expressions, too large for the bound, or undefined at every point drawn).
-    Call with trees from `rational_form`."""
-    try:
-        trials = trials_needed(answer, expected)
-    except (NotRational, _Pole, OverflowError, ValueError):
-        return None
+def identical(answer: RationalTree, expected: RationalTree) -> bool | None:
+    """True (equal, error probability <= 2^-60), False (certainly different), or None (too
+    large for the bound, or undefined at every point drawn)."""
+    trials = trials_needed(answer, expected)
     if trials is None:
         return None
-    names = sorted(facts(answer).symbols | facts(expected).symbols)
-    primes = _RANDOM.sample(_PRIMES, trials)
-    for p in primes:
+    a, e = answer.node, expected.node
+    names = sorted(facts(a).symbols | facts(e).symbols)
+    for p in _RANDOM.sample(_PRIMES, trials):
         field = Modular(p)
         for _ in range(MAX_REDRAWS):
             point = {name: _RANDOM.randrange(p) for name in names}
             try:
-                difference = (_eval(answer, field, point) - _eval(expected, field, point)) % p
+                difference = (_eval(a, field, point) - _eval(e, field, point)) % p
             except _Pole:
                 continue
             except NotRational:
