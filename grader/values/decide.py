@@ -48,7 +48,7 @@ class SampleVerdict:
     expected_shape: tuple[int, ...] | None = None
     env: Env | None = None  # the sampling environment the verdict was reached in
     example: Counterexample | None = None  # a certified counterexample, when one is known
-    path: str = "float"  # float | exact | precise: what decided (the benchmark counts them)
+    path: str = "float"  # float | exact | precise: which check decided (confirm.py)
     points: PointMasks | None = None  # per-point facts of a float comparison
     # A "different" verdict whose difference was certified (confirm.py) at the random `sample`,
     # or at `nice`, a hand-checkable point (counterexample.nice_difference: environment, index,

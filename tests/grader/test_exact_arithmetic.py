@@ -246,3 +246,19 @@ def test_a_non_real_intermediate_makes_the_point_undefined():
     assert r.verdict == "wrong"
     assert "gives 0," not in r.feedback
     assert "undefined" in r.counterexample.answer
+
+
+@pytest.mark.parametrize(("expected", "answer", "path", "status"), [
+    ("(x + 1)^2", "x^2 + 2*x + 1", "exact", "equal"),  # rational: the modular test decides
+    ("(x + 1)^2", "x^2 + 2*x + 2", "exact", "different"),
+    ("sin(2*x)", "2*sin(x)*cos(x)", "float", "equal"),  # rounding-level agreement: fast path
+    ("exp(x + 1e-12)", "exp(x)", "precise", "different"),  # not at rounding level: mpmath
+    ("sin(2*x)", "2*sin(x)", "precise", "different"),  # a float difference is certified
+])
+def test_which_check_decides(expected, answer, path, status):
+    from grader.kinds.expression import full_verdict, prepare
+    from grader.reading.names import Declarations
+
+    decls = Declarations.of(symbols=["x"])
+    verdict = full_verdict(parse(answer, decls)[0], prepare(expected, decls), None)
+    assert (verdict.path, verdict.status) == (path, status)
