@@ -43,12 +43,15 @@ _CONST = {
 }
 
 
+FLOAT_FACTORIALS = 170  # 171! is beyond a float: larger whole numbers go through math.gamma
+
+
 def factorial_of(x: float) -> float:
     """x! = Gamma(x + 1) (DLMF 5.4.1), exact for whole x; ValueError at the poles (x a negative
     whole number), OverflowError above 170!."""
-    if x.is_integer() and x >= 0:
+    if x.is_integer() and 0 <= x <= FLOAT_FACTORIALS:
         return float(math.factorial(int(x)))
-    return math.gamma(x + 1)
+    return math.gamma(x + 1)  # OverflowError beyond 170: never an exact factorial of 10^50
 
 
 def _reciprocal_gamma(x: float) -> float:
@@ -64,8 +67,14 @@ def _reciprocal_gamma(x: float) -> float:
 def binomial_of(n: float, k: float) -> float:
     """binomial(n, k) = Gamma(n+1) / (Gamma(k+1) Gamma(n-k+1)) (DLMF 1.2.6, extended by the gamma
     function): math.comb for whole 0 <= k <= n, 0 for whole k outside 0..n (n whole and >= 0)."""
-    if n.is_integer() and k.is_integer() and n >= 0:
+    if n.is_integer() and k.is_integer() and 0 <= n <= FLOAT_FACTORIALS:
         return float(math.comb(int(n), int(k))) if 0 <= k <= n else 0.0
+    if n.is_integer() and k.is_integer() and n >= 0:
+        if not 0 <= k <= n:
+            return 0.0
+        m = min(k, n - k)
+        if m <= FLOAT_FACTORIALS:  # binomial(2e50, 3) = 2e50 (2e50 - 1) (2e50 - 2) / 6
+            return math.prod((n - i) / (i + 1) for i in range(int(m)))
     return factorial_of(n) * _reciprocal_gamma(k + 1) * _reciprocal_gamma(n - k + 1)
 
 

@@ -87,3 +87,12 @@ def exact_constant_size(arg: Node) -> float | None:
     if value is None and any(isinstance(n, Factorial) for n in walk(arg)):
         return math.inf
     return value
+
+
+def check_binomial(args: list[Node], pos: int) -> None:
+    """binomial(n, k) of constant whole numbers is computed exactly: n at most MAX_FACTORIAL."""
+    n = args[0]
+    if is_constant(n):
+        value = exact_constant_size(n)
+        if value is not None and abs(value) > MAX_FACTORIAL:
+            raise LimitError("binomial_too_large", pos, limit=MAX_FACTORIAL)

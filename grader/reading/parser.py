@@ -28,6 +28,7 @@ from .limits import (
     MAX_EXPONENT,
     MAX_LENGTH,
     MAX_NODES,
+    check_binomial,
     check_exponent,
     check_factorial,
     number_value,
@@ -447,6 +448,7 @@ class Parser:
             args = self.parse_call_args(t)
             if len(args) != 2:
                 raise ParseError("two_arguments_exactly", t.pos, name=name)
+            check_binomial(args, t.pos)
             return self.make(FuncN(name, tuple(args)))
         if name in EXTREMA:
             args = self.parse_call_args(t)

@@ -58,6 +58,7 @@ PRIME_BITS = 62
 POOL_SIZE = 12
 # Exact (Fraction) evaluation is for small points only: its numbers grow with the exponents.
 MAX_EXACT_BITS = 200_000
+MAX_BINOMIAL_K = 1000  # binomial(n, k) of a formula n is a polynomial of degree k
 
 _RANDOM = random.SystemRandom()  # os.urandom: nothing to seed, nothing shared to corrupt
 
@@ -176,9 +177,7 @@ class Exact:
 
 
 def _number(node: Num) -> Fraction:
-    """The decimal as typed; 'inf' and anything else that is not a finite decimal is not."""
-    if not math.isfinite(node.value):
-        raise NotRational("not finite")
+    """The decimal as typed (`inf` is not a rational number)."""
     return _decimal(node.text, node.value)
 
 
@@ -187,6 +186,8 @@ def _decimal(text: str, value: float) -> Fraction:
     try:
         return Fraction(text)
     except (ValueError, ZeroDivisionError):
+        if not math.isfinite(value):
+            raise NotRational("not finite") from None
         return Fraction(value)  # a number the parser built itself (its text is its value)
 
 
@@ -229,12 +230,27 @@ def _factorial(node: Factorial, field, point: dict):
 
 
 def _func_n(node: FuncN, field, point: dict):
+    return _eval(falling_factorial_form(node), field, point)
+
+
+def falling_factorial_form(node: FuncN) -> Node:
+    """binomial(n, k) for a constant whole k >= 0 as the polynomial n (n-1) ... (n-k+1) / k!,
+    equal to the gamma form for every real n (DLMF 26.3.1, 5.2.5); binomial(n, k) of whole
+    numbers n >= 0 is math.comb. Anything else is not rational."""
     if node.name != "binomial":
         raise NotRational(node.name)
-    n, k = (_whole(a) for a in node.args)
-    if n < 0:
-        raise NotRational("binomial of a negative whole number")
-    return field.number(Fraction(math.comb(n, k) if 0 <= k <= n else 0))
+    n_node, k_node = node.args
+    k = _whole(k_node)
+    if is_constant(n_node):
+        n = _whole(n_node)
+        if n >= 0:
+            value = math.comb(n, k) if 0 <= k <= n else 0
+            return Num(float(value) if value < 1e300 else math.inf, str(value))
+    if k < 0 or k > MAX_BINOMIAL_K:
+        raise NotRational("binomial with a negative or large k")
+    factors = tuple(Add((n_node, Num(float(-i), str(-i)))) for i in range(k))
+    return Div(Mul(factors) if factors else Num(1.0, "1"),
+               Num(float(math.factorial(k)) if k <= 170 else math.inf, str(math.factorial(k))))
 
 
 _EVAL = {
@@ -301,6 +317,10 @@ def _constant_bounds(node: Node):
     return 0, _bits(value.numerator), _bits(value.denominator)
 
 
+def _binomial_bounds(node: FuncN):
+    return _bounds(falling_factorial_form(node))
+
+
 _BOUNDS = {
     Num: _num_bounds,
     Sym: lambda n: (1, 0.0, 0.0),
@@ -310,7 +330,7 @@ _BOUNDS = {
     Div: _div_bounds,
     Pow: _pow_bounds,
     Factorial: _constant_bounds,
-    FuncN: _constant_bounds,
+    FuncN: _binomial_bounds,
 }
 
 

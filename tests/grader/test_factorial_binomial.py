@@ -109,3 +109,23 @@ def test_preview_writes_binomials_and_factorials():
 def test_a_derivative_of_a_factorial_is_not_guessed():
     r = check("n", "diff(n!, n)", ("n",))
     assert r.verdict == "unreadable"
+
+
+@pytest.mark.parametrize(("expected", "answer", "verdict"), [
+    # binomial(n, k) of a constant whole k is the polynomial n (n-1) ... (n-k+1) / k!: exact
+    ("binomial(n + 1, 3)", "binomial(n, 3) + binomial(n, 2)", "correct"),  # Pascal, k = 3
+    # 2e50 (2e50 - 1) (2e50 - 2) / 6 + 1 differs from it by 1, far below a float's resolution
+    ("binomial(n*10^50, 3)", "binomial(n*10^50, 3) + 1", "wrong"),
+    ("binomial(5, 7)", "0", "correct"),  # k > n: no way to choose 7 of 5
+])
+def test_binomials_with_a_constant_k_are_polynomials(expected, answer, verdict):
+    n = 2 * 10 ** 50
+    assert math.comb(n, 3) + 1 != math.comb(n, 3) and math.comb(5, 7) == 0
+    assert all(math.comb(m + 1, 3) == math.comb(m, 3) + math.comb(m, 2) for m in range(2, 30))
+    r = check(expected, answer)
+    assert r.verdict == verdict, r.feedback
+
+
+def test_huge_binomials_and_factorials_are_refused_clearly():
+    r = check("x", "binomial(10^9, 5*10^8)", ("x",))
+    assert r.verdict == "unreadable" and "binomial(1000, k)" in r.feedback
