@@ -222,7 +222,9 @@ def match_malrule(node: Node, malrules, decls: Declarations,
     for rule in malrules or ():
         try:
             rule_node = prepare(str(rule["answer"]), decls)
-            if sampling_verdict(node, rule_node).status == "equal":
+            exact = exactly(node, rule_node.node)  # rational: decided exactly, and cheaply
+            verdict = exact if exact is not None else sampling_verdict(node, rule_node)
+            if verdict.status == "equal":
                 return str(rule.get("feedback") or "")
         except (GraderError, ExpectedBroken, KeyError, TypeError):
             continue  # a broken mal-rule must not stop the learner's answer from being graded

@@ -5,7 +5,9 @@
   verdict gets a counterexample evaluated exactly at a hand-checkable point.
 - Anything else (precise.py): a float "equal" that is not at rounding level, or that rests on an
   absolute tolerance (tiny values), is checked again at a few points in multi-precision
-  arithmetic; a float "different" is kept only when some point's difference is certified there.
+  arithmetic, as is an "undecided" whose valid points disagree only slightly; a float
+  "different" is kept only when some point's difference is certified there.
+- Numbers without a finite value: `inf` is `inf` (the floats skip infinite values).
 """
 
 from __future__ import annotations
@@ -105,8 +107,11 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> Sa
     points, env = verdict.points, verdict.env
     differing = points.differing()
     if differing:
-        nice = nice_difference(answer, expected, env.column_vectors,
-                               certify=lambda e, j: _certified(answer, expected, e, j))
+        try:
+            nice = nice_difference(answer, expected, env.column_vectors,
+                                   certify=lambda e, j: _certified(answer, expected, e, j))
+        except (GraderError, FloatingPointError, ValueError):  # a nice point is optional
+            nice = None
         if nice is not None:
             return replace(verdict, status="different", sample=differing[0], nice=nice,
                            certified=True, path="precise")
@@ -133,8 +138,9 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> Sa
 
 
 def exact_counterexample(answer: Node, expected: Node) -> Counterexample | None:
-    """The first hand-checkable point (x = 2, 1, 3, -1, 1/2, ...) where both are defined and
-    their exact values differ, with both values written to the digits that show it."""
+    """A hand-checkable point (x = 2, 1, 3, -1, 1/2, ...) where both are defined and their exact
+    values differ, the one whose values are shortest to write (the first whose values are at
+    most SHORT_TEXT characters), with both values written to the digits that show it."""
     names = sorted(facts(answer).symbols | facts(expected).symbols)
     values = [Fraction(v).limit_denominator(8) for v in NICE_VALUES]
     best = None  # the point whose values are shortest to write (2^10000 + 1 at x = 2 is not)
