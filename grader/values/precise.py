@@ -22,8 +22,6 @@ from __future__ import annotations
 import math
 import threading
 
-import mpmath
-
 from ..reading.nodes import (
     Add,
     Apply,
@@ -46,7 +44,7 @@ from .evaluate import Env
 LOW_DPS, HIGH_DPS = 30, 60
 NOISE_DIGITS = {LOW_DPS: 20, HIGH_DPS: 50}
 STABLE = 1e-3
-CLEAR = mpmath.mpf(10) ** -15  # a 30-digit difference this large needs no second precision
+CLEAR_DIGITS = 15  # a 30-digit difference above 1e-15 of the scale needs no second precision
 
 
 class Undefined(Exception):  # noqa: N818 - a signal: not a real number at this point
@@ -60,11 +58,15 @@ class NotPrecise(Exception):  # noqa: N818 - a signal: this tree is left to the 
 _LOCAL = threading.local()
 
 
-def _context(dps: int) -> mpmath.ctx_mp.MPContext:
+def _context(dps: int):
+    """This thread's mpmath context with `dps` digits (mpmath is imported on first use: most
+    answers never need it, and the app starts faster without it)."""
     contexts = getattr(_LOCAL, "contexts", None)
     if contexts is None:
         contexts = _LOCAL.contexts = {}
     if dps not in contexts:
+        import mpmath
+
         ctx = mpmath.MPContext()
         ctx.dps = dps
         contexts[dps] = ctx
@@ -281,7 +283,8 @@ def difference_at(answer: Node, expected: Node, env: Env, j: int) -> str | None:
     a_lo, scale_a = _value(answer, env, j, LOW_DPS)
     e_lo, scale_e = _value(expected, env, j, LOW_DPS)
     s_lo = max(scale_a, scale_e)
-    if a_lo is not None and e_lo is not None and abs(a_lo - e_lo) > CLEAR * s_lo:
+    clear = _context(LOW_DPS).mpf(10) ** -CLEAR_DIGITS * s_lo
+    if a_lo is not None and e_lo is not None and abs(a_lo - e_lo) > clear:
         return "different"  # 15 orders of magnitude above the 30-digit noise: no artefact
     a_hi, scale_a = _value(answer, env, j, HIGH_DPS)
     e_hi, scale_e = _value(expected, env, j, HIGH_DPS)
@@ -291,8 +294,8 @@ def difference_at(answer: Node, expected: Node, env: Env, j: int) -> str | None:
     if a_lo is None or a_hi is None:
         return "answer_undefined" if a_lo is None and a_hi is None else None
     d_lo, d_hi = a_lo - e_lo, a_hi - e_hi
-    floor_lo = mpmath.mpf(10) ** -NOISE_DIGITS[LOW_DPS] * s_lo
-    floor_hi = mpmath.mpf(10) ** -NOISE_DIGITS[HIGH_DPS] * s_hi
+    floor_lo = _context(LOW_DPS).mpf(10) ** -NOISE_DIGITS[LOW_DPS] * s_lo
+    floor_hi = _context(HIGH_DPS).mpf(10) ** -NOISE_DIGITS[HIGH_DPS] * s_hi
     if abs(d_hi) <= floor_hi and abs(d_lo) <= floor_lo:
         return "equal"
     if abs(d_hi) > floor_hi and abs(d_lo - d_hi) <= STABLE * abs(d_hi):
@@ -309,7 +312,14 @@ def texts_at(answer: Node, expected: Node, env: Env, j: int) -> tuple[str, str] 
     if a is None or e is None:
         return None
     for digits in (6, 10, 16, 24, 40):
-        ta, te = mpmath.nstr(a, digits), mpmath.nstr(e, digits)
+        ctx = _context(HIGH_DPS)
+        ta, te = ctx.nstr(a, digits), ctx.nstr(e, digits)
         if ta != te:
             break
     return "≈ " + ta, "≈ " + te
+
+
+def warm_up() -> None:
+    """Import mpmath and build this thread's contexts ahead of the first answer that needs them."""
+    _context(LOW_DPS)
+    _context(HIGH_DPS)
