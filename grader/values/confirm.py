@@ -88,7 +88,7 @@ def _infinities(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleV
 
 
 def trusted_agreement(points: PointMasks, env: Env) -> bool:
-    """Float agreement that needs no confirmation: at rounding level (2e-13 relative, no
+    """Float agreement that needs no confirmation: at rounding level (2e-14 relative, no
     absolute slack) at every valid near point, and at least two of them; the wide points only
     need the float rule (far from 0 their values carry a float's own rounding, 1e-12 and more,
     and tiny values there are below a float's resolution)."""

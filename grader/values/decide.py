@@ -12,7 +12,7 @@ log x^2 at x = -1) counts as a clear difference.
 - otherwise (few valid points, or differences near rounding level)      -> undecided
 Shapes are compared first; vectors written as rows or columns count as the same shape.
 The verdict keeps its per-point masks: confirm.py checks a float verdict exactly where floats
-cannot be trusted (`rounding` marks the points that agree to 2e-13 relative, no absolute slack).
+cannot be trusted (`rounding` marks the points that agree to 2e-14 relative, no absolute slack).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from .evaluate import Env, FunctionModel, shape_of
 SCALAR_SAMPLES = 8  # near points, then WIDE_SAMPLES over the decades
 WIDE_SAMPLES = 16
 MIN_VALID = 6
-ROUNDING_RTOL = 2e-13  # float agreement this close (relative only) needs no confirmation
+ROUNDING_RTOL = 2e-14  # float agreement this close (relative only) needs no confirmation
 SCAN_SAMPLES = 512  # looked through when no sample lies in the expected answer's real domain
 SEEK_SPREAD = 0.1  # points drawn around the few inside a narrow domain: x (1 + u), |u| <= 0.1
 MATRIX_SAMPLES = 4
