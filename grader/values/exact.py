@@ -2,7 +2,8 @@
 
 Rational expressions here are numbers as typed (exact decimals: `0.5` is 1/2, `1e-9` is 10^-9,
 never the binary float), symbols, + − × ÷, powers to a constant whole exponent of any size (a
-negative one is a reciprocal), and factorials and binomials of whole numbers. Two of them are
+negative one is a reciprocal), factorials and binomials of whole numbers, and binomial(n, k)
+of a formula n with a constant whole k (the polynomial n (n-1) ... (n-k+1) / k!). Two of them are
 equal on the reals (wherever both are defined) exactly when they are the same rational function,
 i.e. when N = P1·Q2 − P2·Q1 is the zero polynomial (A = P1/Q1, B = P2/Q2, integer coefficients).
 
@@ -18,7 +19,8 @@ The test (Schwartz 1980, Zippel 1979; DeMillo–Lipton 1978): draw a prime p at 
   per-trial bounds is ≤ 2^-60: **an "equal" verdict is wrong with probability at most 2^-60.**
   When D or B is so large that 6 trials cannot reach that bound the test declines (None).
 A point where a denominator vanishes mod p is drawn again (at most a few times, then None): so
-1/(x − x), undefined everywhere, is left to the float path, which says so.
+1/(x − x), undefined everywhere, is left to the float path, which says so. (Conditioning on a
+nonzero denominator changes the bound by a factor 1/(1 − D/p), which the 2^-60 absorbs.)
 
 The primes come from a pool drawn at random when the module is loaded (each check uses
 distinct primes of the pool and fresh random points); a learner cannot aim at them.
