@@ -1,15 +1,20 @@
 """Multi-precision evaluation (mpmath) at one sample point, to confirm what floats cannot see.
 
-A formula is evaluated at the float sample's point (each value read exactly) twice, with 30 and
-with 60 significant digits, in the real numbers: every intermediate value must be a finite real
-number (log(-2), sqrt(-1), asin(2), a pole of the gamma function: undefined at that point), as
-on paper and in the float evaluation. At each point the difference d = answer − expected is
-- certified nonzero at once when the 30-digit d is above 1e-15 of the largest magnitude met (15
-  orders of magnitude above that evaluation's noise), else when the 60-digit d is above that evaluation's noise floor (1e-50 of the
-  largest magnitude met) and the 30- and 60-digit values of d agree to 1e-3 (a rounding artefact
-  would move with the precision): the counterexample shown to a learner is never an artefact;
-- zero when both are within their noise floors (1e-50 and 1e-20 of the largest magnitude);
+A formula is evaluated at the float sample's point (each value read exactly) with 30 and, when
+needed, 60 significant digits, in the real numbers: every intermediate value must be a finite
+real number (log(-2), sqrt(-1), asin(2), a pole of the gamma function: undefined at that
+point), as on paper and in the float evaluation. At each point the difference
+d = answer − expected is
+- certified nonzero at once when the 30-digit d is above 1e-15 of the largest magnitude met
+  while evaluating (15 orders of magnitude above that evaluation's rounding noise), or else when
+  the 60-digit d is above 1e-50 of the largest magnitude and the 30- and 60-digit values of d
+  agree to 1e-3 (a rounding artefact would move with the precision): the counterexample shown to
+  a learner is not an artefact;
+- zero when both are within their noise floors (1e-20 and 1e-50 of the largest magnitude);
 - unknown otherwise (None).
+The noise floor is an estimate (cancellation is bounded by the largest magnitude met, as in
+bench/corpus/identity_checks.py), not interval arithmetic: a certificate rests on two
+evaluations at different precisions agreeing far above it.
 Declared functions use the sample's random function (evaluate.FunctionModel) with its float
 coefficients read exactly; matrices are left to the float path (None).
 
