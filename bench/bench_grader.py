@@ -8,7 +8,8 @@ in the product.) Both verdicts are compared with the corpus's known verdicts. Th
 ours with every answer in the contained worker, the baseline) take turns CHUNK answers at a
 time, PASSES times; the speed-up is the median of the per-pass speed-ups.
 
-Also, one pass each: the independent corpus of answers to compute's problems
+Also: how often the exact (modular) and multi-precision (mpmath) checks ran, and their answers'
+own p50/p99. One pass each: the independent corpus of answers to compute's problems
 (bench/corpus/generated.jsonl) and the identity corpus (bench/corpus/identities.jsonl: published
 identities, classic errors and notations), whose agreement is reported per class.
 
@@ -246,6 +247,7 @@ def main() -> int:
         print(f"  {kind + f' ({len(idx)})':36}{o:>10.3f}{b:>10.2f}{b / o:>9.1f}x"
               f"{pct([ours_right[i] for i in idx]):>10}"
               f"{pct([base[i][0] == truth[i] for i in idx]):>10}")
+    report_exact_paths(rows, ours_ms)
     goals = {
         "p50 <= 1 ms": statistics.median(ours_ms) <= 1.0,
         "p99 <= 20 ms": percentile(ours_ms, .99) <= 20.0,
@@ -260,6 +262,54 @@ def main() -> int:
     report_independent()
     report_identities()
     return 0
+
+
+def exact_paths(rows: list[dict]) -> list[set[str]]:
+    """Per answer, which slower checks ran when it was graded in this process: "exact" (the
+    modular identity test of values/exact.py) and "precise" (mpmath at a point, values/precise.py).
+    Found by wrapping the two functions that confirm.py calls (the CLI's output has no such
+    field: its JSON Lines contract is fixed)."""
+    import grader
+    from grader.values import confirm
+
+    ran: set[str] = set()
+    identical, difference_at = confirm.identical, confirm.difference_at
+
+    def counted(name, f):
+        def wrapper(*args, **kwargs):
+            ran.add(name)
+            return f(*args, **kwargs)
+        return wrapper
+
+    confirm.identical = counted("exact", identical)
+    confirm.difference_at = counted("precise", difference_at)
+    try:
+        paths = []
+        for row in rows:
+            ran.clear()
+            grader.check(row)
+            paths.append(set(ran))
+    finally:
+        confirm.identical, confirm.difference_at = identical, difference_at
+    return paths
+
+
+def report_exact_paths(rows: list[dict], ours_ms: list[float]) -> None:
+    """How often the exact / multi-precision checks ran, and those answers' own times (from the
+    CLI runs above)."""
+    paths = exact_paths(rows)
+    slow = [i for i, p in enumerate(paths) if p]
+    n = len(rows)
+    counts = {name: sum(name in p for p in paths) for name in ("exact", "precise")}
+    print("\n" f"exact / multi-precision checks ran for {len(slow)} of {n} answers "
+          f"({100 * len(slow) / n:.1f} %): modular identity test {counts['exact']}, "
+          f"mpmath at a point {counts['precise']}")
+    if slow:
+        times = [ours_ms[i] for i in slow]
+        others = [ours_ms[i] for i in range(n) if i not in set(slow)]
+        print(f"  those answers: p50 {statistics.median(times):.3f} ms, p99 "
+              f"{percentile(times, .99):.3f} ms; the others: p50 "
+              f"{statistics.median(others):.3f} ms, p99 {percentile(others, .99):.3f} ms")
 
 
 def report_independent() -> None:

@@ -35,8 +35,13 @@ def grade_fast_then_contained(request: object, worker: Worker) -> Result:
 
 
 def warm_up() -> None:
-    """Start the shared worker and wait until it is warm (for a background thread at start-up).
-    If it cannot start, the first answer that needs it says so; nothing is raised here."""
+    """Start the shared worker and wait until it is warm (for a background thread at start-up),
+    and load the multi-precision arithmetic that certifies counterexamples (mpmath, imported on
+    first use). If the worker cannot start, the first answer that needs it says so; nothing is
+    raised here."""
+    from .values.precise import warm_up as warm_up_precise
+
+    warm_up_precise()
     try:
         shared_worker().start()
     except (RuntimeError, OSError):

@@ -71,6 +71,13 @@ MESSAGES: dict[str, dict[str, str]] = {
                                  "中的名字写出导数"},
     "two_arguments": {"en": "{name} takes two or more arguments, e.g. {name}(x, 0)",
                       "zh": "{name} 需要两个或更多参数，例如 {name}(x, 0)"},
+    "two_arguments_exactly": {"en": "{name} takes two arguments, e.g. {name}(n, k)",
+                              "zh": "{name} 需要两个参数，例如 {name}(n, k)"},
+    "binomial_too_large": {"en": "the binomial coefficient is too large (limit binomial({limit}, k))",
+                           "zh": "二项式系数过大（上限 binomial({limit}, k)）"},
+    "factorial_derivative": {"en": "derivatives of factorials and binomials (digamma) are not "
+                                   "supported",
+                             "zh": "不支持对阶乘和二项式系数求导（需要 digamma 函数）"},
     "log_arguments": {"en": "log takes one argument, or two: log(x, base)",
                       "zh": "log 只接受一个参数，或两个参数：log(x, 底数)"},
     "log_base": {"en": "the base of log_{base} must be a number or one letter; or write "
@@ -164,8 +171,9 @@ MESSAGES: dict[str, dict[str, str]] = {
                                   "before gives {expected}.",
                             "zh": "例如，取 {point} 时：这一行等于 {answer}，上一行等于 {expected}。"},
     "value_not_real": {"en": "a value that is not a real number", "zh": "非实数值"},
-    "value_undefined": {"en": "an undefined value (division by zero or overflow)",
-                        "zh": "无定义的值（除以零或溢出）"},
+    "value_undefined": {"en": "an undefined value (outside its real domain, a division by zero "
+                              "or an overflow)",
+                        "zh": "无定义的值（超出实数定义域、除以零或溢出）"},
     "shape_mismatch": {"en": "Wrong shape: your answer is {answer}, the expected answer is "
                              "{expected}.",
                        "zh": "形状不对：你的答案是{answer}，标准答案是{expected}。"},

@@ -176,9 +176,14 @@ def _func(node: Func, values: list[Decimal]) -> Decimal:
 
 
 def _func_n(node: FuncN, values: list[Decimal]) -> Decimal:
-    """max, min of several numbers; log(x, base) = ln x / ln base."""
+    """max, min of several numbers; log(x, base) = ln x / ln base; binomial(n, k) of whole
+    numbers (others through the float path: the gamma function)."""
     if node.name in ("max", "min"):
         return max(values) if node.name == "max" else min(values)
+    if node.name == "binomial" and all(v == v.to_integral_value() for v in values) \
+            and values[0] >= 0:
+        n, k = (int(v) for v in values)
+        return Decimal(math.comb(n, k)) if 0 <= k <= n else Decimal(0)
     if node.name != "log" or len(values) != 2:
         raise NotExact(node.name)
     x, base = values

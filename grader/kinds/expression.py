@@ -16,11 +16,21 @@ from ..errors import CannotDecide, EvalError, GraderError, ParseError
 from ..messages import message
 from ..reading.latex import to_latex
 from ..reading.names import Declarations
-from ..reading.nodes import Node, symbol_names
+from ..reading.nodes import Node, facts, symbol_names
 from ..reading.parser import parse, parse_with_notes
 from ..result import Counterexample, Result
+from ..values.confirm import confirmed, exactly
 from ..values.counterexample import find_counterexample
-from ..values.decide import MATRIX_SIZE, Verdict, compare_values, sampling_env, uses_matrices
+from ..values.decide import (
+    MATRIX_SIZE,
+    SampleVerdict,
+    compare_values,
+    domain_env,
+    sampling_env,
+    scan_env,
+    uses_matrices,
+    valid_count,
+)
 from ..values.evaluate import Env, evaluate
 from .exact_decimal import undefined_everywhere
 from .feedback import (
@@ -63,27 +73,45 @@ def sampled(prepared: Prepared, matrix_mode: bool) -> tuple[Env, np.ndarray]:
                 raise
             env = sampling_env(matrix_mode, vectors=False)
             value = evaluate(prepared.node, env)
+        if not matrix_mode:
+            env, value = inside_the_domain(prepared.node, env, value)
         prepared.values[matrix_mode] = (env, value)
     return prepared.values[matrix_mode]
 
 
-def sampling_verdict(answer: Node, expected: Prepared | Node) -> Verdict:
+def inside_the_domain(node: Node, env: Env, value: np.ndarray) -> tuple[Env, np.ndarray]:
+    """The samples, moved inside a narrow real domain when few of them are in it (decide.py:
+    `domain_env`; a scan of SCAN_SAMPLES points when none is)."""
+    if valid_count(value) == 0 and facts(node).symbols:
+        scan = scan_env(facts(node).symbols)
+        try:
+            scanned = evaluate(node, scan)
+        except (EvalError, CannotDecide):
+            return env, value
+        seek = domain_env(scan, scanned, env.k)
+    else:
+        seek = domain_env(env, value, env.k)
+    if seek is None:
+        return env, value
+    seek_value = evaluate(node, seek)
+    return (seek, seek_value) if valid_count(seek_value) > valid_count(value) else (env, value)
+
+
+def sampling_verdict(answer: Node, expected: Prepared | Node) -> SampleVerdict:
     """Raises EvalError for an answer that cannot be evaluated; CannotDecide becomes undecided."""
     exp = expected if isinstance(expected, Prepared) else Prepared(expected, {})
     matrix_mode = uses_matrices(answer, exp.node)
     try:
         env, expected_value = sampled(exp, matrix_mode)
     except CannotDecide:
-        return Verdict("undecided")
+        return SampleVerdict("undecided")
     except EvalError as err:
         raise ExpectedBroken(err) from err
     try:
         answer_value = evaluate(answer, env)
     except CannotDecide:
-        return Verdict("undecided")
-    verdict = compare_values(answer_value, expected_value, flatten_vectors=not matrix_mode)
-    return Verdict(verdict.status, verdict.sample, verdict.answer_shape, verdict.expected_shape,
-                   env)
+        return SampleVerdict("undecided")
+    return compare_values(answer_value, expected_value, flatten_vectors=not matrix_mode, env=env)
 
 
 class ExpectedBroken(Exception):
@@ -93,15 +121,18 @@ class ExpectedBroken(Exception):
 
 
 def full_verdict(answer: Node, expected: Prepared | Node,
-                 symbolic: SymbolicCheck | None) -> Verdict:
-    verdict = sampling_verdict(answer, expected)
+                 symbolic: SymbolicCheck | None) -> SampleVerdict:
+    exp_node = expected.node if isinstance(expected, Prepared) else expected
+    exact = exactly(answer, exp_node)  # two rational expressions: decided exactly
+    if exact is not None and exact.status == "equal":
+        return exact
+    verdict = confirmed(answer, exp_node, sampling_verdict(answer, expected), exact)
     if verdict.status == "undecided" and symbolic is not None:
-        exp_node = expected.node if isinstance(expected, Prepared) else expected
         outcome = symbolic(answer, exp_node)
         if outcome is True:
-            return Verdict("equal")
+            return SampleVerdict("equal")
         if outcome is False:
-            return Verdict("different")
+            return SampleVerdict("different")
     return verdict
 
 
@@ -191,14 +222,16 @@ def match_malrule(node: Node, malrules, decls: Declarations,
     for rule in malrules or ():
         try:
             rule_node = prepare(str(rule["answer"]), decls)
-            if sampling_verdict(node, rule_node).status == "equal":
+            exact = exactly(node, rule_node.node)  # rational: decided exactly, and cheaply
+            verdict = exact if exact is not None else sampling_verdict(node, rule_node)
+            if verdict.status == "equal":
                 return str(rule.get("feedback") or "")
         except (GraderError, ExpectedBroken, KeyError, TypeError):
             continue  # a broken mal-rule must not stop the learner's answer from being graded
     return None
 
 
-def wrong_with_counterexample(answer: Node, expected: Node, verdict: Verdict,
+def wrong_with_counterexample(answer: Node, expected: Node, verdict: SampleVerdict,
                               lang: str) -> tuple[str, Counterexample | None]:
     example = counterexample_of(answer, expected, verdict, lang)
     text = message("wrong_formula", lang)
@@ -207,11 +240,15 @@ def wrong_with_counterexample(answer: Node, expected: Node, verdict: Verdict,
     return text, example
 
 
-def counterexample_of(answer: Node, expected: Node, verdict: Verdict,
+def counterexample_of(answer: Node, expected: Node, verdict: SampleVerdict,
                       lang: str) -> Counterexample | None:
+    if verdict.example is not None:  # certified where the verdict was taken
+        return verdict.example
     env = verdict.env or sampling_env(uses_matrices(answer, expected))
     try:
-        return find_counterexample(answer, expected, env, verdict.sample, lang)
+        return find_counterexample(answer, expected, env, verdict.sample, lang,
+                                   nice=verdict.nice, search=not verdict.certified,
+                                   shown=verdict.shown)
     except (GraderError, FloatingPointError, ValueError):
         return None
 

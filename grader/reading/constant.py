@@ -39,8 +39,43 @@ _CONST = {
     Func: lambda n: float(_REAL_FUNCS[n.name](_const(n.arg))),
     FuncN: lambda n: float(_REAL_MULTI_FUNCS[n.name](*(_const(a) for a in n.args))),
     Transpose: lambda n: _const(n.arg),
-    Factorial: lambda n: float(math.factorial(int(_const(n.arg)))),
+    Factorial: lambda n: factorial_of(_const(n.arg)),
 }
+
+
+FLOAT_FACTORIALS = 170  # 171! is beyond a float: larger whole numbers go through math.gamma
+
+
+def factorial_of(x: float) -> float:
+    """x! = Gamma(x + 1) (DLMF 5.4.1), exact for whole x; ValueError at the poles (x a negative
+    whole number), OverflowError above 170!."""
+    if x.is_integer() and 0 <= x <= FLOAT_FACTORIALS:
+        return float(math.factorial(int(x)))
+    return math.gamma(x + 1)  # OverflowError beyond 170: never an exact factorial of 10^50
+
+
+def _reciprocal_gamma(x: float) -> float:
+    """1/Gamma(x), an entire function: 0 at the poles of Gamma (DLMF 5.2.1, 5.2(i))."""
+    if x <= 0 and x.is_integer():
+        return 0.0
+    value = math.gamma(x)  # OverflowError above 171
+    if value == 0:  # underflow far left of 0: 1/Gamma is beyond a float too
+        raise OverflowError(x)
+    return 1 / value
+
+
+def binomial_of(n: float, k: float) -> float:
+    """binomial(n, k) = Gamma(n+1) / (Gamma(k+1) Gamma(n-k+1)) (DLMF 1.2.6, extended by the gamma
+    function): math.comb for whole 0 <= k <= n, 0 for whole k outside 0..n (n whole and >= 0)."""
+    if n.is_integer() and k.is_integer() and 0 <= n <= FLOAT_FACTORIALS:
+        return float(math.comb(int(n), int(k))) if 0 <= k <= n else 0.0
+    if n.is_integer() and k.is_integer() and n >= 0:
+        if not 0 <= k <= n:
+            return 0.0
+        m = min(k, n - k)
+        if m <= FLOAT_FACTORIALS:  # binomial(2e50, 3) = 2e50 (2e50 - 1) (2e50 - 2) / 6
+            return math.prod((n - i) / (i + 1) for i in range(int(m)))
+    return factorial_of(n) * _reciprocal_gamma(k + 1) * _reciprocal_gamma(n - k + 1)
 
 
 # Outside a function's real domain math raises ValueError (asin(2)) or ZeroDivisionError (cot 0):
@@ -61,4 +96,5 @@ _REAL_FUNCS = {
     "acoth": lambda v: math.atanh(1 / v),
     "floor": math.floor, "ceil": math.ceil,
 }
-_REAL_MULTI_FUNCS = {"max": max, "min": min, "log": math.log}  # log(x, base)
+_REAL_MULTI_FUNCS = {"max": max, "min": min, "log": math.log,  # log(x, base)
+                     "binomial": binomial_of}

@@ -125,6 +125,9 @@ def _func_n(node: FuncN) -> str:
     if node.name == "log":  # log(x, base)
         x, base = node.args
         return rf"\log_{{{_render(base)}}}\left({_render(x)}\right)"
+    if node.name == "binomial":
+        n, k = node.args
+        return rf"\binom{{{_render(n)}}}{{{_render(k)}}}"
     inner = ", ".join(_render(a) for a in node.args)
     return rf"\{node.name}\left({inner}\right)"
 

@@ -8,18 +8,22 @@ from __future__ import annotations
 
 import math
 
-from ..errors import LimitError
+from ..errors import LimitError, ParseError
 from .constant import constant_value
 from .lexer import Token
-from .nodes import Node, Num, Pow, is_constant, walk
+from .nodes import Factorial, Node, Num, Pow, is_constant, walk
 
 MAX_LENGTH = 1000
 MAX_DEPTH = 60
 MAX_NODES = 400
 MAX_NUMBER = 1e100
 MAX_NUMBER_CHARS = 30
-MAX_EXPONENT = 1000.0
-MAX_FACTORIAL = 50
+# Whole exponents of any size cost nothing in the exact test (pow(a, e, p)); 10^4 keeps the float
+# samples and the symbolic fallback bounded too.
+MAX_EXPONENT = 10_000.0
+# n! of a whole number is computed exactly (1000! has 2,568 digits, a fraction of a millisecond);
+# a formula's factorial is the gamma function, bounded like any other function.
+MAX_FACTORIAL = 1000
 MAX_DIFF_ORDER = 4
 
 
@@ -62,3 +66,33 @@ def check_exponent(base: Node, exponent: Node, pos: int) -> None:
         b = constant_value(base)
         if b is not None and b != 0 and abs(value) * math.log10(abs(b)) > 300:
             raise LimitError("number_too_large", pos)
+
+
+def check_factorial(arg: Node, pos: int) -> None:
+    """n! is Gamma(n + 1) for a formula n; a constant n must be a whole number 0..MAX_FACTORIAL
+    (the gamma function has poles at the negative integers, and 2.5! is rarely meant)."""
+    if not is_constant(arg):
+        return
+    value = exact_constant_size(arg)
+    if value is None or value < 0 or not float(value).is_integer():
+        raise ParseError("factorial_needs_integer", pos)
+    if value > MAX_FACTORIAL:
+        raise LimitError("factorial_too_large", pos, limit=MAX_FACTORIAL)
+
+
+def exact_constant_size(arg: Node) -> float | None:
+    """The value of a factorial's constant argument (its own factorials may overflow a float:
+    then it is above the limit anyway)."""
+    value = constant_value(arg)
+    if value is None and any(isinstance(n, Factorial) for n in walk(arg)):
+        return math.inf
+    return value
+
+
+def check_binomial(args: list[Node], pos: int) -> None:
+    """binomial(n, k) of constant whole numbers is computed exactly: n at most MAX_FACTORIAL."""
+    n = args[0]
+    if is_constant(n):
+        value = exact_constant_size(n)
+        if value is not None and abs(value) > MAX_FACTORIAL:
+            raise LimitError("binomial_too_large", pos, limit=MAX_FACTORIAL)

@@ -27,7 +27,7 @@ from functools import lru_cache
 from .lexer import GREEK, Token
 from .nodes import BUILTIN_FUNCTIONS, MULTI_ARG_FUNCTIONS
 
-SPECIAL_FUNCTIONS = ("diff", "transpose", "root")
+SPECIAL_FUNCTIONS = ("diff", "transpose", "root", "factorial")
 CONSTANTS = ("e", "pi")
 NOT_FINITE = ("nan", "inf", "infinity", "infty", "oo", "NaN", "Inf", "Infinity")
 NAME_LIMIT = 40

@@ -26,8 +26,9 @@ BUILTIN_FUNCTIONS = (
 # Functions of one argument (Func) known only where a question declares them: their values jump,
 # so random samples can miss where two formulas differ; the question's author decides.
 DECLARABLE_FUNCTIONS = ("floor", "ceil")
-# Functions of several arguments (FuncN): max(a, b, ...), min(a, b, ...), log(x, base).
-MULTI_ARG_FUNCTIONS = ("max", "min", "log")
+# Functions of several arguments (FuncN): max(a, b, ...), min(a, b, ...), log(x, base),
+# binomial(n, k) = Gamma(n+1) / (Gamma(k+1) Gamma(n-k+1)) (DLMF 1.2.6, 5.2.1).
+MULTI_ARG_FUNCTIONS = ("max", "min", "log", "binomial")
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +121,9 @@ class Transpose:
 
 @dataclass(frozen=True, slots=True)
 class Factorial:
+    """arg! = Gamma(arg + 1) (DLMF 5.4.1): a whole number's factorial, or the gamma function of
+    a formula (n!, (2n)!). A constant argument is a whole number 0..MAX_FACTORIAL (limits.py)."""
+
     arg: Node
 
 

@@ -26,10 +26,11 @@ from .limits import (
     MAX_DEPTH,
     MAX_DIFF_ORDER,
     MAX_EXPONENT,
-    MAX_FACTORIAL,
     MAX_LENGTH,
     MAX_NODES,
+    check_binomial,
     check_exponent,
+    check_factorial,
     number_value,
 )
 from .names import (
@@ -331,10 +332,7 @@ class Parser:
         while tok.kind == "op" and tok.text in "'!":
             self.take()
             if tok.text == "!":
-                if not (isinstance(node, Num) and node.value.is_integer()):
-                    raise ParseError("factorial_needs_integer", tok.pos)
-                if node.value > MAX_FACTORIAL:
-                    raise LimitError("factorial_too_large", tok.pos, limit=MAX_FACTORIAL)
+                check_factorial(node, tok.pos)
                 node = self.make(Factorial(node))
             elif isinstance(node, Num | Sym | Const):
                 raise ParseError("prime_needs_function", tok.pos)
@@ -442,6 +440,16 @@ class Parser:
             return self.parse_function(t, name, build)
         if name == "root":
             return self.parse_root(t)
+        if name == "factorial":  # factorial(n) is n!
+            arg = self.single_argument(t)
+            check_factorial(arg, t.pos)
+            return self.make(Factorial(arg))
+        if name == "binomial":
+            args = self.parse_call_args(t)
+            if len(args) != 2:
+                raise ParseError("two_arguments_exactly", t.pos, name=name)
+            check_binomial(args, t.pos)
+            return self.make(FuncN(name, tuple(args)))
         if name in EXTREMA:
             args = self.parse_call_args(t)
             if len(args) < 2:

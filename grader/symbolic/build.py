@@ -43,7 +43,8 @@ _FUNCS = {
     "atanh": sympy.atanh, "asech": sympy.asech, "acsch": sympy.acsch, "acoth": sympy.acoth,
     "floor": sympy.floor, "ceil": sympy.ceiling,
 }
-_MULTI_FUNCS = {"max": sympy.Max, "min": sympy.Min, "log": sympy.log}  # log(x, base)
+_MULTI_FUNCS = {"max": sympy.Max, "min": sympy.Min, "log": sympy.log,  # log(x, base)
+                "binomial": sympy.binomial}
 
 
 def symbol(name: str) -> sympy.Symbol:
@@ -93,7 +94,7 @@ _TO_SYMPY = {
     Apply: _apply,
     Diff: lambda n: sympy.diff(to_sympy(n.expr), symbol(n.var), n.order),
     Transpose: lambda n: to_sympy(push_transpose(n.arg)),
-    Factorial: lambda n: sympy.factorial(int(n.arg.value)),
+    Factorial: lambda n: sympy.factorial(to_sympy(n.arg)),
     Matrix: lambda n: sympy.ImmutableMatrix([[to_sympy(e) for e in row] for row in n.rows]),
 }
 

@@ -9,6 +9,7 @@ sample that did is reported instead.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -24,6 +25,7 @@ NICE_FUNCTIONS = (("t^2", "p2"), ("t^3", "p3"), ("sin(t)", "sin"), ("e^t", "exp"
 MAX_CANDIDATES = 64  # e.g. 8 x 8: every pair of nice values for two symbols
 MIN_CANDIDATES = 16  # enough random integer matrices to find one that shows a difference
 NICE_MATRIX_SIZE = 2
+MAX_CERTIFIED_TRIES = 4  # nice points whose float difference is checked in multi-precision
 
 
 @lru_cache(maxsize=256)
@@ -71,27 +73,51 @@ def nice_env(names: tuple[str, ...], functions: tuple[str, ...], matrices: tuple
     return env
 
 
+def nice_difference(answer: Node, expected: Node, column_vectors: bool = False,
+                    certify: Callable[[Env, int], bool] | None = None) -> tuple | None:
+    """The first nice point where the two formulas differ in floats (and, given `certify`, where
+    that difference is certified), as (environment, index, answer values, expected values);
+    None if there is none."""
+    fa, fe = facts(answer), facts(expected)
+    if fa.multi_arg or fe.multi_arg:
+        return None
+    env = nice_env(tuple(sorted(fa.symbols | fe.symbols)), tuple(sorted(fa.functions | fe.functions)),
+                   tuple(sorted(fa.matrices | fe.matrices)), column_vectors)
+    a, e = evaluate(answer, env), evaluate(expected, env)
+    verdict = compare_values(a, e, flatten_vectors=not (fa.matrices | fe.matrices))
+    if verdict.status != "different":
+        return None
+    for j in verdict.points.differing()[:MAX_CERTIFIED_TRIES]:
+        if certify is None or certify(env, j):
+            return env, j, a, e
+    return None
+
+
 def find_counterexample(answer: Node, expected: Node, random_env: Env,
-                        random_sample: int | None, lang: str = "en") -> Counterexample | None:
+                        random_sample: int | None, lang: str = "en",
+                        nice: tuple | None = None, search: bool = True,
+                        shown: tuple[str, str] | None = None) -> Counterexample | None:
+    """A nice point (`nice`, else searched for when `search`), else the random sample (its
+    values written as `shown` when given: multi-precision texts that differ)."""
     fa, fe = facts(answer), facts(expected)
     names = sorted(fa.symbols | fe.symbols)
     functions = sorted(fa.functions | fe.functions)
     matrices = sorted(fa.matrices | fe.matrices)
-    multi_arg = fa.multi_arg or fe.multi_arg
-    if not multi_arg:
+    if nice is None and search:
         try:
-            env = nice_env(tuple(names), tuple(functions), tuple(matrices),
-                           random_env.column_vectors)
-            a, e = evaluate(answer, env), evaluate(expected, env)
-            verdict = compare_values(a, e, flatten_vectors=not matrices)
-            if verdict.status == "different":
-                return _describe(env, verdict.sample, names, functions, matrices, a, e, lang)
+            nice = nice_difference(answer, expected, random_env.column_vectors)
         except Exception:  # noqa: BLE001 - a nicer example is optional; fall back to the random one
-            pass
+            nice = None
+    if nice is not None:
+        env, j, a, e = nice
+        return _describe(env, j, names, functions, matrices, a, e, lang)
     if random_sample is None:
         return None
     a, e = evaluate(answer, random_env), evaluate(expected, random_env)
-    return _describe(random_env, random_sample, names, [], matrices, a, e, lang, exact=False)
+    example = _describe(random_env, random_sample, names, [], matrices, a, e, lang, exact=False)
+    if shown is not None:
+        example = Counterexample(example.point, *shown)
+    return example
 
 
 def _describe(env: Env, j: int, names: list[str], functions: list[str], matrices: list[str],

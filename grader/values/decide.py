@@ -1,13 +1,18 @@
 """Decide whether two formulas are equivalent by evaluating both at random points.
 
 Rule: evaluate both trees at k random points (random n x n matrices for matrix symbols, random
-smooth functions for undefined functions). A point is *valid* when both values are finite and real. Points
-outside the expected answer's real domain are skipped; a point inside it where the learner's
-answer is not real (2 log x for log x^2 at x = -1) counts as a clear difference.
+smooth functions for undefined functions). With plain symbols the k = 24 points are 8 near ones
+(|x| in 0.2..2) and 16 spread over the decades 0.001..100,000, both signs (evaluate.Env.symbol).
+A point is *valid* when both values are finite and real. Points outside the expected answer's
+real domain are skipped; a point inside it where the learner's answer is not real (2 log x for
+log x^2 at x = -1) counts as a clear difference.
 - some valid point differs clearly (|a-b| > 1e-4 max(|a|,|b|) + 1e-8)  -> different
-- at least half the points are valid and all agree (|a-b| <= 1e-7 max(|a|,|b|) + 1e-10) -> equal
+- enough points are valid (6, or half of k when k < 12) and all agree
+  (|a-b| <= 1e-7 max(|a|,|b|) + 1e-10)                                   -> equal
 - otherwise (few valid points, or differences near rounding level)      -> undecided
 Shapes are compared first; vectors written as rows or columns count as the same shape.
+The verdict keeps its per-point masks: confirm.py checks a float verdict exactly where floats
+cannot be trusted (`rounding` marks the points that agree to 2e-14 relative, no absolute slack).
 """
 
 from __future__ import annotations
@@ -17,9 +22,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..reading.nodes import Node, facts
-from .evaluate import Env, shape_of
+from ..result import Counterexample
+from .evaluate import Env, FunctionModel, shape_of
 
-SCALAR_SAMPLES = 8
+SCALAR_SAMPLES = 8  # near points, then WIDE_SAMPLES over the decades
+WIDE_SAMPLES = 16
+MIN_VALID = 6
+ROUNDING_RTOL = 2e-14  # float agreement this close (relative only) needs no confirmation
+SCAN_SAMPLES = 512  # looked through when no sample lies in the expected answer's real domain
+SEEK_SPREAD = 0.1  # points drawn around the few inside a narrow domain: x (1 + u), |u| <= 0.1
 MATRIX_SAMPLES = 4
 MATRIX_SIZE = 3
 SEED = 20240611
@@ -30,12 +41,76 @@ _ENVS: dict[tuple[int, int, bool], Env] = {}
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class SampleVerdict:
     status: str  # equal | different | undecided | shape
     sample: int | None = None  # index of a differing sample
     answer_shape: tuple[int, ...] | None = None
     expected_shape: tuple[int, ...] | None = None
     env: Env | None = None  # the sampling environment the verdict was reached in
+    example: Counterexample | None = None  # a certified counterexample, when one is known
+    path: str = "float"  # float | exact | precise: which check decided (confirm.py)
+    points: PointMasks | None = None  # per-point facts of a float comparison
+    # A "different" verdict whose difference was certified (confirm.py) at the random `sample`,
+    # or at `nice`, a hand-checkable point (counterexample.nice_difference: environment, index,
+    # both formulas' values there).
+    certified: bool = False
+    nice: tuple | None = None
+    shown: tuple[str, str] | None = None  # multi-precision values at `sample`, when certified
+
+
+class PointMasks:
+    """Per sample point (bool arrays of length k): both values valid; a clear difference; tight
+    agreement; the answer undefined where the expected answer is defined. On demand (confirm.py):
+    agreement at rounding level, and the relative difference."""
+
+    __slots__ = ("valid", "clear", "tight", "undefined", "_diff", "_scale")
+
+    def __init__(self, valid, clear, tight, undefined, diff, scale) -> None:
+        self.valid, self.clear, self.tight, self.undefined = valid, clear, tight, undefined
+        self._diff, self._scale = diff, scale
+
+    @property
+    def rounding(self) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            return (self._diff <= ROUNDING_RTOL * self._scale).all(axis=1) & self.valid
+
+    @property
+    def relative(self) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            ratio = self._diff / np.where(self._scale > 0, self._scale, 1)
+        return np.where(self.valid, ratio.max(axis=1), 0.0)
+
+    def rounding_level(self, near: int) -> bool:
+        """At least two of the first `near` points are valid, and all of those agree at rounding
+        level (confirm.py: such an agreement needs no confirmation)."""
+        valid = self.valid[:near]
+        if np.count_nonzero(valid) < 2:
+            return False
+        with np.errstate(all="ignore"):
+            ok = (self._diff[:near] <= ROUNDING_RTOL * self._scale[:near]).all(axis=1)
+        return bool(ok[valid].all())
+
+    def decide(self, dropped: np.ndarray | None = None) -> str:
+        """equal | different | undecided, ignoring the `dropped` points."""
+        if dropped is None:
+            valid, clear, undefined = self.valid, self.clear, self.undefined
+        else:
+            keep = ~dropped
+            valid, clear, undefined = self.valid & keep, self.clear & keep, self.undefined & keep
+        if clear.any() or undefined.any():
+            return "different"
+        if enough_valid(int(valid.sum()), len(valid)) and self.tight[valid].all():
+            return "equal"
+        return "undecided"
+
+    def differing(self) -> list[int]:
+        """Points that differ: clear differences first, then undefined answers."""
+        return np.flatnonzero(self.clear).tolist() + \
+            np.flatnonzero(self.undefined & ~self.clear).tolist()
+
+
+def enough_valid(valid: int, k: int) -> bool:
+    return valid >= min(MIN_VALID, (k + 1) // 2)
 
 
 def uses_matrices(*nodes: Node) -> bool:
@@ -49,11 +124,52 @@ def sampling_env(matrix_mode: bool, vectors: bool = False) -> Env:
     have different shapes; the caller falls back to all-square when the expected answer does not
     fit that reading (e.g. a lowercase name used as a square matrix).
     """
-    k = MATRIX_SAMPLES if matrix_mode else SCALAR_SAMPLES
+    k = MATRIX_SAMPLES if matrix_mode else SCALAR_SAMPLES + WIDE_SAMPLES
     key = (k, MATRIX_SIZE, vectors and matrix_mode)
     if key not in _ENVS:
-        _ENVS[key] = Env(k=k, n=MATRIX_SIZE, seed=SEED, column_vectors=key[2])
+        _ENVS[key] = Env(k=k, n=MATRIX_SIZE, seed=SEED, column_vectors=key[2],
+                         wide=0 if matrix_mode else WIDE_SAMPLES)
     return _ENVS[key]
+
+
+def domain_env(env: Env, expected_value: np.ndarray, k: int) -> Env | None:
+    """k points inside a narrow real domain. When the expected answer is a real number at some
+    but fewer than MIN_VALID of `env`'s points (`(x - 2)^(3k)`, `log(x - 0.5) + log(0.6 - x)`
+    after a scan), k new points around those: each keeps one of them, the others move every
+    value by a factor 1 + u, |u| <= SEEK_SPREAD (random functions are kept with their point).
+    None when no point is valid or enough are."""
+    ok = _real_and_finite(expected_value.reshape(env.k, -1))
+    inside = np.flatnonzero(ok)
+    if len(inside) == 0 or (env.k == k and enough_valid(len(inside), k)):
+        return None
+    picks = inside[np.arange(k) % len(inside)]
+    rng = np.random.default_rng([SEED, len(inside)])
+    seek = Env(k=k, n=env.n, seed=env.seed, column_vectors=env.column_vectors)
+    kept = min(len(inside), k)
+    for name, values in env.symbols.items():
+        factor = 1 + rng.uniform(-SEEK_SPREAD, SEEK_SPREAD, k)
+        factor[:kept] = 1.0  # the points already inside stay as they are
+        seek.symbols[name] = (values[picks].real * factor).astype(complex)
+    for key, model in env.functions.items():
+        seek.functions[key] = FunctionModel({c: v[picks] for c, v in model.coef.items()})
+    return seek
+
+
+def scan_env(names: set[str]) -> Env:
+    """SCAN_SAMPLES points to look for a real domain the k samples all missed: half uniform in
+    (-4, 4), half over the decades 0.001..1e5 with either sign."""
+    scan = Env(k=SCAN_SAMPLES, n=MATRIX_SIZE, seed=SEED + 1)
+    rng = np.random.default_rng([SEED, 11])
+    half = SCAN_SAMPLES // 2
+    for name in sorted(names):
+        near = rng.uniform(-4, 4, half)
+        far = np.where(rng.random(half) < 0.5, -1.0, 1.0) * 10.0 ** rng.uniform(-3, 5, half)
+        scan.symbols[name] = np.concatenate([near, far]).astype(complex)
+    return scan
+
+
+def valid_count(value: np.ndarray) -> int:
+    return int(_real_and_finite(value.reshape(value.shape[0], -1)).sum())
 
 
 def canonical_shape(value: np.ndarray, flatten_vectors: bool = True) -> tuple[int, ...]:
@@ -70,14 +186,14 @@ def canonical(shape: tuple[int, ...], flatten_vectors: bool = True) -> tuple[int
     return shape
 
 
-def compare_values(answer: np.ndarray, expected: np.ndarray,
-                   flatten_vectors: bool = True) -> Verdict:
+def compare_values(answer: np.ndarray, expected: np.ndarray, flatten_vectors: bool = True,
+                   env: Env | None = None) -> SampleVerdict:
     """`flatten_vectors`: a row and a column with the same entries count as the same vector
     (typed literals); with matrix symbols a row g^T differs from a column g."""
     a_shape = canonical_shape(answer, flatten_vectors)
     e_shape = canonical_shape(expected, flatten_vectors)
     if a_shape != e_shape:
-        return Verdict("shape", answer_shape=a_shape, expected_shape=e_shape)
+        return SampleVerdict("shape", answer_shape=a_shape, expected_shape=e_shape, env=env)
     k = answer.shape[0]
     a = answer.reshape(k, -1)
     b = expected.reshape(k, -1)
@@ -95,18 +211,19 @@ def compare_values(answer: np.ndarray, expected: np.ndarray,
         clear = (diff > CLEAR_RTOL * scale + CLEAR_ATOL).any(axis=1) & valid
         tight = (diff <= TIGHT_RTOL * scale + TIGHT_ATOL).all(axis=1) & valid
     undefined = expected_ok & ~answer_ok  # undefined where the expected answer is defined
-    if clear.any():  # prefer a point where both are defined: an easier counterexample
-        return Verdict("different", sample=int(np.argmax(clear)))
-    if undefined.any():
-        return Verdict("different", sample=int(np.argmax(undefined)))
-    if valid.sum() * 2 >= k and tight[valid].all():
-        return Verdict("equal")
-    return Verdict("undecided")
+    points = PointMasks(valid, clear, tight, undefined, diff, scale)
+    status = points.decide()
+    if status == "different":  # prefer a point where both are defined: an easier counterexample
+        return SampleVerdict(status, sample=points.differing()[0], points=points, env=env)
+    return SampleVerdict(status, points=points, env=env)
 
 
 def _real_and_finite(values: np.ndarray) -> np.ndarray:
     """Inputs are real, so a point where a formula turns complex is outside its real domain."""
+    imag = values.imag
+    if not imag.any():  # the common case: every value real (a few numpy calls instead of ten)
+        return np.isfinite(values.real).all(axis=1)
     with np.errstate(all="ignore"):
-        real = np.abs(values.imag) <= 1e-9 * (1 + np.abs(values.real))
+        real = np.abs(imag) <= 1e-9 * (1 + np.abs(values.real))
     return (np.isfinite(values) & real).all(axis=1)
 

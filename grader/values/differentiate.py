@@ -148,7 +148,17 @@ def _d_func(node: Func, var: str) -> Node:
 
 
 def _d_func_n(node: FuncN, var: str) -> Node:
+    if node.name == "binomial":
+        return _d_gamma(node, node.args, var)
     return derivative(single_argument_form(node), var)
+
+
+def _d_gamma(node: Node, args: tuple[Node, ...], var: str) -> Node:
+    """Factorials and binomials are constant where their arguments are; otherwise the derivative
+    needs the digamma function, which the grader does not have."""
+    if all(derivative(a, var) == ZERO for a in args):
+        return ZERO
+    raise CannotDecide("factorial_derivative")
 
 
 def single_argument_form(node: FuncN) -> Node:
@@ -195,7 +205,7 @@ _DERIVATIVE = {
     Apply: _d_apply,
     Diff: lambda n, var: derivative(_expand(n), var),
     Transpose: lambda n, var: Transpose(derivative(n.arg, var)),
-    Factorial: _constant,
+    Factorial: lambda n, var: _d_gamma(n, (n.arg,), var),
     Matrix: lambda n, var: Matrix(tuple(tuple(derivative(e, var) for e in row)
                                         for row in n.rows)),
 }

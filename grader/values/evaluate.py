@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import EvalError
-from ..reading.constant import constant_value
+from ..reading.constant import binomial_of, constant_value, factorial_of
 from ..reading.nodes import (
     Add,
     Apply,
@@ -42,6 +42,7 @@ from ..reading.nodes import (
 from .differentiate import expand_derivatives
 
 MAX_MATRIX_POWER = 8
+WIDE_LOW, WIDE_HIGH = -3.0, 5.0  # decades of the wide sample points: 0.001 to 100,000
 FUNCTION_TERMS = ("a", "b", "c", "h", "g", "p2", "p3")
 
 
@@ -73,6 +74,7 @@ class Env:
     n: int
     seed: int
     column_vectors: bool = False  # lowercase matrix names (g, x) are n x 1 columns
+    wide: int = 0  # the last `wide` of the k points spread over decades (see symbol)
     symbols: dict[str, np.ndarray] = field(default_factory=dict)
     matrices: dict[str, np.ndarray] = field(default_factory=dict)
     functions: dict[str, FunctionModel] = field(default_factory=dict)
@@ -81,10 +83,22 @@ class Env:
         return np.random.default_rng([zlib.crc32(name.encode()), self.seed])
 
     def symbol(self, name: str) -> np.ndarray:
+        """Near points: |x| in (0.2, 2), a quarter of them negative. Wide points: magnitudes
+        10^u, u stratified over [WIDE_LOW, WIDE_HIGH] (one draw per stratum, in a random order
+        per name so that names meet at different scales), either sign with equal chance:
+        differences that live below x = -40 or above x = 1000 are seen."""
         if name not in self.symbols:
-            magnitude = self.rng(name).uniform(0.2, 2.0, self.k)
-            signs = np.where(self.rng(name + "#sign").random(self.k) < 0.25, -1.0, 1.0)
-            self.symbols[name] = (magnitude * signs).astype(complex)
+            near = self.k - self.wide
+            magnitude = self.rng(name).uniform(0.2, 2.0, near)
+            signs = np.where(self.rng(name + "#sign").random(near) < 0.25, -1.0, 1.0)
+            values = magnitude * signs
+            if self.wide:
+                r = self.rng(name + "#wide")
+                strata = (r.permutation(self.wide) + r.random(self.wide)) / self.wide
+                exponents = WIDE_LOW + (WIDE_HIGH - WIDE_LOW) * strata
+                wide_signs = np.where(r.random(self.wide) < 0.5, -1.0, 1.0)
+                values = np.concatenate([values, wide_signs * 10.0 ** exponents])
+            self.symbols[name] = values.astype(complex)
         return self.symbols[name]
 
     def matrix(self, name: str) -> np.ndarray:
@@ -168,7 +182,7 @@ def _pow(node: Pow, env: Env) -> np.ndarray:
         exponent = _eval(node.exp, env)
         if is_matrix(exponent):
             raise EvalError("matrix_exponent")
-        return np.power(base, exponent)
+        return _real_power(base, exponent)
     k = constant_value(node.exp) if is_constant(node.exp) else None
     if k is None or not float(k).is_integer() or abs(k) > MAX_MATRIX_POWER:
         raise EvalError("matrix_power", limit=MAX_MATRIX_POWER)
@@ -202,13 +216,40 @@ def _func_n(node: FuncN, env: Env) -> np.ndarray:
     values = [_eval(a, env) for a in node.args]
     if any(is_matrix(v) for v in values):
         raise EvalError("function_argument_shapes", name=node.name)
-    if node.name == "log":  # log(x, base)
-        return np.log(values[0]) / np.log(values[1])
+    if node.name == "log":  # log(x, base), both logarithms real (log(1)/log(-1) is undefined)
+        log = _FUNCS["log"]
+        return log(values[0]) / log(values[1])
+    if node.name == "binomial":
+        return _real_pointwise(binomial_of, *values)
     result = values[0]
     for v in values[1:]:  # real arguments: compare real parts; a complex one is caught later
         keep = result.real >= v.real if node.name == "max" else result.real <= v.real
         result = np.where(keep, result, v)
     return result
+
+
+def _factorial(node: Factorial, env: Env) -> np.ndarray:
+    value = _eval(node.arg, env)
+    if is_matrix(value):
+        raise EvalError("function_argument_shapes", name="factorial")
+    return _real_pointwise(factorial_of, value)
+
+
+def _real_pointwise(f, *values: np.ndarray) -> np.ndarray:
+    """f of real arguments, point by point (math.gamma has no numpy form): NaN where an argument
+    is not real or f is undefined (a pole), inf where it overflows."""
+    out = np.full(values[0].shape, np.nan, dtype=complex)
+    ok = np.ones(values[0].shape, dtype=bool)
+    for v in values:
+        ok &= np.isfinite(v) & (np.abs(v.imag) <= 1e-12 * (1 + np.abs(v.real)))
+    for j in np.flatnonzero(ok):
+        try:
+            out[j] = f(*(float(v.real[j]) for v in values))
+        except ValueError:
+            continue
+        except OverflowError:
+            out[j] = np.inf
+    return out
 
 
 def _transpose(node: Transpose, env: Env) -> np.ndarray:
@@ -243,13 +284,24 @@ _EVAL = {
     FuncN: _func_n,
     Apply: _apply,
     Transpose: _transpose,
-    Factorial: lambda n, env: _scalar(env, float(math.factorial(int(n.arg.value)))),
+    Factorial: lambda n, env: _factorial(n, env),
     Matrix: _matrix,
 }
 
 
 def _shape_text(value: np.ndarray) -> str:
     return "×".join(map(str, shape_of(value))) if is_matrix(value) else "1×1"
+
+
+def _real_power(base: np.ndarray, exponent: np.ndarray) -> np.ndarray:
+    """base^exponent in the reals: a negative base takes whole exponents only ((-8)^(1/3) is not
+    real, as on paper; cbrt(-8) is -2), so a complex intermediate never cancels back to a real
+    value (sqrt(x)^2 is undefined at x = -2, not -2)."""
+    value = np.power(base, exponent)
+    whole = exponent.real == np.round(exponent.real)
+    if whole.all() if np.ndim(whole) else whole:
+        return value
+    return np.where((base.real < 0) & ~whole, np.nan, value)
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -282,7 +334,8 @@ def _beyond_one(x: np.ndarray) -> np.ndarray:
 # Real domains (A&S 4.4, 4.6): arcsin, arccos on [-1, 1]; arcsec, arccsc for |x| >= 1; arcosh
 # from 1; artanh on (-1, 1), arcoth outside [-1, 1]; arsech on (0, 1], arcsch off 0.
 _FUNCS = {
-    "sqrt": np.sqrt, "cbrt": _real_function(np.cbrt), "exp": np.exp, "log": np.log,
+    "sqrt": _real_function(np.sqrt, lambda x: x >= 0), "cbrt": _real_function(np.cbrt),
+    "exp": np.exp, "log": _real_function(np.log, lambda x: x > 0),
     "abs": lambda x: np.abs(x).astype(complex), "sign": _real_function(np.sign),
     "sigmoid": _sigmoid,
     "sin": np.sin, "cos": np.cos, "tan": np.tan, "sec": lambda x: 1 / np.cos(x),

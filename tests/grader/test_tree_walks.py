@@ -7,6 +7,7 @@ numpy evaluation, derivative, sympy construction); these tests name the walk tha
 from dataclasses import fields
 from typing import get_args
 
+import numpy as np
 import pytest
 
 from grader.errors import CannotDecide
@@ -131,5 +132,62 @@ def test_every_function_of_several_arguments_in_every_walk(name):
     assert r"\text{?}" not in to_latex(node)
     assert isinstance(constant_value(FuncN(name, (TWO, HALF))), float)
     assert evaluate(node, Env(k=2, n=2, seed=0)).shape == (2,)
-    assert derivative(node, "x") is not None
+    if name == "binomial":  # d/dx binomial(x, 2) needs the digamma function: said, not guessed
+        with pytest.raises(CannotDecide, match="factorial_derivative"):
+            derivative(node, "x")
+        assert derivative(FuncN(name, (TWO, HALF)), "x") == Num(0.0, "0")
+    else:
+        assert derivative(node, "x") is not None
     to_sympy(node)
+
+
+# The exact (modular) and multi-precision walks of values/exact.py and values/precise.py: a
+# rule for every node type they can meet, and a stated refusal (NotRational / NotPrecise) for
+# the others, never a silent wrong value.
+RATIONAL = (Num, Sym, Neg, Add, Mul, Div, Pow, Factorial, FuncN)
+NOT_PRECISE = (MatSym, Ident, Matrix)
+
+
+@BY_TYPE
+def test_exact_walk(kind):
+    from fractions import Fraction
+
+    from grader.values.exact import NotRational, exact_value, rational_form
+
+    node = SAMPLES[kind] if kind is not FuncN else FuncN("binomial", (Num(5.0, "5"), TWO))
+    if kind in RATIONAL:
+        assert rational_form(node) is not None
+        assert isinstance(exact_value(node, {"x": Fraction(3)}), Fraction)
+    elif kind is Diff:  # expanded first: d/dx x^2 = 2x is rational
+        assert rational_form(node) is not None
+    else:
+        assert rational_form(node) is None
+        with pytest.raises(NotRational):
+            from grader.values.exact import Exact, _eval
+            _eval(node, Exact(), {"x": Fraction(3)})
+
+
+@BY_TYPE
+def test_precise_walk(kind):
+    from grader.values.differentiate import expand_derivatives
+    from grader.values.precise import NotPrecise, _value
+
+    env = Env(k=2, n=2, seed=0)
+    node = expand_derivatives(SAMPLES[kind])
+    evaluate(node, env)  # draws every name's values (and the random function F)
+    if kind in NOT_PRECISE or kind is Transpose:  # Transpose(A): of a matrix
+        with pytest.raises(NotPrecise):
+            _value(node, env, 0, 30)
+    else:
+        value, _ = _value(node, env, 0, 30)
+        assert value is not None
+
+
+@pytest.mark.parametrize("name", BUILTIN_FUNCTIONS + DECLARABLE_FUNCTIONS)
+def test_every_builtin_function_in_the_precise_walk(name):
+    from grader.values.precise import _value
+
+    env = Env(k=1, n=1, seed=0)
+    env.symbols["x"] = np.array([2.0 if name in INSIDE else 0.5], dtype=complex)
+    value, _ = _value(Func(name, X), env, 0, 30)
+    assert value is not None

@@ -1,0 +1,185 @@
+"""Confirm or overturn the float sampling verdict where floating point cannot see the difference.
+
+- Two rational expressions (exact.py): the modular identity test decides, whatever the floats
+  said ("equal" with error probability <= 2^-60; "different" is a proof), and a "different"
+  verdict gets a counterexample evaluated exactly at a hand-checkable point.
+- Anything else (precise.py): a float "equal" that is not at rounding level, or that rests on an
+  absolute tolerance (tiny values), is checked again at a few points in multi-precision
+  arithmetic, as is an "undecided" whose valid points disagree only slightly; a float
+  "different" is kept only when some point's difference is certified there.
+- Numbers without a finite value: `inf` is `inf` (the floats skip infinite values).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from decimal import Decimal, localcontext
+from fractions import Fraction
+from itertools import product
+
+import numpy as np
+
+from ..errors import GraderError
+from ..reading.nodes import Node, facts
+from ..result import Counterexample
+from .counterexample import NICE_VALUES, nice_difference
+from .decide import PointMasks, SampleVerdict, enough_valid
+from .evaluate import Env, evaluate
+from .exact import exact_value, identical, rational_form
+from .precise import NotPrecise, difference_at, texts_at
+
+MAX_EXACT_CANDIDATES = 64
+SHORT_TEXT = 12  # a counterexample value this short is taken at once
+_ONE_POINT = Env(k=1, n=1, seed=0)  # numbers only: no name is ever drawn in it
+MAX_CONFIRM = 3  # points of a float agreement confirmed in multi-precision
+
+
+def exactly(answer: Node, expected: Node) -> SampleVerdict | None:
+    """The modular test's verdict on two rational expressions (None for anything else): run
+    before the float samples, which an "equal" verdict then does not need."""
+    ra = rational_form(answer)
+    re = rational_form(expected) if ra is not None else None
+    if ra is None or re is None:
+        return None
+    same = identical(ra, re)
+    if same is None:
+        return None
+    if same:
+        return SampleVerdict("equal", path="exact")
+    return SampleVerdict("different", example=exact_counterexample(ra.node, re.node),
+                         path="exact")
+
+
+def confirmed(answer: Node, expected: Node, verdict: SampleVerdict,
+              exact: SampleVerdict | None = None) -> SampleVerdict:
+    """The float verdict, checked where floats cannot see; `exact` is the verdict of `exactly`
+    when it had one."""
+    if verdict.status == "shape":
+        return verdict
+    if exact is not None:
+        return replace(exact, env=verdict.env,
+                       sample=verdict.sample if verdict.status == "different" else None)
+    points, env = verdict.points, verdict.env
+    if verdict.status == "undecided" and facts(answer).constant and facts(expected).constant:
+        return _infinities(answer, expected, verdict)
+    if points is None or env is None or facts(answer).matrices or facts(expected).matrices:
+        return verdict  # matrices: the float verdict stands
+    if verdict.status == "equal" and trusted_agreement(points, env):
+        return verdict  # the fast path's own verdict
+    if verdict.status == "undecided" and not (points.valid & ~points.tight).any():
+        return verdict  # too few points in the domain: nothing to look at more closely
+    try:
+        return _precise_verdict(answer, expected, verdict)
+    except NotPrecise:
+        return verdict
+
+
+def _infinities(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleVerdict:
+    """Numbers without a finite value: infinity is a value (`inf` is `inf`, not `-inf`, not 5)."""
+    try:
+        a, e = (complex(evaluate(n, _ONE_POINT)[0]) for n in (answer, expected))
+    except GraderError:
+        return verdict
+    if not (math.isinf(a.real) or math.isinf(e.real)) or a.imag or e.imag:
+        return verdict
+    same = a.real == e.real  # inf == inf, inf != -inf, inf != 5
+    return replace(verdict, status="equal" if same else "different", sample=None, path="exact")
+
+
+def trusted_agreement(points: PointMasks, env: Env) -> bool:
+    """Float agreement that needs no confirmation: at rounding level (2e-14 relative, no
+    absolute slack) at every valid near point, and at least two of them; the wide points only
+    need the float rule (far from 0 their values carry a float's own rounding, 1e-12 and more,
+    and tiny values there are below a float's resolution)."""
+    return points.rounding_level(env.k - env.wide)
+
+
+def _certified(answer: Node, expected: Node, env: Env, j: int) -> bool:
+    return difference_at(answer, expected, env, j) in ("different", "answer_undefined")
+
+
+def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleVerdict:
+    """Look closer at the points that decide: a float difference must be certified, at a nice
+    point first (the counterexample shown) or at a random one (else it was a rounding artefact
+    or an overflow, and the point is dropped); a float agreement that is not trusted is confirmed
+    at every point that is not tight and at the MAX_CONFIRM least tight others."""
+    points, env = verdict.points, verdict.env
+    differing = points.differing()
+    if differing:
+        try:
+            nice = nice_difference(answer, expected, env.column_vectors,
+                                   certify=lambda e, j: _certified(answer, expected, e, j))
+        except (GraderError, FloatingPointError, ValueError):  # a nice point is optional
+            nice = None
+        if nice is not None:
+            return replace(verdict, status="different", sample=differing[0], nice=nice,
+                           certified=True, path="precise")
+    dropped = np.zeros_like(points.valid)
+    for j in differing:
+        if _certified(answer, expected, env, j):
+            return replace(verdict, status="different", sample=j, certified=True,
+                           shown=texts_at(answer, expected, env, j), path="precise")
+        dropped[j] = True
+    valid = points.valid & ~dropped
+    if not enough_valid(int(valid.sum()), len(valid)):
+        return replace(verdict, status="undecided", sample=None, path="precise")
+    loose = np.flatnonzero(valid & ~points.tight)
+    near_rounding = np.flatnonzero(valid & points.tight & ~points.rounding)
+    worst = near_rounding[np.argsort(-points.relative[near_rounding])][:MAX_CONFIRM]
+    for j in [*loose, *worst]:
+        found = difference_at(answer, expected, env, int(j))
+        if found in ("different", "answer_undefined"):
+            return replace(verdict, status="different", sample=int(j), certified=True,
+                           shown=texts_at(answer, expected, env, int(j)), path="precise")
+        if found != "equal":
+            return replace(verdict, status="undecided", sample=None, path="precise")
+    return replace(verdict, status="equal", sample=None, path="precise")
+
+
+def exact_counterexample(answer: Node, expected: Node) -> Counterexample | None:
+    """A hand-checkable point (x = 2, 1, 3, -1, 1/2, ...) where both are defined and their exact
+    values differ, the one whose values are shortest to write (the first whose values are at
+    most SHORT_TEXT characters), with both values written to the digits that show it."""
+    names = sorted(facts(answer).symbols | facts(expected).symbols)
+    values = [Fraction(v).limit_denominator(8) for v in NICE_VALUES]
+    best = None  # the point whose values are shortest to write (2^10000 + 1 at x = 2 is not)
+    for i, combo in enumerate(product(values, repeat=len(names))):
+        if i >= MAX_EXACT_CANDIDATES:
+            break
+        point = dict(zip(names, combo, strict=True))
+        a, e = exact_value(answer, point), exact_value(expected, point)
+        if a is None or e is None or a == e:
+            continue
+        shown = texts_that_differ(a, e)
+        length = max(len(t) for t in shown)
+        if best is None or length < best[0]:
+            where = ", ".join(f"{n} = {_plain(v)}" for n, v in point.items())
+            best = (length, Counterexample(where, *shown))
+        if length <= SHORT_TEXT:
+            break
+    return None if best is None else best[1]
+
+
+def texts_that_differ(a: Fraction, b: Fraction) -> tuple[str, str]:
+    """Decimal texts of two different numbers with enough significant digits to tell them apart
+    (`2.000000003` and `2.000000001`, not `2` and `2`); "…" marks a rounded text."""
+    for digits in (6, 10, 16, 24, 40, 60):
+        ta, tb = _decimal(a, digits), _decimal(b, digits)
+        if Decimal(ta.rstrip("…")) != Decimal(tb.rstrip("…")):
+            return ta, tb
+    return ta, tb
+
+
+def _plain(q: Fraction) -> str:
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+def _decimal(q: Fraction, digits: int) -> str:
+    if q.denominator == 1 and abs(q.numerator) < 10 ** 15:
+        return str(q.numerator)
+    with localcontext() as ctx:
+        ctx.prec = digits
+        d = Decimal(q.numerator) / Decimal(q.denominator)
+    text = f"{d:g}" if d.adjusted() < -6 or d.adjusted() >= digits else f"{d:f}"
+    return text if d == q else text + "…"
