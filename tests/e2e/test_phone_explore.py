@@ -3,6 +3,7 @@ and stays legible; the Pre-LN / Post-LN diagram is drawn stacked (top to bottom)
 at a readable size, and the wide drawing is the one shown on a desktop."""
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.learner_steps import main
 from tests.e2e.server import wait_idle
@@ -19,7 +20,10 @@ def open_demo(page, goto, demo: str) -> None:
     wait_idle(page)
 
 
-def visible_diagram_text_heights(page) -> list[float]:
+def visible_diagram_text_heights(page, key: str) -> list[float]:
+    """Heights of the diagram's labels once Graphviz has drawn them: the SVG is drawn by the
+    browser after the script run ends, so a bare is_visible() right after the run can see none."""
+    expect(page.locator(f".{key} [data-testid=stGraphVizChart] svg text").first).to_be_visible()
     labels = page.locator('[data-testid="stGraphVizChart"] svg text')
     return [box["height"] for k in range(labels.count())
             if (box := labels.nth(k).bounding_box()) is not None and labels.nth(k).is_visible()]
@@ -47,15 +51,14 @@ def test_every_explore_figure_fits_a_phone(page, goto, demo, screenshot):
 def test_the_norm_diagram_is_stacked_and_legible_on_a_phone(page, goto):
     page.set_viewport_size(PHONE)
     open_demo(page, goto, "Pre-LN vs Post-LN")
-    assert page.locator(".st-key-norm_diagram_narrow").is_visible()
+    heights = visible_diagram_text_heights(page, "st-key-norm_diagram_narrow")
     assert not page.locator(".st-key-norm_diagram_wide").is_visible()
-    heights = visible_diagram_text_heights(page)
     assert heights and min(heights) >= MIN_TEXT_PX, heights
 
 
 def test_the_norm_diagram_is_wide_on_a_desktop(page, goto):
     page.set_viewport_size(DESKTOP)
     open_demo(page, goto, "Pre-LN vs Post-LN")
-    assert page.locator(".st-key-norm_diagram_wide").is_visible()
+    heights = visible_diagram_text_heights(page, "st-key-norm_diagram_wide")
     assert not page.locator(".st-key-norm_diagram_narrow").is_visible()
-    assert min(visible_diagram_text_heights(page)) >= MIN_TEXT_PX
+    assert heights and min(heights) >= MIN_TEXT_PX, heights
