@@ -22,6 +22,7 @@ from __future__ import annotations
 import gc
 import importlib
 import threading
+import time
 
 import streamlit as st
 from streamlit.logger import get_logger
@@ -41,6 +42,9 @@ PAGE_MODULES = (
 
 # A page script run without the shell (AppTest) never finishes a shell run: start anyway then.
 FIRST_RUN_WAIT_S = 10.0
+# After the first run, the browser still draws the page; the warm-up's two worker processes
+# (importing torch and sympy) would take both cores from it. Give it this long first.
+FIRST_PAGE_GRACE_S = 1.0
 
 _log = get_logger(__name__)  # Streamlit's logger: INFO lines reach the server log
 # Process-wide, like the cached resources: set once the shell's first script run has finished.
@@ -54,10 +58,12 @@ def first_run_finished() -> None:
 
 def after_first_run(work, name: str) -> threading.Thread:
     """Run `work()` in a daemon thread once the first script run has finished (or after
-    `FIRST_RUN_WAIT_S`), so that warming up never slows the first page."""
+    `FIRST_RUN_WAIT_S`) and the browser had `FIRST_PAGE_GRACE_S` to draw it, so that warming up
+    never slows the first page."""
 
     def wait_then_work() -> None:
         _first_run_done.wait(FIRST_RUN_WAIT_S)
+        time.sleep(FIRST_PAGE_GRACE_S)
         work()
 
     thread = threading.Thread(target=wait_then_work, name=name, daemon=True)
