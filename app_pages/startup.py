@@ -14,7 +14,7 @@
 the rest in a background thread that waits until the shell's first script run has finished
 (`first_run_finished()`). Started earlier, that thread (imports, the bank, two worker processes
 importing torch and sympy) competed with the first page for the interpreter lock and the two
-cores: the first page took 1.7x a bare Streamlit app's (bench/cold_start_stages.py shows it).
+cores (bench/cold_start_stages.py times it; README, "Cold start by stage").
 """
 
 from __future__ import annotations

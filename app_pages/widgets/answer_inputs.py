@@ -117,6 +117,7 @@ def confidence_of(key: str) -> str:
 
 # ---- drawing ----------------------------------------------------------------------------------
 PREVIEWS_KEPT = 2048  # distinct (text, names, language) previews remembered by the process
+PREVIEW_CACHED_CHARS = 400  # longer texts are parsed each time: the cache stays a few MiB at most
 
 
 @lru_cache(maxsize=PREVIEWS_KEPT)
@@ -136,7 +137,8 @@ def show_preview(text: str, question, lang: str) -> None:
         st.caption(t("practice.preview_hint", lang))
         return
     names = declarations(question)
-    preview = _preview(text, names["symbols"], names["functions"], names["matrices"], lang)
+    read = _preview if len(text) <= PREVIEW_CACHED_CHARS else _preview.__wrapped__
+    preview = read(text, names["symbols"], names["functions"], names["matrices"], lang)
     if preview.get("interpreted"):
         st.caption(t("practice.interpreted_as", lang))
         st.latex(preview["interpreted"])

@@ -26,3 +26,19 @@ def test_the_preview_cache_answers_as_the_grader_does():
         assert answer_inputs._preview(text, ("a", "b", "x"), (), (), lang) is cached
     # the names declared are part of the key: an undeclared name reads differently
     assert answer_inputs._preview("a*b", (), (), (), "en") == grader.preview("a*b", lang="en")
+
+
+def test_a_long_text_is_previewed_without_being_kept(monkeypatch):
+    import streamlit as st
+
+    class Question:
+        symbols, functions, matrices = ("x",), (), ()
+
+    answer_inputs._preview.cache_clear()
+    monkeypatch.setattr(st, "caption", lambda *a, **k: None)
+    monkeypatch.setattr(st, "latex", lambda *a, **k: None)
+    monkeypatch.setattr(st, "code", lambda *a, **k: None)
+    answer_inputs.show_preview("x + " * 200 + "1", Question(), "en")
+    assert answer_inputs._preview.cache_info().currsize == 0
+    answer_inputs.show_preview("x + 1", Question(), "en")
+    assert answer_inputs._preview.cache_info().currsize == 1
