@@ -9,11 +9,11 @@ import streamlit as st
 
 from app_pages import PAGES
 from app_pages.session_reaper import note_this_session
-from app_pages.startup import prepare_process
+from app_pages.startup import first_run_finished, prepare_process
 from app_pages.state import init_session, language_switch, tr
 from app_pages.widgets.progress import profile_picker
 
-prepare_process()  # once per server: load the pages' modules, freeze the start-up heap
+prepare_process()  # once per server, after the first page: load the pages' modules, freeze the heap
 note_this_session()  # its state is released once the learner has left
 init_session()
 st.set_page_config(page_title=tr("common.app_name"), page_icon=":material/school:", layout="wide")
@@ -27,4 +27,7 @@ current = st.navigation(sections)
 language_switch()
 profile_picker()  # the one current profile, chosen here for every page (state.current_profile_id)
 st.sidebar.caption(f"**{tr('common.app_name')}** · {tr('common.tagline')}")
-current.run()
+try:
+    current.run()
+finally:
+    first_run_finished()  # the start-up work waits for it, so the first page comes first

@@ -11,7 +11,10 @@
   those collections only walk what sessions create and stay short.
 
 `prepare_process()` is called by the shell on every run and does its work once: routing at once,
-the rest in a background thread, so the first page does not wait for modules it may not need.
+the rest in a background thread that waits until the shell's first script run has finished
+(`first_run_finished()`). Started earlier, that thread (imports, the bank, two worker processes
+importing torch and sympy) competed with the first page for the interpreter lock and the two
+cores (bench/cold_start_stages.py times it; README, "Cold start by stage").
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import gc
 import importlib
 import threading
+import time
 
 import streamlit as st
 from streamlit.logger import get_logger
@@ -36,7 +40,35 @@ PAGE_MODULES = (
     "app_pages.widgets.transfer_view",
 )
 
+# A page script run without the shell (AppTest) never finishes a shell run: start anyway then.
+FIRST_RUN_WAIT_S = 10.0
+# After the first run, the browser still draws the page; the warm-up's two worker processes
+# (importing torch and sympy) would take both cores from it. Give it this long first.
+FIRST_PAGE_GRACE_S = 1.0
+
 _log = get_logger(__name__)  # Streamlit's logger: INFO lines reach the server log
+# Process-wide, like the cached resources: set once the shell's first script run has finished.
+_first_run_done = threading.Event()
+
+
+def first_run_finished() -> None:
+    """The shell calls this after every run (cheap): work waiting in `after_first_run` starts."""
+    _first_run_done.set()
+
+
+def after_first_run(work, name: str) -> threading.Thread:
+    """Run `work()` in a daemon thread once the first script run has finished (or after
+    `FIRST_RUN_WAIT_S`) and the browser had `FIRST_PAGE_GRACE_S` to draw it, so that warming up
+    never slows the first page."""
+
+    def wait_then_work() -> None:
+        _first_run_done.wait(FIRST_RUN_WAIT_S)
+        time.sleep(FIRST_PAGE_GRACE_S)
+        work()
+
+    thread = threading.Thread(target=wait_then_work, name=name, daemon=True)
+    thread.start()
+    return thread
 
 
 def load_and_freeze(compute_worker) -> None:
@@ -59,11 +91,8 @@ def load_and_freeze(compute_worker) -> None:
 @st.cache_resource(show_spinner=False)
 def prepare_process() -> threading.Thread:
     """Once per server process (a cached resource): route torch work to the compute worker now,
-    then `load_and_freeze` in the background."""
+    then `load_and_freeze` in the background once the first page is done."""
     import compute.worker
 
     worker = compute.worker.route()
-    thread = threading.Thread(target=load_and_freeze, args=(worker,), name="startup-freeze",
-                              daemon=True)
-    thread.start()
-    return thread
+    return after_first_run(lambda: load_and_freeze(worker), "startup-freeze")

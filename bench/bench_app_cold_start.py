@@ -8,7 +8,9 @@ over Streamlit's own start-up. Runs alternate between the two apps so drift hits
 
     .venv/bin/python bench/bench_app_cold_start.py [--runs 7] [--page explore] [--browser-cache]
 
-Goal (issue 5): the first page <= 3 s from cold.
+Goal (issue 11): the first page <= 1.3x the bare app's time, medians of the same run (absolute
+seconds move with the shared machine's load; the ratio much less). `bench/cold_start_stages.py`
+shows where a cold start's time goes, stage by stage.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-GOAL_SECONDS = 3.0
+GOAL_RATIO = 1.3  # our median over the bare app's median, measured in the same run
+BASELINE = "baseline: st.title('hello')"
 
 
 def _harness():
@@ -89,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         baseline.write_text('import streamlit as st\n\nst.title("hello")\n')
         env = {"TUTOR_DATABASE_URL": f"sqlite:///{workdir / 'tutor.db'}"}
         apps = {
-            "baseline: st.title('hello')": (baseline, ""),
+            BASELINE: (baseline, ""),
             f"residual tutor: /{args.page}": (ROOT / "streamlit_app.py", args.page),
         }
         times: dict[str, list[float]] = {name: [] for name in apps}
@@ -112,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
                     times[name].append(rendered)
             browser.close()
 
-    base_median = statistics.median(times["baseline: st.title('hello')"])
+    base_median = statistics.median(times[BASELINE])
     profile = "browser cache kept" if args.browser_cache else "fresh browser profile each run"
     print(f"Cold start, server spawn -> first page rendered in headless Chromium "
           f"({args.runs} runs, {profile})")
@@ -123,8 +126,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{percentile(values, 95):>7.2f} {min(values):>7.2f} {median / base_median:>6.2f}")
     print("(server up: median seconds to the health check; the other columns: to the first page)")
     ours = statistics.median(times[f"residual tutor: /{args.page}"])
-    verdict = "meets" if ours <= GOAL_SECONDS else "MISSES"
-    print(f"goal: first page <= {GOAL_SECONDS:.1f} s from cold -> {verdict} ({ours:.2f} s median)")
+    ratio = ours / base_median
+    verdict = "met" if ratio <= GOAL_RATIO else "NOT met"
+    print(f"ratio: {ratio:.2f}x the bare app ({ours:.2f} s vs {base_median:.2f} s median); "
+          f"goal <= {GOAL_RATIO:.1f}x: {verdict}")
     return 0
 
 

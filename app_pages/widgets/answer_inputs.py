@@ -13,23 +13,32 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 import streamlit as st
 
 from app_pages.flows.exercises import answer_shape, shape_example
 from app_pages.flows.question_session import CONFIDENCES, kind_of
+from app_pages.state import lang as current_lang
 from app_pages.state import tr
-from tutor.i18n import has
+from tutor.i18n import has, t
 
 TEXT_TYPES = ("numeric", "expression")
 DEFAULT_CONFIDENCE = "medium"
 
 
-def labelled(prefix: str, values):
+def labelled(prefix: str, values, lang: str | None = None):
     """A format_func with each value's label translated now (a lambda calling `tr` later would
-    read the language outside the script run, e.g. in AppTest)."""
-    return {v: tr(f"{prefix}{v}") for v in values}.__getitem__
+    read the language outside the script run, e.g. in AppTest); `lang` defaults to the learner's."""
+    lang = lang or current_lang()
+    return {v: t(f"{prefix}{v}", lang) for v in values}.__getitem__
+
+
+@lru_cache(maxsize=4)  # one entry per language
+def _confidence_labels(lang: str) -> dict[str, str]:
+    # Built once per language, not on every run (the radio is drawn with every question).
+    return {c: t(f"practice.confidence_{c}", lang) for c in CONFIDENCES}
 
 
 question_type = kind_of
@@ -107,22 +116,37 @@ def confidence_of(key: str) -> str:
 
 
 # ---- drawing ----------------------------------------------------------------------------------
+PREVIEWS_KEPT = 2048  # distinct (text, names, language) previews remembered by the process
+PREVIEW_CACHED_CHARS = 400  # longer texts are parsed each time: the cache stays a few MiB at most
+
+
+@lru_cache(maxsize=PREVIEWS_KEPT)
+def _preview(text: str, symbols: tuple, functions: tuple, matrices: tuple, lang: str) -> dict:
+    # A pure function of its arguments, so one process-wide cache serves every session: the
+    # answer typed in one run is drawn again, unchanged, in the runs that submit it and show the
+    # verdict; it is parsed once. The dict is shared: callers only read it.
+    import grader
+
+    return grader.preview(text, lang=lang, symbols=symbols, functions=functions,
+                          matrices=matrices)
+
+
 def show_preview(text: str, question, lang: str) -> None:
     """The grader's reading of `text`, as LaTeX built from the parsed tree, or why it cannot."""
     if not text.strip():
-        st.caption(tr("practice.preview_hint"))
+        st.caption(t("practice.preview_hint", lang))
         return
-    import grader
-
-    preview = grader.preview(text, lang=lang, **declarations(question))
+    names = declarations(question)
+    read = _preview if len(text) <= PREVIEW_CACHED_CHARS else _preview.__wrapped__
+    preview = read(text, names["symbols"], names["functions"], names["matrices"], lang)
     if preview.get("interpreted"):
-        st.caption(tr("practice.interpreted_as"))
+        st.caption(t("practice.interpreted_as", lang))
         st.latex(preview["interpreted"])
         if preview.get("note"):  # the grader's own sentence (1/2x is (1/2)·x), no learner text
             st.caption(preview["note"])
     elif preview.get("error"):
         # the message and the caret line quote the learner's text: plain text only
-        st.caption(tr("practice.cannot_read_title"))
+        st.caption(t("practice.cannot_read_title", lang))
         st.code("\n".join(x for x in (preview["error"], preview.get("caret")) if x), language=None)
 
 
@@ -130,16 +154,16 @@ def draw_input(question, session, lang: str, key: str) -> None:
     """The answer widgets of `question` (not the confidence)."""
     kind = kind_of(question)
     if kind in TEXT_TYPES:
-        text = st.text_input(tr("practice.your_answer"), key=f"{key}.text",
-                             help=tr("practice.answer_help"), autocomplete="off")
+        text = st.text_input(t("practice.your_answer", lang), key=f"{key}.text",
+                             help=t("practice.answer_help", lang), autocomplete="off")
         show_preview(text, question, lang)
     elif kind == "choice":
         choice_input(question, lang, key)
     elif kind == "ordering":
         ordering_input(question, lang, key, seed=session.order_seed)
     elif kind == "derivation":
-        st.text_area(tr("practice.lines_label"), key=f"{key}.lines", height=160,
-                     help=tr("practice.lines_help"))
+        st.text_area(t("practice.lines_label", lang), key=f"{key}.lines", height=160,
+                     help=t("practice.lines_help", lang))
     elif kind == "generated":
         generated_inputs(question, session.variant, lang, key)
     else:
@@ -152,10 +176,10 @@ def choice_input(question, lang: str, key: str) -> None:
     options = question.options
     if not question.multiple:
         texts = {o.id: o.text.get(lang) for o in options}
-        st.radio(tr("practice.choose_one"), [o.id for o in options], format_func=texts.__getitem__,
+        st.radio(t("practice.choose_one", lang), [o.id for o in options], format_func=texts.__getitem__,
                  index=None, key=f"{key}.choice")
         return
-    st.caption(tr("practice.choose_all"))
+    st.caption(t("practice.choose_all", lang))
     for o in options:
         st.checkbox(o.text.get(lang), key=f"{key}.choice.{o.id}")
 
@@ -176,14 +200,14 @@ def ordering_input(question, lang: str, key: str, seed: int = 0) -> None:
     steps = shuffled_steps(question, seed)
     letters = {s.id: chr(ord("A") + k) for k, s in enumerate(steps)}
     st.markdown("\n".join(f"- **{letters[s.id]}.** {s.text.get(lang)}" for s in steps))
-    st.multiselect(tr("practice.order_help"), [s.id for s in steps],
+    st.multiselect(t("practice.order_help", lang), [s.id for s in steps],
                    format_func=letters.__getitem__, key=f"{key}.order", placeholder="A, B, C …")
 
 
 def answer_label(name: str, lang: str) -> str:
     """A template answer's name as learners read it (e.g. "Input gradient ∇x L" for grad_x)."""
     key = f"exercises.answer.{name}"
-    return tr(key) if has(key, lang) else name
+    return t(key, lang) if has(key, lang) else name
 
 
 def placeholder(expected) -> str:
@@ -210,17 +234,19 @@ def generated_inputs(question, variant, lang: str, key: str) -> None:
 MAX_INTERVIEW_ANSWER = 4000
 
 
-def interview_input(key: str) -> None:
+def interview_input(key: str, lang: str | None = None) -> None:
     """The answer box; Streamlit shows the count against the limit ("123/4000") as one types."""
-    st.text_area(tr("practice.interview_answer"), key=f"{key}.answer", height=180,
+    lang = lang or current_lang()
+    st.text_area(t("practice.interview_answer", lang), key=f"{key}.answer", height=180,
                  max_chars=MAX_INTERVIEW_ANSWER,
-                 help=tr("practice.interview_limit", limit=f"{MAX_INTERVIEW_ANSWER:,}"))
+                 help=t("practice.interview_limit", lang, limit=f"{MAX_INTERVIEW_ANSWER:,}"))
 
 
-def confidence_input(key: str) -> None:
+def confidence_input(key: str, lang: str | None = None) -> None:
     """Low / medium / high, asked with every answer (the review scheduler uses it). The default
     is set through the session state, so a draft's value can stand in for it."""
+    lang = lang or current_lang()
     st.session_state.setdefault(f"{key}.confidence", DEFAULT_CONFIDENCE)
-    st.radio(tr("practice.confidence"), CONFIDENCES,
-             format_func=labelled("practice.confidence_", CONFIDENCES), horizontal=True,
+    st.radio(t("practice.confidence", lang), CONFIDENCES,
+             format_func=_confidence_labels(lang).__getitem__, horizontal=True,
              key=f"{key}.confidence")

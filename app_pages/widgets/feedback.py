@@ -16,8 +16,9 @@ import streamlit as st
 
 from app_pages.flows.exercises import format_value
 from app_pages.flows.question_session import Graded, QuestionSession, kind_of
-from app_pages.state import tr
+from app_pages.state import lang as current_lang
 from app_pages.widgets.answer_inputs import answer_label
+from tutor.i18n import t
 from tutor.rating import Phase
 
 VERDICT_TEST_ID = "verdict"  # the e2e tests and the submit benchmark wait for this marker
@@ -42,30 +43,31 @@ def _verdict(graded: Graded, lang: str, kind: str) -> None:
     result = graded.result
     if result.unreadable:
         st.container(key=UNREADABLE_TEST_ID)
-        st.warning(tr("practice.unreadable"), icon=":material/help:")
-        st.caption(tr("practice.unreadable_not_counted"))
+        st.warning(t("practice.unreadable", lang), icon=":material/help:")
+        st.caption(t("practice.unreadable_not_counted", lang))
         st.code(result.feedback or result.error or "", language=None, wrap_lines=True)
         return
     if graded.gave_up:
-        st.info(tr("practice.gave_up"), icon=":material/menu_book:")
+        st.info(t("practice.gave_up", lang), icon=":material/menu_book:")
         return
     if graded.correct:
-        st.success(tr("practice.correct"), icon=":material/check_circle:")
+        st.success(t("practice.correct", lang), icon=":material/check_circle:")
     else:
-        st.error(tr("practice.wrong"), icon=":material/cancel:")
+        st.error(t("practice.wrong", lang), icon=":material/cancel:")
     if graded.phase is Phase.AFTER_REVEAL:
-        st.caption(tr("practice.after_reveal"))
+        st.caption(t("practice.after_reveal", lang))
     if 0 < graded.score < 1:
-        st.caption(tr("practice.score", score=graded.score))
+        st.caption(t("practice.score", lang, score=graded.score))
     if result.interpreted:
-        st.caption(tr("practice.interpreted_as"))
+        st.caption(t("practice.interpreted_as", lang))
         st.latex(result.interpreted)
     if result.parts:
         parts(result, lang)
     if graded.correct:
         return
     if result.malrule:  # bank text, authored with $LaTeX$
-        st.info(f"**{tr('practice.malrule')}** — {result.malrule}", icon=":material/lightbulb:")
+        st.info(f"**{t('practice.malrule', lang)}** — {result.malrule}",
+                icon=":material/lightbulb:")
     elif kind in MARKDOWN_FEEDBACK and result.feedback:
         st.markdown(result.feedback)
     elif result.feedback and not result.parts:
@@ -77,52 +79,56 @@ def parts(result, lang: str) -> None:
     for part in result.parts:
         ok = part.result.correct
         icon, colour = (":material/check_circle:", "green") if ok else (":material/cancel:", "red")
-        label = tr("common.verdict." + ("correct" if ok else "wrong"))
+        label = t("common.verdict." + ("correct" if ok else "wrong"), lang)
         st.markdown(f":{colour}[{icon}] {answer_label(part.name, lang)} · :{colour}[{label}]")
         if not ok and part.result.feedback:
             st.text(part.result.feedback)
 
 
-def tries_status(session: QuestionSession, kind: str) -> None:
+def tries_status(session: QuestionSession, kind: str, lang: str | None = None) -> None:
     """How many tries are left, while the question is open and the last try was wrong."""
+    lang = lang or current_lang()
     last = session.last
     if session.revealed or last is None or last.phase is None or last.correct:
         return
     left = session.tries_left
-    text = tr("practice.tries_left_one") if left == 1 else tr("practice.tries_left", n=left)
+    one = left == 1
+    text = t("practice.tries_left_one", lang) if one else t("practice.tries_left", lang, n=left)
     st.info(text, icon=":material/replay:")
 
 
-def interval_text(due: datetime | None, now: datetime) -> str:
+def interval_text(due: datetime | None, now: datetime, lang: str | None = None) -> str:
     from tutor.review import days_until
 
+    lang = lang or current_lang()
     if due is None:
         return ""
     days = days_until(due, now)
     if days == 0:
-        return tr("practice.back_today")
+        return t("practice.back_today", lang)
     if days == 1:
-        return tr("practice.back_tomorrow")
-    return tr("practice.back_in_days", n=days)
+        return t("practice.back_tomorrow", lang)
+    return t("practice.back_in_days", lang, n=days)
 
 
 def rating_panel(rating: int | None, due: datetime | None,
                  choices: tuple[tuple[int, datetime], ...], *, key: str,
-                 on_change: Callable[[int], object] | None) -> None:
+                 on_change: Callable[[int], object] | None, lang: str | None = None) -> None:
     """The rating recorded and when the question comes back; after a right answer the learner
     may pick Hard / Good / Easy instead (each labelled with its interval, as Anki does)."""
     if rating is None:
         return
+    lang = lang or current_lang()
     from tutor.store import utc_now
 
     now = utc_now()
     with st.container(key=f"{key}.rating".replace(".", "-")):
-        st.markdown(tr("practice.recorded_as", rating=tr(f"practice.rating.{rating}"),
-                       back=interval_text(due, now)))
+        st.markdown(t("practice.recorded_as", lang, rating=t(f"practice.rating.{rating}", lang),
+                      back=interval_text(due, now, lang)))
         if not choices or on_change is None:
             return
-        labels = {r: tr("practice.rating_choice", rating=tr(f"practice.rating.{r}"),
-                        back=interval_text(d, now)) for r, d in choices}
+        labels = {r: t("practice.rating_choice", lang, rating=t(f"practice.rating.{r}", lang),
+                       back=interval_text(d, now, lang)) for r, d in choices}
         widget = f"{key}.rating.{rating}"  # a new widget once the rating changed
 
         def changed() -> None:
@@ -130,7 +136,7 @@ def rating_panel(rating: int | None, due: datetime | None,
             if picked is not None and picked != rating:
                 on_change(picked)
 
-        st.segmented_control(tr("practice.change_rating"), list(labels),
+        st.segmented_control(t("practice.change_rating", lang), list(labels),
                              format_func=labels.__getitem__, default=rating, key=widget,
                              required=True, on_change=changed)
 
@@ -141,9 +147,10 @@ def hints(question, session: QuestionSession, lang: str, key: str) -> None:
     if total == 0:
         return
     for n, text in enumerate(session.visible_hints(question, lang), start=1):
-        st.info(f"**{tr('practice.hint_label', n=n)}** — {text}", icon=":material/tips_and_updates:")
+        st.info(f"**{t('practice.hint_label', lang, n=n)}** — {text}",
+                icon=":material/tips_and_updates:")
     if session.can_show_hint(question) and not session.revealed:
-        label = tr("practice.hint_button", shown=session.hints_shown + 1, total=total)
+        label = t("practice.hint_button", lang, shown=session.hints_shown + 1, total=total)
         # A callback runs before the rerun, so the new hint shows at once.
         st.button(label, key=f"{key}.hint", icon=":material/lightbulb:",
                   on_click=session.show_hint, args=(question,))
@@ -153,7 +160,7 @@ def solution(question, session: QuestionSession, lang: str) -> None:
     """After the reveal: the worked solution (with this variant's numbers for a generated
     question), the right options of a choice question, the keys of a generated one."""
     kind = kind_of(question)
-    with st.expander(tr("practice.solution"), expanded=True, icon=":material/menu_book:"):
+    with st.expander(t("practice.solution", lang), expanded=True, icon=":material/menu_book:"):
         if kind == "choice":
             choice_key(question, session, lang)
         if kind == "generated" and session.variant is not None:
@@ -173,20 +180,20 @@ def choice_key(question, session: QuestionSession, lang: str) -> None:
     lines = []
     for option in question.options:
         mark = ":green[:material/check_circle:]" if option.correct else ":red[:material/cancel:]"
-        mine = f" · _{tr('practice.your_pick')}_" if option.id in picked else ""
+        mine = f" · _{t('practice.your_pick', lang)}_" if option.id in picked else ""
         lines.append(f"- {mark} {option.text.get(lang)}{mine}")
         if option.id in picked and not option.correct and option.feedback:
             lines.append(f"    - {option.feedback.get(lang)}")
-    st.markdown(f"**{tr('practice.right_options')}**\n\n" + "\n".join(lines))
+    st.markdown(f"**{t('practice.right_options', lang)}**\n\n" + "\n".join(lines))
     if question.multiple and answered is not None and not answered.correct:
         correct = {o.id for o in question.options if o.correct}
         hits, wrong = len(picked & correct), len(picked - correct)
-        st.caption(tr("practice.partial_credit", hits=hits, total=len(correct), wrong=wrong,
-                      score=answered.score))
+        st.caption(t("practice.partial_credit", lang, hits=hits, total=len(correct), wrong=wrong,
+                     score=answered.score))
 
 
 def generated_keys(question, variant, lang: str) -> None:
     """The key of every asked answer, typed the way the learner would type it."""
     rows = [f"- {answer_label(ask, lang)}: `{format_value(variant.answers[ask])}`"
             for ask in question.asks if ask in variant.answers]
-    st.markdown(f"**{tr('practice.keys')}**\n\n" + "\n".join(rows))
+    st.markdown(f"**{t('practice.keys', lang)}**\n\n" + "\n".join(rows))

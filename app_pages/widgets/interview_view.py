@@ -12,8 +12,8 @@ from collections.abc import Callable
 import streamlit as st
 
 from app_pages.flows import question_session as flow
-from app_pages.state import tr
 from app_pages.widgets import answer_inputs as inputs
+from tutor.i18n import t
 
 
 def suggested_ticks(question, answer: str) -> set[str]:
@@ -23,33 +23,47 @@ def suggested_ticks(question, answer: str) -> set[str]:
     return set(suggest_ticks(question.rubric, answer))
 
 
+SUGGESTED_SLOT = "interview_view.suggested"  # one per session: (visit key, answer, ticks)
+
+
+def _suggested_once(question, answer: str, key: str) -> set[str]:
+    # The answer is fixed once the model answer is shown: match it once per visit, not on every
+    # run that draws the rubric (each match normalizes the answer once per keyword). One slot,
+    # not one key per visit, so the session state does not grow with every question.
+    kept = st.session_state.get(SUGGESTED_SLOT)
+    if kept is None or kept[:2] != (key, answer):
+        kept = (key, answer, frozenset(suggested_ticks(question, answer)))
+        st.session_state[SUGGESTED_SLOT] = kept
+    return set(kept[2])
+
+
 def interview_question(question, session: flow.QuestionSession, lang: str, *, key: str,
                        record, mode: str, rerate=None,
                        go_to: Callable[[str], None] | None = None) -> None:
     from app_pages.widgets import feedback
 
     if not session.answer_shown and not session.revealed:
-        inputs.interview_input(key)
-        inputs.confidence_input(key)
+        inputs.interview_input(key, lang)
+        inputs.confidence_input(key, lang)
         left, right = st.columns(2)
-        left.button(tr("practice.reveal"), type="primary", icon=":material/visibility:",
+        left.button(t("practice.reveal", lang), type="primary", icon=":material/visibility:",
                     key=f"{key}.reveal", width="stretch", on_click=_show_model_answer,
                     args=(session, key))
-        right.button(tr("practice.dont_know"), icon=":material/help:", key=f"{key}.give_up",
+        right.button(t("practice.dont_know", lang), icon=":material/help:", key=f"{key}.give_up",
                      width="stretch", on_click=flow.give_up, args=(session, question),
                      kwargs={"record": record, "mode": mode})
         if st.session_state.pop(f"{key}.notice", None):
-            st.warning(tr("practice.empty_answer"))
+            st.warning(t("practice.empty_answer", lang))
         return
 
     if session.answer_shown:
-        st.caption(tr("practice.your_answer"))
+        st.caption(t("practice.your_answer", lang))
         st.text(session.draft_answer)  # the learner's words, never Markdown/HTML
-    with st.expander(tr("practice.model_answer"), expanded=True, icon=":material/record_voice_over:"):
+    with st.expander(t("practice.model_answer", lang), expanded=True, icon=":material/record_voice_over:"):
         st.markdown(question.model_answer.get(lang))
 
     if session.answer_shown:
-        ticked = rubric_form(question, suggested_ticks(question, session.draft_answer), lang,
+        ticked = rubric_form(question, _suggested_once(question, session.draft_answer, key), lang,
                              key=key, locked=session.attempted)
         if ticked is not None and not session.attempted:
             graded = flow.submit(session, question,
@@ -67,7 +81,7 @@ def interview_question(question, session: flow.QuestionSession, lang: str, *, ke
         on_change = None if rerate is None else (
             lambda rating: flow.change_rating(session, rating, rerate=rerate))
         feedback.rating_panel(first.rating, first.due, first.choices, key=key,
-                              on_change=on_change)
+                              on_change=on_change, lang=lang)
     followups(question, lang, key=key, go_to=go_to)
 
 
@@ -86,7 +100,7 @@ def followups(question, lang: str, *, key: str, go_to: Callable[[str], None] | N
     from app_pages.widgets.resources import question as bank_question
     from app_pages.widgets.resources import question_title
 
-    st.markdown(f"**{tr('practice.followups')}**")
+    st.markdown(f"**{t('practice.followups', lang)}**")
     for qid in question.followups:
         follow = bank_question(qid)
         if follow is None:  # a follow-up the bank no longer has
@@ -115,17 +129,17 @@ def rubric_form(question, suggested: set[str], lang: str, *, key: str,
     confirmed = st.session_state.get(confirmed_key)
     locked = locked or confirmed is not None
     with st.form(f"{key}.rubric_form", border=True):
-        st.markdown(f"**{tr('practice.rubric')}**")
-        st.caption(tr("practice.rubric_suggested"))
+        st.markdown(f"**{t('practice.rubric', lang)}**")
+        st.caption(t("practice.rubric_suggested", lang))
         for p in question.rubric:
             st.checkbox(
-                f"{p.text.get(lang)} · _{tr(f'practice.kind_{p.kind}')}_",
+                f"{p.text.get(lang)} · _{t(f'practice.kind_{p.kind}', lang)}_",
                 value=False if locked else p.id in suggested,  # locked: the confirmed ticks
                 key=tick_keys[p.id],
                 disabled=locked,
             )
         st.form_submit_button(
-            tr("practice.confirm_ticks"), type="primary", key=f"{key}.confirm", disabled=locked,
+            t("practice.confirm_ticks", lang), type="primary", key=f"{key}.confirm", disabled=locked,
             on_click=confirm,
         )
     return confirmed
@@ -138,9 +152,9 @@ def rubric_outcome(question, rubric, lang: str) -> None:
         return
     by_id = {p.id: p for p in question.rubric}
     if rubric.missed_required:
-        st.markdown(f"**{tr('practice.missed_points')}**")
+        st.markdown(f"**{t('practice.missed_points', lang)}**")
         st.markdown("\n".join(f"- {by_id[i].text.get(lang)}" for i in rubric.missed_required))
     if rubric.misconceptions:
         with st.container(key="misconceptions_said"):
-            st.warning(tr("practice.said_misconception"), icon=":material/report:")
+            st.warning(t("practice.said_misconception", lang), icon=":material/report:")
             st.markdown("\n".join(f"- {by_id[i].text.get(lang)}" for i in rubric.misconceptions))

@@ -20,6 +20,7 @@ from app_pages.state import tr
 from app_pages.widgets import answer_inputs as inputs
 from app_pages.widgets import feedback
 from app_pages.widgets.interview_view import interview_question
+from tutor.i18n import t
 
 Record = Callable[[object], object] | None  # NewAttempt -> the stored attempt (or None)
 Rerate = Callable[[int, int], object] | None  # (attempt id, rating) -> the card as scheduled
@@ -33,12 +34,15 @@ def widget_key(key: str, session: flow.QuestionSession) -> str:
 def question_header(question, session: flow.QuestionSession, lang: str) -> None:
     kind = inputs.question_type(question)
     level = session.variant.difficulty if session.variant is not None else question.difficulty
-    st.caption(tr("practice.question_of", topic=tr(f"practice.topic.{question.topic}"),
-                  type=tr(f"practice.type.{kind}"), difficulty=tr(f"practice.difficulty.{level}")))
+    # `t(key, lang)` rather than `tr(key)` on these per-run paths: `tr` reads the language from
+    # the session state for every label (issue 14's profile of a script run).
+    st.caption(t("practice.question_of", lang, topic=t(f"practice.topic.{question.topic}", lang),
+                 type=t(f"practice.type.{kind}", lang),
+                 difficulty=t(f"practice.difficulty.{level}", lang)))
     st.markdown(question.prompt.get(lang))
     if session.variant is not None:  # this variant's numbers, built once when it was opened
         st.markdown(session.variant.prompt.get(lang) or "")
-        st.caption(tr("practice.generated_seed", seed=session.seed))
+        st.caption(t("practice.generated_seed", lang, seed=session.seed))
 
 
 def question_view(question, session: flow.QuestionSession, lang: str, *, key: str,
@@ -59,11 +63,11 @@ def question_view(question, session: flow.QuestionSession, lang: str, *, key: st
     feedback.hints(question, session, lang, wkey)
     if kind == "generated":
         kind_name, value = tolerance_value(question.tolerance)
-        st.caption(tr("exercises.input_help", example="2.05, -1.5e-3",
-                      tolerance=tr(f"exercises.tolerance.{kind_name}", value=value)))
+        st.caption(t("exercises.input_help", lang, example="2.05, -1.5e-3",
+                     tolerance=t(f"exercises.tolerance.{kind_name}", lang, value=value)))
 
     inputs.draw_input(question, session, lang, wkey)
-    inputs.confidence_input(wkey)
+    inputs.confidence_input(wkey, lang)
     _buttons(question, session, lang, wkey, record=record, mode=mode)
     notice = st.session_state.pop(f"{wkey}.notice", None)
     if notice:
@@ -82,11 +86,11 @@ def question_view(question, session: flow.QuestionSession, lang: str, *, key: st
             from app_pages.widgets.derivation_view import line_statuses
 
             line_statuses(last.result, last.answer)
-        feedback.tries_status(session, kind)
+        feedback.tries_status(session, kind, lang)
     first = session.first
     if first is not None:  # recorded with the first try: what the review will do with it
         feedback.rating_panel(first.rating, first.due, first.choices, key=wkey,
-                              on_change=_rerater(session, rerate))
+                              on_change=_rerater(session, rerate), lang=lang)
     if session.revealed:
         feedback.solution(question, session, lang)
 
@@ -94,18 +98,20 @@ def question_view(question, session: flow.QuestionSession, lang: str, *, key: st
 def _buttons(question, session: flow.QuestionSession, lang: str, wkey: str, *, record: Record,
              mode: str) -> None:
     submit_col, reveal_col, tries_col = st.columns([2, 3, 2], vertical_alignment="center")
-    submit_col.button(tr("practice.submit"), type="primary", icon=":material/send:",
+    submit_col.button(t("practice.submit", lang), type="primary", icon=":material/send:",
                       key=f"{wkey}.submit", width="stretch",
                       on_click=_submit, args=(question, session, lang, wkey, record, mode))
     if not session.revealed:
-        reveal_col.button(tr("practice.show_solution"), icon=":material/menu_book:",
-                          key=f"{wkey}.give_up", width="stretch", help=tr("practice.show_solution_help"),
+        reveal_col.button(t("practice.show_solution", lang), icon=":material/menu_book:",
+                          key=f"{wkey}.give_up", width="stretch",
+                          help=t("practice.show_solution_help", lang),
                           on_click=flow.give_up, args=(session, question),
                           kwargs={"record": record, "mode": mode})
-        tries_col.caption(tr("practice.try_of", n=min(session.tries_used + 1, session.tries_allowed),
-                             total=session.tries_allowed))
+        tries_col.caption(t("practice.try_of", lang,
+                            n=min(session.tries_used + 1, session.tries_allowed),
+                            total=session.tries_allowed))
     else:
-        tries_col.caption(tr("practice.practice_only"))
+        tries_col.caption(t("practice.practice_only", lang))
 
 
 def _submit(question, session: flow.QuestionSession, lang: str, wkey: str, record: Record,

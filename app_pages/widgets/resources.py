@@ -67,12 +67,12 @@ def catalog() -> dict:
 def warm_grader() -> threading.Thread:
     """Start the grader's contained worker once per server, in the background. Most answers are
     graded without it; the first one that needs the symbolic check then does not wait for the
-    worker process to start (~0.5 s, much longer on a busy machine)."""
+    worker process to start (~0.5 s, much longer on a busy machine). Not before the first page
+    is done: the worker's start would compete with it for the cores."""
     import grader
+    from app_pages.startup import after_first_run
 
-    warmer = threading.Thread(target=grader.warm_up, name="grader-warm-up", daemon=True)
-    warmer.start()
-    return warmer
+    return after_first_run(grader.warm_up, "grader-warm-up")
 
 
 @st.cache_resource(show_spinner=False)
