@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run serve test test-postgres lint bench load load-check browser clean
+.PHONY: run serve serve-class test test-postgres lint bench load load-check browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,10 @@ run: $(STAMP)
 N ?= 2
 serve: $(STAMP)
 	bash scripts/serve.sh $(N)
+
+# The class deployment: PostgreSQL, N replicas and HAProxy (deploy/); README, Class deployment.
+serve-class: $(STAMP)
+	bash scripts/serve_class.sh $(N)
 
 # Debian's Chromium for the browser tests (Playwright cannot download browsers here).
 browser:

@@ -2,11 +2,12 @@
 # Start a local PostgreSQL for the tutor store tests and print its URL on stdout (last line).
 #   export TUTOR_TEST_DATABASE_URL="$(bash scripts/start_postgres.sh | tail -n 1)"
 # Installs Debian's postgresql when missing (needs root), starts the first cluster, and creates
-# the role and database tutor_test (idempotent: running it twice is fine).
+# the role and database tutor_test (idempotent: running it twice is fine). TUTOR_DB_ROLE and
+# TUTOR_DB_NAME choose others (scripts/serve_class.sh: residual_tutor).
 set -euo pipefail
 
-ROLE=tutor_test
-DB=tutor_test
+ROLE=${TUTOR_DB_ROLE:-tutor_test}
+DB=${TUTOR_DB_NAME:-tutor_test}
 PASSWORD=${TUTOR_TEST_DB_PASSWORD:-tutor_test}
 
 if ! command -v pg_lsclusters >/dev/null 2>&1 || [ -z "$(ls /usr/lib/postgresql 2>/dev/null)" ]; then
