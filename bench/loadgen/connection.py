@@ -85,7 +85,8 @@ class AppTab:
     """A browser tab on one page of the app."""
 
     def __init__(self, base_url: str, *, page: str = "", query: str = "", timeout: float = 30.0,
-                 on_send: Callable[[], object] | None = None):
+                 on_send: Callable[[], object] | None = None,
+                 cookies: dict[str, str] | None = None):
         self.base_url = base_url.rstrip("/")
         self.host, self.port = require_loopback(self.base_url)
         self.page_name = page
@@ -93,7 +94,8 @@ class AppTab:
         self.on_send = on_send  # called just before each interaction is sent (CPU marks)
         self.page = Page(query_string=query)
         self.committed: dict[str, WidgetState] = {}  # values the learner set, by widget id
-        self.cookies: dict[str, str] = {}
+        # The browser's cookies (a reconnecting tab keeps them: the proxy's affinity cookie).
+        self.cookies: dict[str, str] = dict(cookies or {})
         self.runs = 0
         self._ws = None
         self._reader: asyncio.Task | None = None

@@ -13,6 +13,11 @@ Nothing here knows our questions or page code. For each answer the learner
 4. clicks the last button after the verdict (Practice's "Next question"; a follow-up does as
    well) to get the next question.
 Between actions it thinks (uniform in [0.5, 1.5] x `think` seconds).
+
+With `reconnects` > 0 a learner whose connection breaks (the replica behind the proxy died) does
+what a browser tab does: loads the page again with its cookies (the proxy sends it to a replica
+that is up) and carries on with the answers it has left; the answer in flight when the
+connection broke had no verdict, so it was never acknowledged.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ class LearnerConfig:
     think: float = 10.0
     timeout: float = 30.0
     deadline: float = float("inf")  # perf_counter time after which no new action starts
+    reconnects: int = 0  # times a learner may load the page again after its connection broke
 
 
 @dataclass
@@ -53,6 +59,7 @@ class LearnerLog:
     errors: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # exceptions the app itself showed
     finished: bool = False
+    reconnects: int = 0  # page loads again after a broken connection
 
 
 class Stop(Exception):
@@ -147,8 +154,19 @@ async def learner(number: int, config: LearnerConfig, *, start_delay: float = 0.
         first = await tab.open()
         log.first_page = first.seconds
         log.runs.append(first.seconds)
-        for _ in range(config.answers):
-            await answer_one(tab, config, rng, log)
+        while len(log.verdicts) < config.answers:
+            try:
+                await answer_one(tab, config, rng, log)
+            except TabError as exc:
+                if log.reconnects >= config.reconnects or not _broken(exc):
+                    raise
+                log.reconnects += 1
+                log.problems += tab.page.problems
+                await tab.close()
+                await asyncio.sleep(rng.uniform(0.5, 1.5))  # a browser's reconnect back-off
+                tab = AppTab(config.base_url, page=config.page, query=config.query,
+                             timeout=config.timeout, on_send=on_send, cookies=tab.cookies)
+                log.runs.append((await tab.open()).seconds)
         log.finished = True
     except Stop:
         log.finished = True
@@ -157,6 +175,15 @@ async def learner(number: int, config: LearnerConfig, *, start_delay: float = 0.
     except Exception as exc:  # noqa: BLE001 - a learner's bug must not stop the others
         log.errors.append(f"unexpected {exc!r}")
     finally:
-        log.problems = list(tab.page.problems)
+        log.problems += tab.page.problems
         await tab.close()
     return log
+
+
+_BROKEN = ("connection lost", "the server closed the connection", "send failed",
+           "websocket connect failed", "page load")
+
+
+def _broken(error: TabError) -> bool:
+    """The connection broke (as opposed to the page not behaving)."""
+    return str(error).startswith(_BROKEN)

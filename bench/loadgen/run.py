@@ -32,6 +32,7 @@ class LoadSpec:
     settle: float = 20.0  # after the learners left: wait this long for writes and memory
     seed: int = 0
     loop: bool = False  # each learner who is done is replaced by a new one until `duration` ends
+    reconnects: int = 0  # page loads again a learner may make after its connection broke
 
 
 @dataclass
@@ -73,6 +74,7 @@ class LoadReport:
     errors: int = 0
     error_samples: list[str] = field(default_factory=list)
     unfinished: int = 0  # learners who neither finished nor reported an error
+    reconnects: int = 0  # page loads again after a broken connection (a replica died)
 
     @property
     def lost(self) -> int:
@@ -131,7 +133,8 @@ def idle_cpu_rate(pids: list[int], seconds: float = 3.0) -> float:
 async def _drive(spec: LoadSpec, url: str, cpu_marks: CpuPerRun | None) -> list[LearnerLog]:
     start = time.perf_counter()
     config = LearnerConfig(url, page=spec.page, answers=spec.answers, think=spec.think,
-                           timeout=spec.timeout, deadline=start + spec.duration)
+                           timeout=spec.timeout, deadline=start + spec.duration,
+                           reconnects=spec.reconnects)
     gap = spec.ramp / spec.learners if spec.learners else 0.0
     on_send = cpu_marks.mark if cpu_marks else None
 
@@ -225,4 +228,5 @@ def run_load(spec: LoadSpec, target: Target) -> LoadReport:
     report.errors = len(errors)
     report.error_samples = errors[:5]
     report.unfinished = sum(1 for log in logs if not log.finished and not log.errors)
+    report.reconnects = sum(log.reconnects for log in logs)
     return report
