@@ -24,6 +24,7 @@ from tutor.roles import InstructorRule, Role
 
 AUTH_SECTION = "auth"
 ROLES_SECTION = "roles"
+BOUND_KEY = "account.bound"  # ((issuer, subject), profile id) of this session's identity
 
 
 def class_mode() -> bool:
@@ -45,6 +46,10 @@ def signed_in_profile_id() -> int | None:
     subject = claims.get("sub")
     if not isinstance(subject, str) or not subject:
         return None
+    identity = (str(claims.get("iss") or "oidc"), subject)
+    bound = st.session_state.get(BOUND_KEY)  # server-side: a browser cannot set it
+    if bound is not None and bound[0] == identity:
+        return bound[1]
     from app_pages.widgets.progress import store  # the store (SQLAlchemy) only when needed
     from tutor.store import TutorError
     from tutor.store.identities import profile_for_identity
@@ -54,9 +59,11 @@ def signed_in_profile_id() -> int | None:
         return None
     name = claims.get("name") or claims.get("preferred_username") or claims.get("email") or ""
     try:
-        return profile_for_identity(db, str(claims.get("iss") or "oidc"), subject, str(name)).id
+        profile_id = profile_for_identity(db, *identity, str(name)).id
     except TutorError:
         return None
+    st.session_state[BOUND_KEY] = (identity, profile_id)  # one lookup per session, not per run
+    return profile_id
 
 
 def role() -> Role:
