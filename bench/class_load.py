@@ -240,7 +240,10 @@ def main() -> int:
     print(row(report))
     print(details(report))
     print(UNITS)
-    print(f"reconnects after a broken connection: {report.reconnects}")
+    print(f"reconnects after a broken connection: {report.reconnects}; submits refused by the "
+          f"page (no new verdict, nothing stored): {report.refused}")
+    if report.alerts:
+        print("alerts shown with a verdict:", json.dumps(report.alerts, ensure_ascii=False))
     print("faults:", json.dumps(faults))
     if args.json:
         with args.json.open("a") as out:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import re
 import socket
 import time
 from collections.abc import Callable
@@ -31,6 +32,7 @@ VERDICT_KEY = "verdict"  # app_pages.widgets.feedback.VERDICT_TEST_ID: the pages
 # app_pages.widgets.feedback.UNREADABLE_TEST_ID: inside the verdict, for an answer that could not be
 # read; it is not an attempt, so nothing is stored for it.
 UNREADABLE_KEY = "verdict-unreadable"
+NUMBERED_VERDICT = re.compile(r"verdict-(\d+)")  # inside it: the visit's n-th graded submission
 DONE = {FINISHED.FINISHED_SUCCESSFULLY, FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,
         FINISHED.FINISHED_WITH_COMPILE_ERROR}
 
@@ -71,6 +73,8 @@ class RunTiming:
     status: int
     verdict_at: float | None
     messages: int
+    verdict_number: int = 0  # the highest `verdict-<n>` container the run drew (the pages number
+    # each graded submission of a visit; a refused submit redraws the previous one)
 
     @property
     def seconds(self) -> float:
@@ -173,9 +177,12 @@ class AppTab:
         if run is None:
             return
         run.messages += 1
-        if (kind == "delta" and run.verdict_at is None and msg.delta.WhichOneof("type") == "add_block"
-                and user_key(msg.delta.add_block.id) == VERDICT_KEY):
-            run.verdict_at = now
+        if kind == "delta" and msg.delta.WhichOneof("type") == "add_block":
+            key = user_key(msg.delta.add_block.id) or ""
+            if key == VERDICT_KEY and run.verdict_at is None:
+                run.verdict_at = now
+            elif (numbered := NUMBERED_VERDICT.fullmatch(key)) is not None:
+                run.verdict_number = max(run.verdict_number, int(numbered.group(1)))
         elif kind == "ref_hash":
             self._fail(TabError("server sent a cached-message reference we never asked for"))
         elif kind == "script_finished" and msg.script_finished in DONE:

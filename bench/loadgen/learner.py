@@ -60,6 +60,8 @@ class LearnerLog:
     problems: list[str] = field(default_factory=list)  # exceptions the app itself showed
     finished: bool = False
     reconnects: int = 0  # page loads again after a broken connection
+    alerts: list[str] = field(default_factory=list)  # alert texts on screen with a verdict
+    refused: int = 0  # submits the page refused (the previous verdict stayed): not attempts
 
 
 class Stop(Exception):
@@ -106,17 +108,26 @@ async def answer_one(tab: AppTab, config: LearnerConfig, rng: random.Random, log
                                f"{shown}")
         values = [s for w in fields if (s := learner_state(w, rng)) is not None]
         await think(config, rng)
+        shown_before = tab.page.verdict_number()
         run = await tab.rerun(set_values=values, click=submit)
         log.runs.append(run.seconds)
-        if run.verdict_seconds is not None:
+        if run.verdict_seconds is not None and run.verdict_number > shown_before:
             verdict = run.verdict_seconds
             break
+        if run.verdict_seconds is not None:
+            # The previous try's verdict drawn again: the submit was refused (e.g. "choose an
+            # option first"), nothing was graded or stored. Fill the form again.
+            log.refused += 1
+            continue
         if tab.page.keyed_block(VERDICT_KEY) is not None:
             raise TabError("a verdict was on the page but did not come with the submit")
     if verdict is None:
         raise TabError(f"no verdict after {MAX_FORMS} forms (is the verdict container keyed "
                        f"{VERDICT_KEY!r}?)")
     log.verdicts.append(verdict)
+    # Alerts on screen with the verdict (e.g. "could not be saved"): what to look at when the
+    # attempts stored fall short of the verdicts seen.
+    log.alerts += [n.proto.body[:100] for n in tab.page.ordered() if n.kind == "alert"]
     if tab.page.keyed_block(UNREADABLE_KEY) is not None:
         log.unreadable += 1
     else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
@@ -75,6 +76,8 @@ class LoadReport:
     error_samples: list[str] = field(default_factory=list)
     unfinished: int = 0  # learners who neither finished nor reported an error
     reconnects: int = 0  # page loads again after a broken connection (a replica died)
+    alerts: dict[str, int] = field(default_factory=dict)  # alert text shown with a verdict -> times
+    refused: int = 0  # submits refused by the page (the previous verdict redrawn): not attempts
 
     @property
     def lost(self) -> int:
@@ -229,4 +232,6 @@ def run_load(spec: LoadSpec, target: Target) -> LoadReport:
     report.error_samples = errors[:5]
     report.unfinished = sum(1 for log in logs if not log.finished and not log.errors)
     report.reconnects = sum(log.reconnects for log in logs)
+    report.refused = sum(log.refused for log in logs)
+    report.alerts = dict(Counter(a for log in logs for a in log.alerts).most_common(8))
     return report
