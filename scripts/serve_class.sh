@@ -89,16 +89,22 @@ for i in $(seq 1 "$N"); do
 done
 
 secure=""
-if [ "${COOKIE_SECURE:-0}" = 1 ]; then secure="secure"; fi
-python3 - "$RUN_DIR/haproxy.cfg" <<PY
-import pathlib, sys
+secure_cookies=""
+if [ "${COOKIE_SECURE:-0}" = 1 ]; then
+    secure="secure"
+    secure_cookies='    http-response replace-header Set-Cookie ^(.*)$ "\1; Secure"'
+fi
+# Fill in deploy/haproxy.cfg.in (values passed through the environment: no quoting to get wrong).
+F_BIND="$BIND" F_PORT="$PORT" F_APP_MAXCONN="$APP_MAXCONN" F_QUEUE_TIMEOUT="$QUEUE_TIMEOUT" \
+F_GLOBAL_MAXCONN="$(( 2 * N * APP_MAXCONN > 4096 ? 2 * N * APP_MAXCONN : 4096 ))" \
+F_BUSY_PAGE="$(pwd)/deploy/busy.http" F_COOKIE_SECURE="$secure" \
+F_SECURE_COOKIES="$secure_cookies" F_SERVERS="${servers%$'\n'}" \
+python3 - "$RUN_DIR/haproxy.cfg" <<'PY'
+import os, pathlib, sys
 text = pathlib.Path("deploy/haproxy.cfg.in").read_text()
-fields = {"BIND": "$BIND", "PORT": "$PORT", "APP_MAXCONN": "$APP_MAXCONN",
-          "GLOBAL_MAXCONN": str(max(4096, 2 * $N * $APP_MAXCONN)), "QUEUE_TIMEOUT": "$QUEUE_TIMEOUT",
-          "BUSY_PAGE": str(pathlib.Path("deploy/busy.http").resolve()),
-          "COOKIE_SECURE": "$secure", "SERVERS": """$servers""".rstrip("\n")}
-for key, value in fields.items():
-    text = text.replace(f"@{key}@", value)
+for name, value in os.environ.items():
+    if name.startswith("F_"):
+        text = text.replace(f"@{name[2:]}@", value)
 pathlib.Path(sys.argv[1]).write_text(text)
 PY
 haproxy -c -q -f "$RUN_DIR/haproxy.cfg"
@@ -114,5 +120,5 @@ done
 haproxy -f "$RUN_DIR/haproxy.cfg" -db > "$RUN_DIR/proxy.log" 2>&1 &
 pids+=($!)
 echo "proxy $! $PORT" >> "$RUN_DIR/pids"
-echo "Residual Tutor (class): $N replicas on PostgreSQL behind HAProxy on http://$BIND:$PORT (logs in $RUN_DIR)"
+echo "Residual Tutor (class): $N replicas (database ${TUTOR_DATABASE_URL%%:*}) behind HAProxy on http://$BIND:$PORT (logs in $RUN_DIR)"
 wait "${pids[-1]}"
