@@ -241,7 +241,8 @@ def main() -> int:
     print(details(report))
     print(UNITS)
     print(f"reconnects after a broken connection: {report.reconnects}; submits refused by the "
-          f"page (no new verdict, nothing stored): {report.refused}")
+          f"page (no new verdict, nothing stored): {report.refused}; attempts stored whose verdict "
+          f"a broken connection kept from the learner: {max(0, report.stored - report.acknowledged)}")
     if report.alerts:
         print("alerts shown with a verdict:", json.dumps(report.alerts, ensure_ascii=False))
     print("faults:", json.dumps(faults))
@@ -252,6 +253,7 @@ def main() -> int:
     failed = []
     if not report.ok:
         failed.append(f"{report.errors} errors, {report.lost} attempts lost, "
+                      f"{report.unexplained} stored beyond what reconnects explain, "
                       f"{report.unfinished} learners unfinished")
     if args.kill_at is not None and victim is not None and "killed" not in faults:
         failed.append("the replica was not killed (run shorter than --kill-at?)")

@@ -81,14 +81,25 @@ class LoadReport:
 
     @property
     def lost(self) -> int:
-        return self.acknowledged - self.stored
+        """Answers whose verdict was shown and whose attempt is not in the database."""
+        return max(0, self.acknowledged - self.stored)
+
+    @property
+    def unexplained(self) -> int:
+        """Attempts stored beyond the verdicts seen that no broken connection explains. A replica
+        killed between writing an attempt and sending its verdict stores an answer its learner
+        never saw acknowledged (at most one per broken connection); anything more would be an
+        attempt written twice."""
+        return max(0, self.stored - self.acknowledged - self.reconnects)
 
     @property
     def ok(self) -> bool:
-        return self.errors == 0 and self.lost == 0 and self.unfinished == 0
+        return (self.errors == 0 and self.lost == 0 and self.unexplained == 0
+                and self.unfinished == 0)
 
     def as_dict(self) -> dict:
-        return {**asdict(self), "spec": asdict(self.spec), "lost": self.lost, "ok": self.ok}
+        return {**asdict(self), "spec": asdict(self.spec), "lost": self.lost,
+                "unexplained": self.unexplained, "ok": self.ok}
 
 
 def percentile(values: list[float], q: float) -> float:

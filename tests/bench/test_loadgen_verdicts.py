@@ -39,3 +39,17 @@ def test_a_run_records_the_verdict_number_it_drew():
     assert run.verdict_at is not None and run.verdict_number == 3
     redrawn_only = _run_seeing([block([0, 0], key="verdict")])
     assert redrawn_only.verdict_at is not None and redrawn_only.verdict_number == 0
+
+
+def test_lost_and_unexplained_attempts():
+    from bench.loadgen.run import LoadReport, LoadSpec
+
+    def report(ack, stored, reconnects=0):
+        return LoadReport(LoadSpec(), acknowledged=ack, stored=stored, reconnects=reconnects)
+
+    assert report(10, 10).ok
+    assert report(10, 9).lost == 1 and not report(10, 9).ok
+    # an attempt written by a replica killed before its verdict went out: one per broken connection
+    assert report(10, 11, reconnects=1).ok and report(10, 11, reconnects=1).lost == 0
+    assert report(10, 12, reconnects=1).unexplained == 1 and not report(10, 12, reconnects=1).ok
+    assert not report(10, 11).ok  # without a broken connection an extra attempt is a double write
