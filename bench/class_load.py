@@ -84,11 +84,16 @@ def restart_postgres() -> float:
 
 
 def start_topology(replicas: int, database_url: str, *, port: int, app_port_base: int,
-                   app_maxconn: int, queue_timeout: str, run_dir: Path) -> Topology:
+                   app_maxconn: int, queue_timeout: str, run_dir: Path,
+                   provider: str | None = None) -> Topology:
     env = {**os.environ, "TUTOR_DATABASE_URL": database_url, "PORT": str(port),
            "APP_PORT_BASE": str(app_port_base), "RUN_DIR": str(run_dir),
            "APP_MAXCONN": str(app_maxconn), "QUEUE_TIMEOUT": queue_timeout}
     env.pop("TUTOR_OIDC_METADATA_URL", None)
+    if provider:
+        env.update({"TUTOR_OIDC_METADATA_URL": f"{provider}/.well-known/openid-configuration",
+                    "TUTOR_OIDC_CLIENT_ID": "class-load", "TUTOR_OIDC_CLIENT_SECRET": "load-only",
+                    "TUTOR_PUBLIC_URL": f"http://127.0.0.1:{port}"})
     out = open(run_dir.parent / f"{run_dir.name}.out", "w")  # noqa: SIM115 - the child's stdout
     process = subprocess.Popen(["bash", "scripts/serve_class.sh", str(replicas)], cwd=ROOT, env=env,
                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
@@ -107,12 +112,46 @@ def start_topology(replicas: int, database_url: str, *, port: int, app_port_base
     raise TimeoutError("the class deployment did not come up in 240 s")
 
 
+def open_once(url: str) -> None:
+    async def visit() -> None:
+        tab = AppTab(url, timeout=120)
+        try:
+            await tab.open()
+        finally:
+            await tab.close()
+
+    asyncio.run(visit())
+
+
+def wait_for(condition, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.5)
+
+
 def _answers(url: str) -> bool:
     try:
         with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
             return response.status == 200
     except (urllib.error.URLError, OSError):
         return False
+
+
+def start_provider(port: int, log: Path) -> subprocess.Popen:
+    """oidc-provider-mock on this machine: signs in any subject the login form posts."""
+    with open(log, "w") as out:
+        process = subprocess.Popen([sys.executable, "-m", "oidc_provider_mock", "--port", str(port)],
+                                   stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(
+                    f"http://127.0.0.1:{port}/.well-known/openid-configuration", timeout=1):
+                return process
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.2)
+    process.kill()
+    raise TimeoutError(f"the OIDC provider did not start:\n{log.read_text()}")
 
 
 def stop_topology(topology: Topology) -> None:
@@ -183,6 +222,9 @@ def main() -> int:
     parser.add_argument("--app-maxconn", type=int, default=150)
     parser.add_argument("--queue-timeout", type=float, default=3.0)
     parser.add_argument("--port", type=int, default=18601)
+    parser.add_argument("--login", action="store_true",
+                        help="class mode: learners sign in through a local OIDC provider "
+                             "(oidc-provider-mock) as learner-<n>, each with a profile of its own")
     parser.add_argument("--json", type=Path, help="append the result as one JSON line here")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 on any error, lost attempt, unfinished learner or failed fault")
@@ -197,14 +239,23 @@ def main() -> int:
         database_url = f"sqlite:///{run_dir / 'progress.db'}"
         for suffix in ("", "-wal", "-shm"):
             Path(f"{run_dir / 'progress.db'}{suffix}").unlink(missing_ok=True)
+    provider = provider_url = None
+    if args.login:
+        provider = start_provider(args.port + 10, run_dir / "provider.log")
+        provider_url = f"http://127.0.0.1:{args.port + 10}"
     topology = start_topology(args.replicas, database_url, port=args.port,
                               app_port_base=args.port + 20, app_maxconn=args.app_maxconn,
-                              queue_timeout=f"{args.queue_timeout:g}s", run_dir=run_dir)
+                              queue_timeout=f"{args.queue_timeout:g}s", run_dir=run_dir,
+                              provider=provider_url)
     faults: dict = {}
     try:
         for name, (pid, port) in topology.replicas.items():
-            warm_up(f"http://127.0.0.1:{port}", [pid],
-                    ready=lambda n=name: STARTED_UP in topology.log(n), quiet=2.0)
+            if args.login:  # the login screen loads the pages' modules too (prepare_process)
+                open_once(f"http://127.0.0.1:{port}")
+                wait_for(lambda n=name: STARTED_UP in topology.log(n), 120)
+            else:
+                warm_up(f"http://127.0.0.1:{port}", [pid],
+                        ready=lambda n=name: STARTED_UP in topology.log(n), quiet=2.0)
         names = sorted(topology.replicas)
         victim = names[-1] if args.kill_at is not None and len(names) > 1 else None
         survivors = [topology.replicas[n][0] for n in names if n != victim]
@@ -221,7 +272,8 @@ def main() -> int:
             timers.append(threading.Timer(args.restart_db_at, restart))
         spec = LoadSpec(learners=args.learners, think=args.think, ramp=args.ramp,
                         answers=args.answers, duration=args.duration, timeout=args.timeout,
-                        settle=args.settle, reconnects=3 if victim else 0)
+                        settle=args.settle, reconnects=3 if victim else 0,
+                        login="learner" if args.login else "")
         for timer in timers:
             timer.start()
         report = run_load(spec, Target(topology.url, survivors, database_url))
@@ -233,8 +285,12 @@ def main() -> int:
                                             args.queue_timeout)
     finally:
         stop_topology(topology)
+        if provider is not None:
+            provider.terminate()
+            provider.wait(timeout=10)
 
-    print(f"replicas {args.replicas} on {args.database}, through HAProxy; "
+    print(f"replicas {args.replicas} on {args.database}, through HAProxy, learners "
+          f"{'signed in (OIDC)' if args.login else 'on local profiles'}; "
           f"CPU/RSS of the replicas that stayed up")
     print(HEADER)
     print(row(report))
@@ -249,6 +305,7 @@ def main() -> int:
     if args.json:
         with args.json.open("a") as out:
             out.write(json.dumps({"replicas": args.replicas, "database": args.database,
+                                  "login": args.login,
                                   "faults": faults, **report.as_dict()}) + "\n")
     failed = []
     if not report.ok:

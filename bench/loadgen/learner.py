@@ -44,6 +44,7 @@ class LearnerConfig:
     timeout: float = 30.0
     deadline: float = float("inf")  # perf_counter time after which no new action starts
     reconnects: int = 0  # times a learner may load the page again after its connection broke
+    login: str = ""  # sign in through the app's OIDC login as "<login>-<number>" (bench/loadgen/login.py)
 
 
 @dataclass
@@ -163,6 +164,11 @@ async def learner(number: int, config: LearnerConfig, *, start_delay: float = 0.
                  on_send=on_send)
     try:
         first = await tab.open()
+        if config.login:
+            from bench.loadgen.login import sign_in
+
+            tab = await sign_in(tab, f"{config.login}-{number}")
+            first.finished = time.perf_counter()  # the first page is the signed-in one
         log.first_page = first.seconds
         log.runs.append(first.seconds)
         while len(log.verdicts) < config.answers:

@@ -34,6 +34,7 @@ class LoadSpec:
     seed: int = 0
     loop: bool = False  # each learner who is done is replaced by a new one until `duration` ends
     reconnects: int = 0  # page loads again a learner may make after its connection broke
+    login: str = ""  # learners sign in (OIDC) as "<login>-<n>"; "" = local profiles
 
 
 @dataclass
@@ -148,7 +149,7 @@ async def _drive(spec: LoadSpec, url: str, cpu_marks: CpuPerRun | None) -> list[
     start = time.perf_counter()
     config = LearnerConfig(url, page=spec.page, answers=spec.answers, think=spec.think,
                            timeout=spec.timeout, deadline=start + spec.duration,
-                           reconnects=spec.reconnects)
+                           reconnects=spec.reconnects, login=spec.login)
     gap = spec.ramp / spec.learners if spec.learners else 0.0
     on_send = cpu_marks.mark if cpu_marks else None
 
