@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run serve test test-postgres lint bench load load-check browser clean
+.PHONY: run serve serve-class class-load-check test test-postgres lint bench load load-check browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,10 @@ run: $(STAMP)
 N ?= 2
 serve: $(STAMP)
 	bash scripts/serve.sh $(N)
+
+# The class deployment: PostgreSQL, N replicas and HAProxy (deploy/); README, "A class".
+serve-class: $(STAMP)
+	bash scripts/serve_class.sh $(N)
 
 # Debian's Chromium for the browser tests (Playwright cannot download browsers here).
 browser:
@@ -45,6 +49,10 @@ load: $(STAMP)
 # ... and the short check CI runs: 25 learners for 20 s, fails on any error or lost attempt.
 load-check: $(STAMP)
 	$(PY) bench/load.py --check --learners 25 --think 0.5 --ramp 5 --answers 1000 --duration 20 --settle 5
+
+# The class deployment under load through HAProxy, one replica killed mid-run (README, "A class").
+class-load-check: $(STAMP)
+	$(PY) bench/class_load.py --check --replicas 2 --learners 30 --think 1 --ramp 5 --duration 30 --kill-at 10
 
 clean:
 	rm -rf $(VENV) artifacts .pytest_cache

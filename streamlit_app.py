@@ -1,5 +1,5 @@
-"""The app's shell: page config, the app's frame (language switch, profile picker) and the
-navigation; nothing else.
+"""The app's shell: page config, the app's frame (language switch, profile picker, or sign-in in
+a class deployment: app_pages/auth.py) and the navigation; nothing else.
 
 Run with `make run` (or `.venv/bin/streamlit run streamlit_app.py`). Every page lives in
 `app_pages/`; this file must stay light because it runs before the first page renders.
@@ -8,6 +8,7 @@ Run with `make run` (or `.venv/bin/streamlit run streamlit_app.py`). Every page 
 import streamlit as st
 
 from app_pages import PAGES
+from app_pages.auth import account_box, class_mode, may_teach, sign_in
 from app_pages.session_reaper import note_this_session
 from app_pages.startup import first_run_finished, prepare_process
 from app_pages.state import init_session, language_switch, tr
@@ -17,15 +18,22 @@ prepare_process()  # once per server, after the first page: load the pages' modu
 note_this_session()  # its state is released once the learner has left
 init_session()
 st.set_page_config(page_title=tr("common.app_name"), page_icon=":material/school:", layout="wide")
+class_deployment = class_mode()  # login configured: accounts and roles
+if class_deployment:
+    sign_in()  # the login screen (run stops) or the signed-in identity's own profile
 
+teaching = may_teach()
 sections: dict[str, list] = {}
-for spec in PAGES:
+for spec in (s for s in PAGES if teaching or not s.instructor):
     page = st.Page(spec.path, title=tr(spec.title_key), icon=spec.icon, url_path=spec.url_path)
     sections.setdefault(tr(spec.section_key), []).append(page)
 
 current = st.navigation(sections)
 language_switch()
-profile_picker()  # the one current profile, chosen here for every page (state.current_profile_id)
+if class_deployment:
+    account_box()  # who is signed in, "Sign out"; no picker: the profile is the identity's
+else:
+    profile_picker()  # the one current profile, chosen here for every page (state.current_profile_id)
 st.sidebar.caption(f"**{tr('common.app_name')}** · {tr('common.tagline')}")
 try:
     current.run()

@@ -21,6 +21,7 @@ class PageSpec:
     icon: str
     url_path: str
     section_key: str
+    instructor: bool = False  # in a class deployment, shown to instructors only (app_pages.auth)
 
     @property
     def path(self) -> Path:
@@ -37,6 +38,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("common.nav.review", "review.py", ":material/history:", "review", "common.nav.progress"),
     PageSpec("common.nav.interview", "interview.py", ":material/record_voice_over:", "interview", "common.nav.progress"),
     PageSpec("common.nav.dashboard", "dashboard.py", ":material/monitoring:", "dashboard", "common.nav.progress"),
-    PageSpec("author.nav", "author.py", ":material/edit_document:", "author", "author.nav_section"),
-    PageSpec("analytics.nav", "analytics.py", ":material/query_stats:", "analytics", "author.nav_section"),
+    PageSpec("author.nav", "author.py", ":material/edit_document:", "author", "author.nav_section", True),
+    PageSpec("analytics.nav", "analytics.py", ":material/query_stats:", "analytics", "author.nav_section", True),
+    PageSpec("classview.nav", "class_view.py", ":material/groups:", "class", "author.nav_section", True),
 )

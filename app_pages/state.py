@@ -102,10 +102,13 @@ def set_current_profile(profile_id: int | None) -> None:
 def _resolve_profile_id(wanted: object) -> int | None:
     # Imported here: every module of the app imports this one, which must not pull in the
     # store (SQLAlchemy) by itself.
+    from app_pages.auth import class_mode, signed_in_profile_id
     from app_pages.flows.profiles import choose_profile
     from app_pages.widgets.resources import progress_store
     from tutor.store import TutorError
 
+    if class_mode():  # the identity's profile, whatever the link says
+        return signed_in_profile_id()
     try:
         return choose_profile(progress_store(), wanted, default_name=tr("profile.default_name")).id
     except TutorError:
@@ -115,8 +118,10 @@ def _resolve_profile_id(wanted: object) -> int | None:
 def frame_params() -> dict[str, str]:
     """The frame's query parameters (language, current profile), for a link that opens a page in
     a new tab: `st.column_config.LinkColumn` URLs, `st.page_link(..., query_params=...)`."""
+    from app_pages.auth import class_mode
+
     params = {LANG_PARAM: lang()}
-    if (profile := st.session_state.get(PROFILE_KEY)) is not None:
+    if (profile := st.session_state.get(PROFILE_KEY)) is not None and not class_mode():
         params[PROFILE_PARAM] = str(profile)
     return params
 

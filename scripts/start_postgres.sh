@@ -2,11 +2,12 @@
 # Start a local PostgreSQL for the tutor store tests and print its URL on stdout (last line).
 #   export TUTOR_TEST_DATABASE_URL="$(bash scripts/start_postgres.sh | tail -n 1)"
 # Installs Debian's postgresql when missing (needs root), starts the first cluster, and creates
-# the role and database tutor_test (idempotent: running it twice is fine).
+# the role and database tutor_test (idempotent: running it twice is fine). TUTOR_DB_ROLE and
+# TUTOR_DB_NAME choose others (scripts/serve_class.sh: residual_tutor).
 set -euo pipefail
 
-ROLE=tutor_test
-DB=tutor_test
+ROLE=${TUTOR_DB_ROLE:-tutor_test}
+DB=${TUTOR_DB_NAME:-tutor_test}
 PASSWORD=${TUTOR_TEST_DB_PASSWORD:-tutor_test}
 
 if ! command -v pg_lsclusters >/dev/null 2>&1 || [ -z "$(ls /usr/lib/postgresql 2>/dev/null)" ]; then
@@ -17,12 +18,25 @@ if ! command -v pg_lsclusters >/dev/null 2>&1 || [ -z "$(ls /usr/lib/postgresql 
 fi
 
 VERSION=$(ls /usr/lib/postgresql | sort -n | tail -n 1)
-if ! pg_lsclusters -h | awk '{print $1}' | grep -qx "$VERSION"; then
-    pg_createcluster "$VERSION" main >&2
+if [ -n "${TUTOR_PG_CLUSTER:-}" ]; then
+    # A cluster of its own (bench/class_load.py restarts it mid-run: not the one tests share).
+    if ! pg_lsclusters -h | awk -v v="$VERSION" -v c="$TUTOR_PG_CLUSTER" '$1 == v && $2 == c' | grep -q .; then
+        pg_createcluster "$VERSION" "$TUTOR_PG_CLUSTER" ${TUTOR_PG_PORT:+-p "$TUTOR_PG_PORT"} >&2
+    fi
+    pick='$1 == v && $2 == c'
+else
+    if ! pg_lsclusters -h | awk '{print $1}' | grep -qx "$VERSION"; then
+        pg_createcluster "$VERSION" main >&2
+    fi
+    pick='$1 == v'
+    # "main" when it exists (a load run may have added a cluster of its own beside it)
+    if pg_lsclusters -h | awk -v v="$VERSION" '$1 == v && $2 == "main"' | grep -q .; then
+        pick='$1 == v && $2 == "main"'
+    fi
 fi
-CLUSTER=$(pg_lsclusters -h | awk -v v="$VERSION" '$1 == v {print $2; exit}')
-PORT=$(pg_lsclusters -h | awk -v v="$VERSION" '$1 == v {print $3; exit}')
-STATUS=$(pg_lsclusters -h | awk -v v="$VERSION" '$1 == v {print $4; exit}')
+CLUSTER=$(pg_lsclusters -h | awk -v v="$VERSION" -v c="${TUTOR_PG_CLUSTER:-}" "$pick {print \$2; exit}")
+PORT=$(pg_lsclusters -h | awk -v v="$VERSION" -v c="${TUTOR_PG_CLUSTER:-}" "$pick {print \$3; exit}")
+STATUS=$(pg_lsclusters -h | awk -v v="$VERSION" -v c="${TUTOR_PG_CLUSTER:-}" "$pick {print \$4; exit}")
 if [ "$STATUS" != "online" ]; then
     pg_ctlcluster "$VERSION" "$CLUSTER" start >&2
 fi

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import re
 import socket
 import time
 from collections.abc import Callable
@@ -31,6 +32,8 @@ VERDICT_KEY = "verdict"  # app_pages.widgets.feedback.VERDICT_TEST_ID: the pages
 # app_pages.widgets.feedback.UNREADABLE_TEST_ID: inside the verdict, for an answer that could not be
 # read; it is not an attempt, so nothing is stored for it.
 UNREADABLE_KEY = "verdict-unreadable"
+XSRF_COOKIE = "_streamlit_xsrf"
+NUMBERED_VERDICT = re.compile(r"verdict-(\d+)")  # inside it: the visit's n-th graded submission
 DONE = {FINISHED.FINISHED_SUCCESSFULLY, FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,
         FINISHED.FINISHED_WITH_COMPILE_ERROR}
 
@@ -71,6 +74,8 @@ class RunTiming:
     status: int
     verdict_at: float | None
     messages: int
+    verdict_number: int = 0  # the highest `verdict-<n>` container the run drew (the pages number
+    # each graded submission of a visit; a refused submit redraws the previous one)
 
     @property
     def seconds(self) -> float:
@@ -85,7 +90,8 @@ class AppTab:
     """A browser tab on one page of the app."""
 
     def __init__(self, base_url: str, *, page: str = "", query: str = "", timeout: float = 30.0,
-                 on_send: Callable[[], object] | None = None):
+                 on_send: Callable[[], object] | None = None,
+                 cookies: dict[str, str] | None = None):
         self.base_url = base_url.rstrip("/")
         self.host, self.port = require_loopback(self.base_url)
         self.page_name = page
@@ -93,8 +99,10 @@ class AppTab:
         self.on_send = on_send  # called just before each interaction is sent (CPU marks)
         self.page = Page(query_string=query)
         self.committed: dict[str, WidgetState] = {}  # values the learner set, by widget id
-        self.cookies: dict[str, str] = {}
+        # The browser's cookies (a reconnecting tab keeps them: the proxy's affinity cookie).
+        self.cookies: dict[str, str] = dict(cookies or {})
         self.runs = 0
+        self.auth_redirect: str | None = None  # where a login button sent the browser
         self._ws = None
         self._reader: asyncio.Task | None = None
         self._waiting: asyncio.Future | None = None
@@ -108,10 +116,16 @@ class AppTab:
         from websockets.asyncio.client import connect
 
         ws_url = self.base_url.replace("http", "ws", 1) + "/_stcore/stream"
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        headers = {"Origin": self.base_url}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        # As the browser does: the XSRF cookie's value as the second subprotocol (Streamlit then
+        # trusts the login cookie sent with the handshake).
+        xsrf = self.cookies.get(XSRF_COOKIE)
+        protocols = ["streamlit", xsrf] if xsrf else ["streamlit"]
         try:
             self._ws = await connect(
-                ws_url, subprotocols=["streamlit"], additional_headers=headers if self.cookies else None,
+                ws_url, subprotocols=protocols, additional_headers=headers,
                 compression=None, max_size=None, proxy=None, ping_interval=None,
                 open_timeout=self.timeout)
         except Exception as exc:  # noqa: BLE001 - refused, timed out, bad handshake
@@ -122,12 +136,19 @@ class AppTab:
         return timing
 
     async def _get_html(self) -> None:
-        path = f"/{self.page_name}" if self.page_name else "/"
+        """The page, then the health check the frontend makes before connecting (it sets the
+        XSRF cookie); both with the tab's cookies, as a browser sends them."""
+        await self._http_get(f"/{self.page_name}" if self.page_name else "/")
+        await self._http_get("/_stcore/health")
+
+    async def _http_get(self, path: str) -> None:
+        cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         try:
             reader, writer = await asyncio.wait_for(
                 asyncio.open_connection(self.host, self.port), self.timeout)
-            writer.write(f"GET {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
-                         f"Connection: close\r\n\r\n".encode())
+            writer.write((f"GET {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+                          + (f"Cookie: {cookie}\r\n" if cookie else "")
+                          + "Connection: close\r\n\r\n").encode("latin-1"))
             await writer.drain()
             raw = await asyncio.wait_for(reader.read(), self.timeout)
             writer.close()
@@ -139,8 +160,8 @@ class AppTab:
         for line in head[1:]:
             name, _, value = line.partition(":")
             if name.strip().lower() == "set-cookie":
-                cookie = value.strip().split(";", 1)[0]
-                key, _, val = cookie.partition("=")
+                cookie_pair = value.strip().split(";", 1)[0]
+                key, _, val = cookie_pair.partition("=")
                 self.cookies[key.strip()] = val.strip()
 
     async def close(self) -> None:
@@ -167,13 +188,18 @@ class AppTab:
 
     def _on_message(self, msg: ForwardMsg, now: float) -> None:
         kind = self.page.apply(msg)
+        if kind == "auth_redirect":
+            self.auth_redirect = msg.auth_redirect.url
         run = self._run
         if run is None:
             return
         run.messages += 1
-        if (kind == "delta" and run.verdict_at is None and msg.delta.WhichOneof("type") == "add_block"
-                and user_key(msg.delta.add_block.id) == VERDICT_KEY):
-            run.verdict_at = now
+        if kind == "delta" and msg.delta.WhichOneof("type") == "add_block":
+            key = user_key(msg.delta.add_block.id) or ""
+            if key == VERDICT_KEY and run.verdict_at is None:
+                run.verdict_at = now
+            elif (numbered := NUMBERED_VERDICT.fullmatch(key)) is not None:
+                run.verdict_number = max(run.verdict_number, int(numbered.group(1)))
         elif kind == "ref_hash":
             self._fail(TabError("server sent a cached-message reference we never asked for"))
         elif kind == "script_finished" and msg.script_finished in DONE:

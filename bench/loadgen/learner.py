@@ -13,6 +13,11 @@ Nothing here knows our questions or page code. For each answer the learner
 4. clicks the last button after the verdict (Practice's "Next question"; a follow-up does as
    well) to get the next question.
 Between actions it thinks (uniform in [0.5, 1.5] x `think` seconds).
+
+With `reconnects` > 0 a learner whose connection breaks (the replica behind the proxy died) does
+what a browser tab does: loads the page again with its cookies (the proxy sends it to a replica
+that is up) and carries on with the answers it has left; the answer in flight when the
+connection broke had no verdict, so it was never acknowledged.
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ class LearnerConfig:
     think: float = 10.0
     timeout: float = 30.0
     deadline: float = float("inf")  # perf_counter time after which no new action starts
+    reconnects: int = 0  # times a learner may load the page again after its connection broke
+    login: str = ""  # sign in through the app's OIDC login as "<login>-<number>" (bench/loadgen/login.py)
 
 
 @dataclass
@@ -53,6 +60,9 @@ class LearnerLog:
     errors: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # exceptions the app itself showed
     finished: bool = False
+    reconnects: int = 0  # page loads again after a broken connection
+    alerts: list[str] = field(default_factory=list)  # alert texts on screen with a verdict
+    refused: int = 0  # submits the page refused (the previous verdict stayed): not attempts
 
 
 class Stop(Exception):
@@ -99,17 +109,26 @@ async def answer_one(tab: AppTab, config: LearnerConfig, rng: random.Random, log
                                f"{shown}")
         values = [s for w in fields if (s := learner_state(w, rng)) is not None]
         await think(config, rng)
+        shown_before = tab.page.verdict_number()
         run = await tab.rerun(set_values=values, click=submit)
         log.runs.append(run.seconds)
-        if run.verdict_seconds is not None:
+        if run.verdict_seconds is not None and run.verdict_number > shown_before:
             verdict = run.verdict_seconds
             break
+        if run.verdict_seconds is not None:
+            # The previous try's verdict drawn again: the submit was refused (e.g. "choose an
+            # option first"), nothing was graded or stored. Fill the form again.
+            log.refused += 1
+            continue
         if tab.page.keyed_block(VERDICT_KEY) is not None:
             raise TabError("a verdict was on the page but did not come with the submit")
     if verdict is None:
         raise TabError(f"no verdict after {MAX_FORMS} forms (is the verdict container keyed "
                        f"{VERDICT_KEY!r}?)")
     log.verdicts.append(verdict)
+    # Alerts on screen with the verdict (e.g. "could not be saved"): what to look at when the
+    # attempts stored fall short of the verdicts seen.
+    log.alerts += [n.proto.body[:100] for n in tab.page.ordered() if n.kind == "alert"]
     if tab.page.keyed_block(UNREADABLE_KEY) is not None:
         log.unreadable += 1
     else:
@@ -145,10 +164,26 @@ async def learner(number: int, config: LearnerConfig, *, start_delay: float = 0.
                  on_send=on_send)
     try:
         first = await tab.open()
+        if config.login:
+            from bench.loadgen.login import sign_in
+
+            tab = await sign_in(tab, f"{config.login}-{number}")
+            first.finished = time.perf_counter()  # the first page is the signed-in one
         log.first_page = first.seconds
         log.runs.append(first.seconds)
-        for _ in range(config.answers):
-            await answer_one(tab, config, rng, log)
+        while len(log.verdicts) < config.answers:
+            try:
+                await answer_one(tab, config, rng, log)
+            except TabError as exc:
+                if log.reconnects >= config.reconnects or not _broken(exc):
+                    raise
+                log.reconnects += 1
+                log.problems += tab.page.problems
+                await tab.close()
+                await asyncio.sleep(rng.uniform(0.5, 1.5))  # a browser's reconnect back-off
+                tab = AppTab(config.base_url, page=config.page, query=config.query,
+                             timeout=config.timeout, on_send=on_send, cookies=tab.cookies)
+                log.runs.append((await tab.open()).seconds)
         log.finished = True
     except Stop:
         log.finished = True
@@ -157,6 +192,15 @@ async def learner(number: int, config: LearnerConfig, *, start_delay: float = 0.
     except Exception as exc:  # noqa: BLE001 - a learner's bug must not stop the others
         log.errors.append(f"unexpected {exc!r}")
     finally:
-        log.problems = list(tab.page.problems)
+        log.problems += tab.page.problems
         await tab.close()
     return log
+
+
+_BROKEN = ("connection lost", "the server closed the connection", "send failed",
+           "websocket connect failed", "page load")
+
+
+def _broken(error: TabError) -> bool:
+    """The connection broke (as opposed to the page not behaving)."""
+    return str(error).startswith(_BROKEN)

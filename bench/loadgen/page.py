@@ -177,6 +177,13 @@ class Page:
     def widget(self, widget_id: str) -> Widget | None:
         return next((w for w in self.widgets() if w.id == widget_id), None)
 
+    def verdict_number(self) -> int:
+        """The number of the verdict on screen (`verdict-<n>`), 0 when there is none."""
+        numbers = [int(k.rsplit("-", 1)[1]) for n in self.ordered() if n.is_block
+                   and (k := user_key(n.element_id) or "").startswith("verdict-")
+                   and k.rsplit("-", 1)[1].isdigit()]
+        return max(numbers, default=0)
+
     def keyed_block(self, key: str) -> Node | None:
         """The container the script created with `st.container(key=key)`, if on screen."""
         return next((n for n in self.ordered() if n.is_block and user_key(n.element_id) == key),

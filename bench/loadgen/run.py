@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
@@ -32,6 +33,8 @@ class LoadSpec:
     settle: float = 20.0  # after the learners left: wait this long for writes and memory
     seed: int = 0
     loop: bool = False  # each learner who is done is replaced by a new one until `duration` ends
+    reconnects: int = 0  # page loads again a learner may make after its connection broke
+    login: str = ""  # learners sign in (OIDC) as "<login>-<n>"; "" = local profiles
 
 
 @dataclass
@@ -73,17 +76,31 @@ class LoadReport:
     errors: int = 0
     error_samples: list[str] = field(default_factory=list)
     unfinished: int = 0  # learners who neither finished nor reported an error
+    reconnects: int = 0  # page loads again after a broken connection (a replica died)
+    alerts: dict[str, int] = field(default_factory=dict)  # alert text shown with a verdict -> times
+    refused: int = 0  # submits refused by the page (the previous verdict redrawn): not attempts
 
     @property
     def lost(self) -> int:
-        return self.acknowledged - self.stored
+        """Answers whose verdict was shown and whose attempt is not in the database."""
+        return max(0, self.acknowledged - self.stored)
+
+    @property
+    def unexplained(self) -> int:
+        """Attempts stored beyond the verdicts seen that no broken connection explains. A replica
+        killed between writing an attempt and sending its verdict stores an answer its learner
+        never saw acknowledged (at most one per broken connection); anything more would be an
+        attempt written twice."""
+        return max(0, self.stored - self.acknowledged - self.reconnects)
 
     @property
     def ok(self) -> bool:
-        return self.errors == 0 and self.lost == 0 and self.unfinished == 0
+        return (self.errors == 0 and self.lost == 0 and self.unexplained == 0
+                and self.unfinished == 0)
 
     def as_dict(self) -> dict:
-        return {**asdict(self), "spec": asdict(self.spec), "lost": self.lost, "ok": self.ok}
+        return {**asdict(self), "spec": asdict(self.spec), "lost": self.lost,
+                "unexplained": self.unexplained, "ok": self.ok}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -131,7 +148,8 @@ def idle_cpu_rate(pids: list[int], seconds: float = 3.0) -> float:
 async def _drive(spec: LoadSpec, url: str, cpu_marks: CpuPerRun | None) -> list[LearnerLog]:
     start = time.perf_counter()
     config = LearnerConfig(url, page=spec.page, answers=spec.answers, think=spec.think,
-                           timeout=spec.timeout, deadline=start + spec.duration)
+                           timeout=spec.timeout, deadline=start + spec.duration,
+                           reconnects=spec.reconnects, login=spec.login)
     gap = spec.ramp / spec.learners if spec.learners else 0.0
     on_send = cpu_marks.mark if cpu_marks else None
 
@@ -225,4 +243,7 @@ def run_load(spec: LoadSpec, target: Target) -> LoadReport:
     report.errors = len(errors)
     report.error_samples = errors[:5]
     report.unfinished = sum(1 for log in logs if not log.finished and not log.errors)
+    report.reconnects = sum(log.reconnects for log in logs)
+    report.refused = sum(log.refused for log in logs)
+    report.alerts = dict(Counter(a for log in logs for a in log.alerts).most_common(8))
     return report

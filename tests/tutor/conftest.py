@@ -23,7 +23,8 @@ def reset_postgres(url: str) -> None:
     engine = create_engine(url)
     with engine.begin() as conn:
         conn.execute(
-            text("DROP TABLE IF EXISTS drafts, attempts, cards, settings, profiles, schema_version CASCADE")
+            text("DROP TABLE IF EXISTS identities, drafts, attempts, cards, settings, profiles, schema_version,"
+                 " alembic_version CASCADE")
         )
     engine.dispose()
 

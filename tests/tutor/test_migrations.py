@@ -1,5 +1,6 @@
-"""Upgrading a database made by the first schema keeps every row; the head schema the store
-queries matches what the migrations build; concurrent first opens migrate once."""
+"""Upgrading a database made by the first schema keeps every row; databases made by the numbered
+migrations before Alembic are stamped and upgraded without loss; the head schema the store queries
+matches what the revisions build; concurrent first opens migrate exactly once."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import multiprocessing
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import create_engine, inspect, select
+from sqlalchemy import create_engine, inspect, select, text
 
 from tutor import migrations
 from tutor.store import NewAttempt, ProgressStore
@@ -17,6 +18,13 @@ from . import first_schema as v1
 from .conftest import T0
 
 NAIVE_T0 = T0.replace(tzinfo=None)  # schema 1 stored naive UTC, as the store still does
+
+
+def _as_the_numbered_migrations_left_it(conn, version: int) -> None:
+    """A database at `version` exactly as the pre-Alembic runner made it: the revisions hold the
+    numbered migrations' statements unchanged, and that runner kept only `schema_version`."""
+    assert migrations.upgrade(conn, target=version) == (0, version)
+    conn.execute(text("DROP TABLE alembic_version"))
 
 
 def _build_first_schema_database(url: str) -> dict[str, list[tuple]]:
@@ -74,7 +82,7 @@ def test_upgrading_schema_2_keeps_every_row_and_renames_the_error_verdict(store_
     # A database as schema 2 left it (attempt modes, unreadable answers recorded as "error").
     engine = create_engine(store_url)
     with engine.begin() as conn:
-        assert migrations.upgrade(conn, target=2) == (0, 2)
+        _as_the_numbered_migrations_left_it(conn, 2)
         conn.execute(v1.profiles.insert(), [{"id": 1, "name": "Ada", "created_at": NAIVE_T0}])
         conn.execute(v1.attempts.insert(), [
             {"profile_id": 1, "question_id": f"q{i % 3}", "seed": None, "answer": f"a{i}",
@@ -126,27 +134,70 @@ def test_reopening_at_head_changes_nothing(store_url):
     store.close()
 
 
-def _open_and_close(url: str) -> None:
-    ProgressStore.open(url).close()
-
-
-def test_concurrent_first_opens_migrate_exactly_once(store_url):
-    context = multiprocessing.get_context("fork")
-    workers = [context.Process(target=_open_and_close, args=(store_url,)) for _ in range(4)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join(timeout=60)
-    assert [w.exitcode for w in workers] == [0] * 4
-    store = ProgressStore.open(store_url)
-    assert store.read(lambda conn: conn.execute(select(migrations.schema_version)).all()) == [
-        (migrations.HEAD_VERSION,)
-    ]
+def _open_at_once(url: str, barrier, results) -> None:
+    barrier.wait(timeout=60)
+    store = ProgressStore.open(url)
+    results.put(store.migrated)
     store.close()
 
 
-def test_migrations_are_numbered_in_order():
-    assert [m.version for m in migrations.MIGRATIONS] == list(range(1, migrations.HEAD_VERSION + 1))
+@pytest.mark.parametrize("processes", [2, 6])
+def test_concurrent_first_opens_migrate_exactly_once(store_url, processes):
+    context = multiprocessing.get_context("fork")
+    barrier, results = context.Barrier(processes), context.Queue()
+    workers = [context.Process(target=_open_at_once, args=(store_url, barrier, results))
+               for _ in range(processes)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=120)
+    assert [w.exitcode for w in workers] == [0] * processes
+    migrated = [results.get(timeout=5) for _ in workers]
+    head = migrations.HEAD_VERSION
+    # One process ran the revisions; the others found the head (before or after the lock).
+    assert migrated.count((0, head)) == 1, migrated
+    assert set(migrated) <= {(0, head), (head, head), None}, migrated
+    store = ProgressStore.open(store_url)
+    assert store.read(lambda conn: conn.execute(text("SELECT version_num FROM alembic_version")).all()) == [
+        (migrations.revision_id(head),)
+    ]
+    assert store.read(lambda conn: conn.execute(select(migrations.schema_version)).all()) == [(head,)]
+    store.close()
+
+
+@pytest.mark.parametrize("version", [1, 2, 3])
+def test_a_database_made_by_the_numbered_migrations_is_stamped_and_upgraded(store_url, version):
+    engine = create_engine(store_url)
+    with engine.begin() as conn:
+        _as_the_numbered_migrations_left_it(conn, version)
+        conn.execute(v1.profiles.insert(), [{"id": 7, "name": "Ada", "created_at": NAIVE_T0}])
+        conn.execute(v1.attempts.insert(), [
+            {"profile_id": 7, "question_id": f"q{i}", "seed": i, "answer": f"a{i}",
+             "verdict": "correct", "score": 1.0, "hints_used": 0, "seconds": 1.0,
+             "confidence": 3, "rubric_ticks": None, "rating": 3,
+             "created_at": NAIVE_T0 + timedelta(minutes=i)} for i in range(5)])
+    with engine.connect() as conn:
+        before = sorted(conn.execute(select(v1.attempts)).all())
+    store = ProgressStore.open(store_url)
+    assert store.migrated == (version, migrations.HEAD_VERSION)
+    assert store.schema_version() == migrations.HEAD_VERSION
+    with engine.connect() as conn:
+        assert sorted(conn.execute(select(v1.attempts)).all()) == before
+        revisions = conn.execute(text("SELECT version_num FROM alembic_version")).all()
+    engine.dispose()
+    assert revisions == [(migrations.revision_id(migrations.HEAD_VERSION),)]
+    assert [a.answer for a in store.list_attempts(7)] == [f"a{i}" for i in range(5)]
+    store.close()
+
+
+def test_revisions_are_numbered_in_order_and_chained():
+    script = migrations.script_directory()
+    numbers = migrations.revision_numbers()
+    assert numbers == list(range(1, migrations.HEAD_VERSION + 1))
+    for number in numbers:
+        revision = script.get_revision(migrations.revision_id(number))
+        expected_down = None if number == 1 else migrations.revision_id(number - 1)
+        assert revision.down_revision == expected_down
 
 
 def test_a_first_open_committed_between_two_reads_is_not_taken_for_a_foreign_database(

@@ -112,13 +112,28 @@ def test_a_database_of_another_program_is_left_alone(tmp_path):
     assert tables == {"invoices"} and path.read_bytes() == before
 
 
-def test_a_database_from_a_newer_app_is_refused(tmp_path):
+@pytest.mark.parametrize("statement", [
+    "UPDATE alembic_version SET version_num = '0099'",
+    # made before Alembic, by a newer app of that time
+    "DROP TABLE alembic_version; UPDATE schema_version SET version = 99",
+])
+def test_a_database_from_a_newer_app_is_refused(tmp_path, statement):
     path = tmp_path / "progress.db"
     ProgressStore.open(_sqlite_url(path)).close()
     with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE schema_version SET version = 99")
+        conn.executescript(statement)
+    before = path.read_bytes()
     error = _open_refused(_sqlite_url(path))
     assert error.code == "newer-schema" and "99" in error.message("zh")
+    assert path.read_bytes() == before
+
+
+def test_a_database_at_a_revision_we_do_not_know_is_refused(tmp_path):
+    path = tmp_path / "progress.db"
+    ProgressStore.open(_sqlite_url(path)).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = 'f00dcafe'")
+    assert _open_refused(_sqlite_url(path)).code == "newer-schema"
 
 
 @pytest.mark.parametrize(

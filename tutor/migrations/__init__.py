@@ -1,68 +1,119 @@
-"""Ordered schema migrations with a one-row `schema_version` table.
+"""Schema migrations: Alembic revisions in `tutor/migrations/versions/`, numbered "0001", "0002", ...
 
-Each migration is a function of an open connection inside the caller's write transaction (SQLite
-`BEGIN IMMEDIATE`, PostgreSQL with an advisory lock), so two processes opening a fresh database at
-once apply every step exactly once, and a failed step leaves the database at the previous version
-(DDL is transactional in both SQLite and PostgreSQL).
+The store runs them itself (`upgrade(conn)`) inside its own write transaction (SQLite `BEGIN
+IMMEDIATE`, PostgreSQL with an advisory lock), so several processes opening a fresh database at
+once apply every revision exactly once, and a failed revision leaves the database where it was (DDL
+is transactional in both SQLite and PostgreSQL).
+
+Databases made before Alembic carry the one-row `schema_version` table that the numbered
+migrations wrote; they are stamped at the matching revision and upgraded from there, with no row
+touched. `schema_version` is kept equal to the revision number, so an app from before Alembic
+opening a newer database refuses it as "newer schema" instead of writing into it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
+from alembic.config import Config
+from alembic.operations import Operations
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import Column, Integer, MetaData, Table, inspect, select
 from sqlalchemy.engine import Connection
 
-from tutor.migrations import m0001_initial, m0002_attempt_mode, m0003_honest_attempts_and_drafts
-
-
-@dataclass(frozen=True)
-class Migration:
-    version: int
-    description: str
-    upgrade: Callable[[Connection], None]
-
-
-MIGRATIONS: tuple[Migration, ...] = (
-    Migration(1, "initial schema", m0001_initial.upgrade),
-    Migration(2, "attempt mode and per-day index", m0002_attempt_mode.upgrade),
-    Migration(3, "attempt phase, card before a rating, verdict error -> unreadable, drafts",
-              m0003_honest_attempts_and_drafts.upgrade),
-)
-HEAD_VERSION = MIGRATIONS[-1].version
+SCRIPT_LOCATION = Path(__file__).parent
 
 _version_meta = MetaData()
 schema_version = Table("schema_version", _version_meta, Column("version", Integer, nullable=False))
 
 
+@cache
+def script_directory() -> ScriptDirectory:
+    """The revisions (read once per process: they are files shipped with the code)."""
+    config = Config()
+    config.set_main_option("script_location", str(SCRIPT_LOCATION))
+    return ScriptDirectory.from_config(config)
+
+
+def revision_id(version: int) -> str:
+    return f"{version:04d}"
+
+
+def revision_numbers() -> list[int]:
+    """Every revision's number, oldest first."""
+    return sorted(int(r.revision) for r in script_directory().walk_revisions())
+
+
+HEAD_VERSION = int(script_directory().get_current_head())
+
+
 class NewerSchemaError(Exception):
-    def __init__(self, found: int) -> None:
+    def __init__(self, found: int | str) -> None:
         super().__init__(f"database schema {found} is newer than {HEAD_VERSION}")
         self.found = found
 
 
-def current_version(conn: Connection) -> int:
-    """0 for a database without our version table."""
+def _alembic_version(conn: Connection) -> int | None:
+    revision = MigrationContext.configure(conn).get_current_revision()
+    if revision is None:
+        return None
+    try:
+        return int(revision)
+    except ValueError:  # not one of ours: treat as written by a newer app
+        raise NewerSchemaError(revision) from None
+
+
+def _legacy_version(conn: Connection) -> int:
     if not inspect(conn).has_table("schema_version"):
         return 0
-    version = conn.execute(select(schema_version.c.version)).scalar()
-    return int(version or 0)
+    return int(conn.execute(select(schema_version.c.version)).scalar() or 0)
+
+
+def current_version(conn: Connection) -> int:
+    """The schema's number: Alembic's revision, else the numbered migrations' version, else 0."""
+    found = _alembic_version(conn)
+    return _legacy_version(conn) if found is None else found
 
 
 def upgrade(conn: Connection, target: int = HEAD_VERSION) -> tuple[int, int]:
-    """Apply every migration above the current version up to `target`; returns (from, to).
+    """Apply every revision above the current one up to `target`; returns (from, to).
 
     Must be called inside a write transaction that excludes other writers.
     """
     found = current_version(conn)
     if found > HEAD_VERSION:
         raise NewerSchemaError(found)
-    if found == 0:
+    stamped = _alembic_version(conn) is not None
+    if stamped and found >= target:
+        return found, found
+    script = script_directory()
+
+    def upgrade_revisions(revision, _context):
+        return script._upgrade_revs(revision_id(target), revision)
+
+    context = MigrationContext.configure(
+        conn, opts={"script": script, "fn": upgrade_revisions, "transactional_ddl": True}
+    )
+    if found and not stamped:
+        context.stamp(script, revision_id(found))  # made by the numbered migrations
+    if found < target:
+        with Operations.context(context):
+            context.run_migrations()
+    reached = max(found, target)
+    _write_legacy_version(conn, reached)
+    return found, reached
+
+
+def at_head(conn: Connection) -> bool:
+    """Stamped by Alembic at the newest revision this code knows (nothing to do on open)."""
+    return _alembic_version(conn) == HEAD_VERSION
+
+
+def _write_legacy_version(conn: Connection, version: int) -> None:
+    if not inspect(conn).has_table("schema_version"):
         _version_meta.create_all(conn)
-        conn.execute(schema_version.insert().values(version=0))
-    for migration in MIGRATIONS:
-        if found < migration.version <= target:
-            migration.upgrade(conn)
-            conn.execute(schema_version.update().values(version=migration.version))
-    return found, max(found, target)
+        conn.execute(schema_version.insert().values(version=version))
+    else:
+        conn.execute(schema_version.update().values(version=version))

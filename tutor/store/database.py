@@ -48,6 +48,9 @@ class Database:
         self.url = url
         self._retries = retries
         self.is_postgres = url.get_backend_name() == "postgresql"
+        # (from, to) when this open upgraded the schema, (v, v) when another process had just done
+        # it while this one waited for the lock, None when it was already at the head.
+        self.migrated: tuple[int, int] | None = None
         # Errors raised in connect hooks reach us unwrapped, as the driver's own exceptions.
         self._db_errors = (SQLAlchemyError, engine.dialect.loaded_dbapi.Error)
 
@@ -75,8 +78,8 @@ class Database:
             # take the write lock only when there is something to migrate.
             version = store.read(store._refuse_foreign)
             store._guard(lambda: enable_wal(engine))
-            if version != migrations.HEAD_VERSION:
-                store.write(store._migrate, lock_key=GLOBAL_LOCK)
+            if version != migrations.HEAD_VERSION or not store.read(migrations.at_head):
+                store.migrated = store.write(store._migrate, lock_key=GLOBAL_LOCK)
         except BaseException:
             engine.dispose()
             raise
@@ -101,17 +104,22 @@ class Database:
         # tables without our version table. Read in this order, seeing the tables means seeing
         # the version too (one migration transaction writes both).
         existing = set(inspect(conn).get_table_names())
-        version = migrations.current_version(conn)
+        try:
+            version = migrations.current_version(conn)
+        except migrations.NewerSchemaError as exc:
+            raise StoreUnavailable(
+                "newer-schema", found=exc.found, known=migrations.HEAD_VERSION
+            ) from None
         if version == 0:
             foreign = existing if sqlite_file(self.url) is not None else existing & _OUR_TABLES
-            if foreign - {"schema_version"}:
+            if foreign - {"schema_version", "alembic_version"}:
                 raise StoreUnavailable("foreign-database", path=self._where())
         return version
 
-    def _migrate(self, conn: Connection) -> None:
+    def _migrate(self, conn: Connection) -> tuple[int, int]:
         self._refuse_foreign(conn)
         try:
-            migrations.upgrade(conn)
+            return migrations.upgrade(conn)
         except migrations.NewerSchemaError as exc:
             raise StoreUnavailable(
                 "newer-schema", found=exc.found, known=migrations.HEAD_VERSION

@@ -24,7 +24,7 @@ from tutor.review import CardState, new_card, schedule
 from tutor.store.database import GLOBAL_LOCK, Database
 from tutor.store.errors import ProfileError
 from tutor.store.records import MAX_PROFILE_NAME, AttemptRecord, NewAttempt, Profile
-from tutor.store.schema import attempts, cards, drafts, profiles, settings
+from tutor.store.schema import attempts, cards, drafts, identities, profiles, settings
 
 
 def utc_now() -> datetime:
@@ -160,11 +160,12 @@ class ProgressStore(Database):
         return self.write(work, lock_key=GLOBAL_LOCK)
 
     def delete_profile(self, profile_id: int) -> None:
-        """Delete the profile and everything it owns (attempts, cards, settings)."""
+        """Delete the profile and everything it owns (attempts, cards, settings, drafts, the
+        identity bound to it)."""
 
         def work(conn: Connection) -> None:
             require_profile(conn, profile_id)
-            for table in (attempts, cards, settings, drafts):
+            for table in (attempts, cards, settings, drafts, identities):
                 conn.execute(delete(table).where(table.c.profile_id == profile_id))
             conn.execute(delete(profiles).where(profiles.c.id == profile_id))
 

@@ -109,3 +109,12 @@ drafts = Table(
     Column("value", Text, nullable=False),
     Column("updated_at", UtcDateTime, nullable=False),
 )
+
+identities = Table(
+    "identities",
+    metadata,
+    Column("issuer", String(255), primary_key=True),
+    Column("subject", String(255), primary_key=True),
+    Column("profile_id", Integer, nullable=False, unique=True),
+    Column("created_at", UtcDateTime, nullable=False),
+)

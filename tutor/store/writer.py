@@ -21,6 +21,7 @@ At interpreter exit the queue is drained for up to `EXIT_FLUSH_S` seconds.
 from __future__ import annotations
 
 import atexit
+import logging
 import queue
 import threading
 import time
@@ -33,6 +34,7 @@ from tutor.store.progress import ProgressStore, utc_now
 from tutor.store.records import AttemptRecord, NewAttempt
 
 RETRYABLE = ("locked", "unreachable")
+_log = logging.getLogger(__name__)
 EXIT_FLUSH_S = 10.0
 
 
@@ -96,12 +98,14 @@ class AttemptWriter:
                 stored = self.store.record_attempt(profile_id, attempt, now=moment)
             except StoreUnavailable as exc:
                 if exc.code not in RETRYABLE:
+                    _log.warning("attempt of profile %s not saved: %s", profile_id, exc)
                     pending.set_exception(exc)
                     return
                 self.retries += 1
                 self._sleep(delay)
                 delay = min(delay * 2, self.max_delay)
             except Exception as exc:  # noqa: BLE001 - refused: the caller shows why
+                _log.warning("attempt of profile %s not saved: %r", profile_id, exc)
                 pending.set_exception(exc)
                 return
             else:

@@ -1,8 +1,10 @@
 """Schema 1: profiles, their settings, every attempt, and one FSRS card per (profile, question).
 
-Frozen: once shipped, never edit this file; add a new migration instead.
+Frozen: once shipped, never edit this file; add a new revision instead. (Written as numbered
+migration m0001 before Alembic; same statements.)
 """
 
+from alembic import op
 from sqlalchemy import (
     BigInteger,
     Column,
@@ -18,7 +20,11 @@ from sqlalchemy import (
     Table,
     Text,
 )
-from sqlalchemy.engine import Connection
+
+revision = "0001"
+down_revision = None
+branch_labels = None
+depends_on = None
 
 
 def _tables() -> MetaData:
@@ -77,5 +83,6 @@ def _tables() -> MetaData:
     return meta
 
 
-def upgrade(conn: Connection) -> None:
+def upgrade() -> None:
+    conn = op.get_bind()
     _tables().create_all(conn)

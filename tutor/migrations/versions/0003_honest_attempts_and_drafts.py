@@ -10,9 +10,11 @@
 - `drafts`: work in progress per profile (a typed answer, a running mock interview), so a reload
   or a server restart loses nothing.
 
-Frozen: once shipped, never edit this file; add a new migration instead.
+Frozen: once shipped, never edit this file; add a new revision instead. (Written as numbered
+migration m0003 before Alembic; same statements.)
 """
 
+from alembic import op
 from sqlalchemy import (
     Column,
     DateTime,
@@ -25,7 +27,11 @@ from sqlalchemy import (
     Text,
     text,
 )
-from sqlalchemy.engine import Connection
+
+revision = "0003"
+down_revision = "0002"
+branch_labels = None
+depends_on = None
 
 
 def _drafts() -> MetaData:
@@ -43,7 +49,8 @@ def _drafts() -> MetaData:
     return meta
 
 
-def upgrade(conn: Connection) -> None:
+def upgrade() -> None:
+    conn = op.get_bind()
     conn.execute(text("ALTER TABLE attempts ADD COLUMN phase VARCHAR(16) NOT NULL DEFAULT 'first'"))
     conn.execute(text("ALTER TABLE attempts ADD COLUMN card_before TEXT"))
     conn.execute(text("UPDATE attempts SET verdict = 'unreadable' WHERE verdict = 'error'"))

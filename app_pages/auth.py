@@ -1,0 +1,112 @@
+"""The class deployment's frame: who is signed in, their one profile, and their role.
+
+Two modes, one code path. Without an `[auth]` section in Streamlit's secrets the app is the local
+one: profiles are picked in the sidebar (`widgets/progress.profile_picker`) and every page is
+shown. With `[auth]` (Streamlit's OpenID Connect login: `st.login`, `st.user`, `st.logout`):
+
+- nobody sees a page before signing in (`sign_in` draws the login screen and stops the run);
+- the profile is the one bound to the identity (`iss` + `sub`), made at the first login
+  (`tutor.store.identities`), and it is set again on every run: no picker, and no URL parameter,
+  session value or imported file can name another;
+- instructors (by e-mail or group claim, `tutor.roles`) see the instructor pages; learners do not,
+  and those pages also refuse a learner themselves (`require_instructor`).
+"""
+
+from __future__ import annotations
+
+import os
+
+import streamlit as st
+from streamlit.errors import StreamlitSecretNotFoundError
+
+from app_pages.state import PROFILE_PARAM, keep_in_url, set_current_profile, tr
+from tutor.roles import InstructorRule, Role
+
+AUTH_SECTION = "auth"
+ROLES_SECTION = "roles"
+BOUND_KEY = "account.bound"  # ((issuer, subject), profile id) of this session's identity
+
+
+def class_mode() -> bool:
+    """True when login is configured (an `[auth]` section in Streamlit's secrets)."""
+    try:
+        return AUTH_SECTION in st.secrets
+    except (StreamlitSecretNotFoundError, FileNotFoundError):
+        return False
+
+
+def _claims() -> dict:
+    return dict(st.user.to_dict()) if st.user.is_logged_in else {}
+
+
+def signed_in_profile_id() -> int | None:
+    """The signed-in identity's profile (made at the first login); None when nobody is signed
+    in or the store cannot be opened (the sidebar then says why)."""
+    claims = _claims()
+    subject = claims.get("sub")
+    if not isinstance(subject, str) or not subject:
+        return None
+    identity = (str(claims.get("iss") or "oidc"), subject)
+    bound = st.session_state.get(BOUND_KEY)  # server-side: a browser cannot set it
+    if bound is not None and bound[0] == identity:
+        return bound[1]
+    from app_pages.widgets.progress import store  # the store (SQLAlchemy) only when needed
+    from tutor.store import TutorError
+    from tutor.store.identities import profile_for_identity
+
+    db = store()
+    if db is None:
+        return None
+    name = claims.get("name") or claims.get("preferred_username") or claims.get("email") or ""
+    try:
+        profile_id = profile_for_identity(db, *identity, str(name)).id
+    except TutorError:
+        return None
+    st.session_state[BOUND_KEY] = (identity, profile_id)  # one lookup per session, not per run
+    return profile_id
+
+
+def role() -> Role:
+    """The signed-in person's role; in local mode everyone at the machine runs it, so everyone
+    may use the instructor pages (as before there were accounts)."""
+    if not class_mode():
+        return Role.INSTRUCTOR
+    try:
+        section = st.secrets.get(ROLES_SECTION)
+    except (StreamlitSecretNotFoundError, FileNotFoundError):
+        section = None
+    return InstructorRule.from_config(section, os.environ).role_of(_claims())
+
+
+def may_teach() -> bool:
+    return role() is Role.INSTRUCTOR
+
+
+def sign_in() -> None:
+    """Class mode, every run: the login screen (and stop) for a visitor who has not signed in;
+    otherwise bind this session to the identity's profile before any page runs."""
+    if not st.user.is_logged_in:
+        set_current_profile(None)
+        st.title(tr("common.app_name"))
+        st.write(tr("account.login_intro"))
+        st.button(tr("account.login"), type="primary", icon=":material/login:", on_click=st.login)
+        st.stop()
+    set_current_profile(signed_in_profile_id())
+    keep_in_url(PROFILE_PARAM, None)  # a profile named in a link means nothing here
+
+
+def account_box() -> None:
+    """Sidebar in class mode: who is signed in, their role, and "Sign out"."""
+    claims = _claims()
+    who = claims.get("name") or claims.get("email") or claims.get("sub") or ""
+    st.sidebar.text(tr("account.signed_in_as", name=who))  # plain text: the name is not ours
+    if role() is Role.INSTRUCTOR:
+        st.sidebar.caption(tr("account.instructor"))
+    st.sidebar.button(tr("account.logout"), icon=":material/logout:", on_click=st.logout)
+
+
+def require_instructor() -> None:
+    """First line of an instructor page: a learner who reaches it anyway is told so and stopped."""
+    if not may_teach():
+        st.error(tr("account.instructors_only"), icon=":material/lock:")
+        st.stop()

@@ -1,0 +1,158 @@
+"""Class mode (`[auth]` configured): sign-in first, the identity's own profile and nothing else
+(URL parameters, forged session and widget values, an imported file naming another profile),
+roles from configuration; and the Class page. Without `[auth]` the app is unchanged."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.app.learner_fixtures import database_url  # noqa: F401
+from tests.app.shell_helpers import APP, ROOT, TIMEOUT
+from tutor.store import NewAttempt, ProgressStore, utc_now
+from tutor.store.identities import profile_for_identity
+from tutor.transfer import export_json, import_json
+
+ISSUER = "http://127.0.0.1:9400"
+AUTH = {"redirect_uri": "http://localhost:8501/oauth2callback", "cookie_secret": "test-only",
+        "client_id": "tutor", "client_secret": "test-only",
+        "server_metadata_url": f"{ISSUER}/.well-known/openid-configuration"}
+ROLES = {"instructor_emails": ["lee@school.test"], "instructor_groups": ["dl-staff"]}
+ADA = {"is_logged_in": True, "iss": ISSUER, "sub": "sub-ada", "name": "Ada",
+       "email": "ada@school.test"}
+BO = {"is_logged_in": True, "iss": ISSUER, "sub": "sub-bo", "name": "Bo", "email": "bo@school.test"}
+LEE = {"is_logged_in": True, "iss": ISSUER, "sub": "sub-lee", "name": "Lee",
+       "email": "lee@school.test"}
+
+
+@pytest.fixture
+def store(database_url):  # noqa: F811
+    db = ProgressStore.open(database_url)
+    yield db
+    db.close()
+
+
+def shell(user: dict | None, page: str | None = None, *, params=None, state=None,
+          lang: str = "en") -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.secrets["auth"] = AUTH
+    at.secrets["roles"] = ROLES
+    at.user = dict(user or {"is_logged_in": False})
+    at.query_params["lang"] = lang
+    for key, value in (params or {}).items():
+        at.query_params[key] = str(value)
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
+    at.run()
+    assert not at.exception, at.exception
+    if page:
+        at.switch_page(f"app_pages/{page}.py").run()
+        assert not at.exception, at.exception
+    return at
+
+
+def _own(store, claims) -> int:
+    return profile_for_identity(store, claims["iss"], claims["sub"], claims["name"]).id
+
+
+def _with_attempts(store, claims, n: int) -> int:
+    pid = _own(store, claims)
+    for k in range(n):
+        store.record_attempt(pid, NewAttempt(f"q{k}", "wrong"), now=utc_now() - timedelta(hours=k))
+    return pid
+
+
+def test_a_visitor_who_has_not_signed_in_sees_only_the_login_screen(store):
+    at = shell(None)
+    assert [b.label for b in at.button] == ["Sign in"]
+    assert at.session_state["profile_id"] is None
+    assert store.list_profiles() == []  # nothing made for an anonymous visitor
+    assert not at.sidebar.selectbox
+
+
+@pytest.mark.parametrize(("lang", "label"), [("zh", "登录"), ("en", "Sign in")])
+def test_the_login_screen_speaks_both_languages(database_url, lang, label):  # noqa: F811
+    assert [b.label for b in shell(None, lang=lang).button] == [label]
+
+
+def test_the_first_login_makes_the_profile_and_shows_no_picker(store):
+    at = shell(ADA, "dashboard")
+    ada = _own(store, ADA)
+    assert at.session_state["profile_id"] == ada
+    assert [p.name for p in store.list_profiles()] == ["Ada"]
+    assert not [s for s in at.sidebar.selectbox if s.key == "profile.picker"]
+    assert "Sign out" in [b.label for b in at.sidebar.button]
+    assert "profile" not in at.query_params
+
+
+def test_a_profile_in_the_url_is_ignored(store):
+    bo = _with_attempts(store, BO, 3)
+    at = shell(ADA, "dashboard", params={"profile": bo})
+    assert at.session_state["profile_id"] == _own(store, ADA) != bo
+    assert "profile" not in at.query_params
+    assert [m.value for m in at.metric][:1] == ["0"]  # Ada's attempts, not Bo's 3
+
+
+def test_forged_session_and_widget_values_are_overridden(store):
+    bo = _with_attempts(store, BO, 3)
+    at = shell(ADA, "dashboard", state={"profile_id": bo, "profile.picker": bo})
+    assert at.session_state["profile_id"] == _own(store, ADA)
+    assert [m.value for m in at.metric][:1] == ["0"]
+    at.session_state["profile_id"] = bo  # forged between runs, too
+    at.run()
+    assert at.session_state["profile_id"] == _own(store, ADA)
+
+
+def test_an_imported_file_naming_another_profile_lands_in_ones_own(store):
+    # The Dashboard imports into the current profile (transfer_view: into_profile_id); the file's
+    # profile is never looked up by name or id.
+    bo = _with_attempts(store, BO, 3)
+    at = shell(ADA, "dashboard")
+    ada = at.session_state["profile_id"]
+    report = import_json(store, export_json(store, bo), into_profile_id=ada)
+    assert report.profile_id == ada and store.count_attempts(ada) == 3
+    assert store.count_attempts(bo) == 3 and len(store.list_profiles()) == 2
+
+
+def test_learners_cannot_reach_the_instructor_pages(store):
+    at = shell(ADA)
+    for page in ("class_view", "author", "analytics"):
+        with pytest.raises(ValueError, match="not a registered page|registered"):
+            at.switch_page(f"app_pages/{page}.py")
+
+
+def test_the_class_page_refuses_a_learner_who_runs_it_anyway(store):
+    at = AppTest.from_file(str(ROOT / "app_pages" / "class_view.py"), default_timeout=TIMEOUT)
+    at.secrets["auth"], at.secrets["roles"], at.user = AUTH, ROLES, dict(ADA)
+    at.session_state["lang"] = "en"
+    at.run()
+    assert [e.value for e in at.error] == ["This page is for the class's instructors."]
+    assert not at.dataframe and not at.metric
+
+
+@pytest.mark.parametrize("instructor", [LEE, {**BO, "sub": "sub-staff", "groups": ["dl-staff"]}])
+def test_an_instructor_sees_the_class(store, instructor):
+    _with_attempts(store, ADA, 4)
+    at = shell(instructor, "class_view")
+    assert at.title[0].value == "Class"
+    table = at.dataframe[0].value
+    assert "Ada" in set(table["Learner"]) and at.metric[0].value == str(len(store.list_profiles()))
+    assert "Instructor" in [t.value for t in at.sidebar.caption]
+
+
+def test_a_learner_signs_out(store):
+    at = shell(ADA, "dashboard")
+    next(b for b in at.sidebar.button if b.label == "Sign out").click().run()
+    assert [b.label for b in at.button] == ["Sign in"]
+
+
+def test_without_auth_the_app_keeps_local_profiles(database_url):  # noqa: F811
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.query_params["lang"] = "en"
+    at.run()
+    assert not at.exception
+    assert [s.key for s in at.sidebar.selectbox] == ["profile.picker"]
+    at.switch_page("app_pages/class_view.py").run()  # local mode: the machine's owner teaches
+    assert at.title[0].value == "Class" and not at.error

@@ -1,0 +1,109 @@
+"""The class deployment as `make serve-class` starts it (scripts/serve_class.sh: replicas behind
+HAProxy, login configured from the environment), in a real browser against a real OIDC provider:
+a learner signs in through the proxy and practises; the replica serving her is killed; loading the
+page again (what the tab's own reconnect does) reaches the other replica through the proxy, still
+signed in as herself, and she carries on.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import socket
+import subprocess
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.class_fixtures import provider, sidebar, sign_in  # noqa: F401
+from tests.e2e.learner_steps import main, pick_radio, submit_and_verdict
+from tests.e2e.server import ROOT, free_port, wait_idle
+from tutor.store import ProgressStore
+
+QUESTIONS = ("basics-residual-block-form", "basics-degradation-training-error")  # choices
+
+
+def consecutive_free_ports(count: int) -> int:
+    """A base port with `count` free ports from it (serve_class.sh numbers the replicas so)."""
+    for _ in range(200):
+        base = random.randrange(30000, 60000)
+        try:
+            sockets = []
+            for port in range(base, base + count):
+                sock = socket.socket()
+                sockets.append(sock)
+                sock.bind(("127.0.0.1", port))
+            return base
+        except OSError:
+            continue
+        finally:
+            for sock in sockets:
+                sock.close()
+    raise RuntimeError("no free ports")
+
+
+@pytest.fixture
+def deployment(provider, tmp_path):  # noqa: F811
+    port = free_port()
+    run_dir = tmp_path / "run"
+    database_url = f"sqlite:///{tmp_path / 'progress.db'}"
+    env = {**os.environ, "TUTOR_DATABASE_URL": database_url, "PORT": str(port),
+           "APP_PORT_BASE": str(consecutive_free_ports(2)), "RUN_DIR": str(run_dir),
+           "TUTOR_OIDC_METADATA_URL": f"{provider}/.well-known/openid-configuration",
+           "TUTOR_OIDC_CLIENT_ID": "residual-tutor", "TUTOR_OIDC_CLIENT_SECRET": "e2e-only",
+           "TUTOR_PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    log = open(tmp_path / "serve.log", "w")  # noqa: SIM115 - closed with the process
+    process = subprocess.Popen(["bash", "scripts/serve_class.sh", "2"], cwd=ROOT, env=env,
+                               stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 180
+        while "Residual Tutor (class)" not in (tmp_path / "serve.log").read_text():
+            assert process.poll() is None, (tmp_path / "serve.log").read_text()
+            assert time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
+            time.sleep(0.5)
+        pids = {line.split()[0]: int(line.split()[1])
+                for line in (run_dir / "pids").read_text().splitlines() if line.strip()}
+        yield {"url": f"http://127.0.0.1:{port}", "pids": pids, "database_url": database_url,
+               "secrets": run_dir / "secrets.toml"}
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+        log.close()
+
+
+def test_a_signed_in_learner_carries_on_when_her_replica_dies(deployment, browser):
+    base = deployment["url"]
+    assert deployment["secrets"].stat().st_mode & 0o077 == 0  # written for the replicas, private
+    context = browser.new_context(viewport={"width": 1400, "height": 950}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    sign_in(page, base, "ada-sub")
+    expect(sidebar(page)).to_contain_text("Signed in as Ada")
+    page.goto(f"{base}/?lang=en&q={QUESTIONS[0]}")
+    wait_idle(page)
+    pick_radio(page, 0)
+    assert submit_and_verdict(page) == "Correct"
+
+    serving = next(c["value"] for c in context.cookies() if c["name"] == "TUTOR_APP")
+    os.kill(deployment["pids"][serving], signal.SIGKILL)
+    # The tab notices, reconnects through the proxy (to the other replica) and runs the page again
+    page.goto(f"{base}/?lang=en&q={QUESTIONS[0]}")
+    wait_idle(page)
+    expect(sidebar(page)).to_contain_text("Signed in as Ada")
+    expect(main(page)).to_contain_text("Correct")  # her draft: the answer she gave before
+    assert next(c["value"] for c in context.cookies() if c["name"] == "TUTOR_APP") != serving
+    page.goto(f"{base}/?lang=en&q={QUESTIONS[1]}")
+    wait_idle(page)
+    pick_radio(page, 0)
+    assert submit_and_verdict(page)  # any verdict: the answer was graded on the other replica
+
+    store = ProgressStore.open(deployment["database_url"])
+    ada = next(p for p in store.list_profiles() if p.name == "Ada")
+    deadline = time.monotonic() + 10
+    while store.count_attempts(ada.id) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert store.count_attempts(ada.id) == 2 and len(store.list_profiles()) == 1
+    store.close()
+    context.close()
