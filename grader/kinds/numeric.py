@@ -193,6 +193,8 @@ def expected_values(expected: object) -> tuple[tuple[int, ...], list[float]]:
     """(canonical shape, entries row by row) of the question's number, vector or matrix."""
     if type(expected) in (float, int):  # the common case, without a round trip through numpy
         return (), [float(expected)]
+    if type(expected) is list and expected and all(type(x) is float for x in expected):
+        return (len(expected),), list(expected)  # a vector of floats: as numpy would read it
     array = np.asarray(expected, dtype=float)
     if array.ndim > 2 or array.size == 0:
         raise ValueError("expected must be a number, a list or a list of lists")

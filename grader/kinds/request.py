@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 
 from ..errors import GraderError
 from ..messages import language, message
@@ -53,24 +54,52 @@ def canonical_name(name: object) -> str:
     return text
 
 
+DECLARED_FIELDS = ("symbols", "functions", "matrices")
+
+
 def declarations(request: dict) -> Declarations:
     if not (request.get("symbols") or request.get("functions") or request.get("matrices")):
         return NO_DECLARATIONS  # numeric questions declare nothing: share one empty set
-    lists = {}
-    for field in ("symbols", "functions", "matrices"):
+    lists = []
+    for field in DECLARED_FIELDS:
         value = request.get(field) or []
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list | tuple) or len(value) > MAX_DECLARED:
             raise BadRequest(f"{field} must be a list of names")
-        lists[field] = [canonical_name(v) for v in value]
-    return Declarations.of(**lists)
+        if all(isinstance(v, str) for v in value):
+            lists.append(_canonical_names(tuple(value)))
+        else:  # raises at the first name that is not a string
+            lists.append(tuple(canonical_name(v) for v in value))
+    return _declarations_of(*lists)
+
+
+# Every answer to a question declares the same names: they are read once (bounded caches of
+# pure functions; a BadRequest is not cached, so it is raised again on every call).
+@lru_cache(maxsize=1024)
+def _canonical_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(canonical_name(v) for v in names)
+
+
+@lru_cache(maxsize=1024)
+def _declarations_of(symbols: tuple[str, ...], functions: tuple[str, ...],
+                     matrices: tuple[str, ...]) -> Declarations:
+    return Declarations.of(symbols, functions, matrices)
 
 
 def tolerance(request: dict) -> Tolerance:
+    fields = (request.get("rtol"), request.get("atol"), request.get("sigfigs"))
+    for value in fields:
+        # Not cached: what is not a number (unhashable, or a bool), and zeros (0.0 and -0.0 are
+        # one key, but -0.0 is described as "-0").
+        if value is not None and (type(value) not in (int, float) or value == 0):
+            return _tolerance(*fields)
+    return _tolerance_of(*fields)
+
+
+def _tolerance(*fields: object) -> Tolerance:
     values = {}
-    for field in ("rtol", "atol", "sigfigs"):
-        value = request.get(field)
+    for field, value in zip(("rtol", "atol", "sigfigs"), fields, strict=True):
         if value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
@@ -81,6 +110,11 @@ def tolerance(request: dict) -> Tolerance:
                                     float(values["sigfigs"]).is_integer()):
         raise BadRequest("sigfigs must be a whole number from 1 to 15")
     return Tolerance.of(**values)
+
+
+# Every answer to a question has the same tolerance (typed: 1 and 1.0 stay apart; a BadRequest
+# is not cached).
+_tolerance_of = lru_cache(maxsize=1024, typed=True)(_tolerance)
 
 
 def approximation(request: dict) -> Approximation | None:

@@ -104,7 +104,7 @@ def tokenize(text: str) -> list[Token]:
         else:
             raise ParseError("unexpected_char", start, char=repr(ch))
         space = False
-    append(Token("eof", "", n, n, space))
+    append(_new_token(Token, ("eof", "", n, n, space)))
     return tokens
 
 

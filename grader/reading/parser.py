@@ -196,9 +196,13 @@ class Parser:
     def space_separated_numbers(self) -> bool:
         """True when the top level has no commas and two numbers are separated by a space."""
         toks = self.tokens
+        spaced = False
         for t in toks:
             if t.kind == "op" and t.text in ",[]()":
                 return False
+            spaced = spaced or t.space_before
+        if not spaced:  # no space anywhere (`5/4`, `2^40`): nothing separates two numbers
+            return False
         for a, b, c in zip(toks, toks[1:], toks[2:] + toks[-1:], strict=False):
             if a.kind == "num" and b.space_before and (
                     b.kind == "num" or (b.text == "-" and c.kind == "num" and not c.space_before)):

@@ -130,12 +130,14 @@ def _entry(text: str) -> Node | None:
     match = ENTRY_RE.fullmatch(text)
     if match is None:
         return None
-    sign, digits, *exponents = match.groups()
+    sign, digits, bare, parenthesized, braced = match.groups()
     number = _number(digits)
     if number is None:
         return None
     node = Neg(number) if sign else number
-    exponent = next((e for e in exponents if e is not None), None)
+    # at most one of the three spellings of the exponent matched (this runs for every entry)
+    exponent = bare if bare is not None else parenthesized if parenthesized is not None \
+        else braced
     if exponent is None:
         return node
     power = int(exponent)
