@@ -30,7 +30,7 @@ from streamlit.logger import get_logger
 # Everything the pages import on first use (the slow parts of the heap), so it is frozen too.
 PAGE_MODULES = (
     "numpy", "pandas", "altair", "sqlalchemy", "fsrs",
-    "quizbank", "quizbank.grading", "quizbank.variants", "grader",
+    "quizbank", "quizbank.grading", "quizbank.variants", "grader", "grader.api", "grader.mutants",
     "tutor.interview", "tutor.interview_match", "tutor.review", "tutor.dashboard",
     "tutor.transfer", "tutor.store", "tutor.analytics",
     "app_pages.flows.question_session", "app_pages.flows.practice", "app_pages.flows.exercises",

@@ -34,6 +34,8 @@ WATCHED_TOP = {
     "ruamel", "fsrs", "quizbank", "grader", "tutor", "compute", "mpmath", "pyarrow", "torch",
     "app_pages", "streamlit_app",
 }
+# Sub-modules whose first import is a stage of its own too.
+WATCHED_MODULES = {"streamlit.emojis", "grader.api"}
 # Functions wrapped once their module is loaded: (module, attribute path, stage name).
 SPANS = (
     ("app_pages.startup", "load_and_freeze", "load_and_freeze (background)"),
@@ -87,7 +89,8 @@ def _serve(events_path: Path, argv: list[str], all_imports: bool) -> None:
     class Timing(importlib.abc.MetaPathFinder):
         def find_spec(self, fullname, path=None, target=None):
             top = fullname.partition(".")[0]
-            watched = all_imports or fullname == top and top in WATCHED_TOP or top == "app_pages"
+            watched = (all_imports or fullname == top and top in WATCHED_TOP or top == "app_pages"
+                       or fullname in WATCHED_MODULES)
             if not (watched or fullname in wrapped_modules):
                 return None
             spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)

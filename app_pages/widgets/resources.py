@@ -72,7 +72,9 @@ def warm_grader() -> threading.Thread:
     import grader
     from app_pages.startup import after_first_run
 
-    return after_first_run(grader.warm_up, "grader-warm-up")
+    # `grader.warm_up` is looked up in the thread: the lookup imports the grading pipeline
+    # (numpy, the parser's tables), which the first page does not need.
+    return after_first_run(lambda: grader.warm_up(), "grader-warm-up")
 
 
 @st.cache_resource(show_spinner=False)

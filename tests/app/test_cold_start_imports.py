@@ -1,0 +1,55 @@
+"""The first page's script run imports only what it draws (README, "Cold start by stage").
+
+The shell and the default page (Practice) run once in a fresh interpreter, with the start-up
+warm-up held back; what is in `sys.modules` afterwards is what the first page waited for.
+"""
+
+import subprocess
+import sys
+
+from tests.app.shell_helpers import ROOT
+
+FIRST_RUN = """
+import sys
+from app_pages import startup
+startup.FIRST_PAGE_GRACE_S = 600  # the warm-up (which loads all of these) waits: not measured here
+from tests.app.shell_helpers import open_app
+at = open_app(lang={lang!r})
+assert at.title, "the first page drew nothing"
+watched = ("numpy", "grader.api", "grader.reading.parser", "streamlit.emojis", "torch", "sympy")
+print(sorted(name for name in watched if name in sys.modules))
+"""
+
+
+def first_run_modules(lang: str) -> str:
+    done = subprocess.run([sys.executable, "-c", FIRST_RUN.format(lang=lang)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_the_first_page_loads_neither_the_grading_pipeline_nor_the_emoji_table():
+    # `grader.Verdict` for the profile picker must not load numpy and the parser's tables, and the
+    # "中文" option of the language switch must not load Streamlit's emoji table (0.1-0.4 s each).
+    assert first_run_modules("zh") == "[]"
+    assert first_run_modules("en") == "[]"
+
+
+def test_grader_public_names_resolve_lazily_and_stay_the_same():
+    code = (
+        "import importlib, sys, types\n"
+        "import grader\n"
+        "assert 'grader.api' not in sys.modules and 'numpy' not in sys.modules\n"
+        "importlib.import_module('grader.mutants')  # the submodule first, as the warm-up may\n"
+        "from grader import check, mutants, preview, warm_up, Result, Verdict\n"
+        "import grader.api\n"
+        "assert grader.check is grader.api.check and check is grader.api.check\n"
+        "assert grader.mutants is sys.modules['grader.mutants'].mutants is mutants\n"
+        "assert not isinstance(grader.mutants, types.ModuleType)\n"
+        "assert set(grader.__all__) <= set(dir(grader))\n"
+        "print(check({'kind': 'numeric', 'expected': 2, 'answer': '1+1'}).verdict)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "correct"
