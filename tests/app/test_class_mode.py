@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app.learner_fixtures import database_url  # noqa: F401
 from tests.app.shell_helpers import APP, ROOT, TIMEOUT
-from tutor.store import NewAttempt, ProgressStore, utc_now
+from tutor.store import NewAttempt, utc_now
 from tutor.store.identities import profile_for_identity
 from tutor.transfer import export_json, import_json
 
@@ -26,12 +26,6 @@ BO = {"is_logged_in": True, "iss": ISSUER, "sub": "sub-bo", "name": "Bo", "email
 LEE = {"is_logged_in": True, "iss": ISSUER, "sub": "sub-lee", "name": "Lee",
        "email": "lee@school.test"}
 
-
-@pytest.fixture
-def store(database_url):  # noqa: F811
-    db = ProgressStore.open(database_url)
-    yield db
-    db.close()
 
 
 def shell(user: dict | None, page: str | None = None, *, params=None, state=None,

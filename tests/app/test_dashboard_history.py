@@ -4,29 +4,10 @@ count the same attempts, and the per-question table."""
 
 from datetime import UTC, datetime
 
-import pytest
-
-from app_pages.widgets import resources
 from app_pages.widgets.attempt_history import TABLE_KEY
-from tests.app.learner_bank import fixture_bank
 from tests.app.learner_fixtures import database_url, open_page, texts  # noqa: F401
 from tests.app.test_profiles import shell
-from tutor.store import NewAttempt, ProgressStore
-
-BANK = fixture_bank()
-
-
-@pytest.fixture
-def small_bank(monkeypatch):
-    monkeypatch.setattr(resources, "bank", lambda: BANK)
-    monkeypatch.setattr(resources, "question", lambda qid: BANK.questions.get(qid))
-
-
-@pytest.fixture
-def store(database_url):  # noqa: F811
-    db = ProgressStore.open(database_url)
-    yield db
-    db.close()
+from tutor.store import NewAttempt
 
 
 def answer(db, profile, qid, verdict, when, text="a", phase="first"):

@@ -6,26 +6,9 @@ from datetime import timedelta
 
 import pytest
 
-from app_pages.widgets import resources
-from tests.app.learner_bank import fixture_bank
 from tests.app.learner_fixtures import button, database_url, open_page  # noqa: F401
 from tutor.store import NewAttempt, ProgressStore, utc_now
 from tutor.transfer import export_json
-
-BANK = fixture_bank()
-
-
-@pytest.fixture
-def small_bank(monkeypatch):
-    monkeypatch.setattr(resources, "bank", lambda: BANK)
-    monkeypatch.setattr(resources, "question", lambda qid: BANK.questions.get(qid))
-
-
-@pytest.fixture
-def store(database_url):  # noqa: F811
-    db = ProgressStore.open(database_url)
-    yield db
-    db.close()
 
 
 def an_export(tmp_path, question_ids, *, days_ago=1) -> bytes:

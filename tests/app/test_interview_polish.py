@@ -4,20 +4,8 @@ with their summaries."""
 
 from dataclasses import replace
 
-import pytest
-
-from app_pages.widgets import resources
-from tests.app.learner_bank import fixture_bank
 from tests.app.learner_fixtures import button, database_url, open_page, texts  # noqa: F401
 from tutor.store import ProgressStore, utc_now
-
-BANK = fixture_bank()
-
-
-@pytest.fixture
-def small_bank(monkeypatch):
-    monkeypatch.setattr(resources, "bank", lambda: BANK)
-    monkeypatch.setattr(resources, "question", lambda qid: BANK.questions.get(qid))
 
 
 def started(open_page, lang="en"):  # noqa: F811

@@ -11,13 +11,6 @@ from tutor.store import NewAttempt, ProgressStore
 from tutor.transfer import export_json
 
 
-@pytest.fixture
-def store(database_url):  # noqa: F811
-    db = ProgressStore.open(database_url)
-    yield db
-    db.close()
-
-
 def shell(page: str = "dashboard", lang: str = "en", **params) -> AppTest:
     """The whole app (shell + page), as a browser opening `/<page>?lang=..&...` would run it."""
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)

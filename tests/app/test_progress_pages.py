@@ -5,25 +5,8 @@ from datetime import timedelta
 import pytest
 
 from app_pages.widgets import resources
-from tests.app.learner_bank import fixture_bank
 from tests.app.learner_fixtures import button, database_url, open_page, texts  # noqa: F401
 from tutor.store import NewAttempt, ProgressStore, utc_now
-
-BANK = fixture_bank()
-
-
-@pytest.fixture
-def small_bank(monkeypatch):
-    """The pages read the fixture bank (it has an interview question with a follow-up)."""
-    monkeypatch.setattr(resources, "bank", lambda: BANK)
-    monkeypatch.setattr(resources, "question", lambda qid: BANK.questions.get(qid))
-
-
-@pytest.fixture
-def store(database_url):  # noqa: F811
-    db = ProgressStore.open(database_url)
-    yield db
-    db.close()
 
 
 def record(db, profile, qid, verdict, confidence, *, days_ago=1, mode="practice"):

@@ -11,7 +11,7 @@ from tests.app.learner_bank import fixture_bank
 from tests.app.learner_fixtures import database_url  # noqa: F401
 from tests.app.test_profiles import shell
 from tutor.review import CardState
-from tutor.store import NewAttempt, ProgressStore, utc_now
+from tutor.store import NewAttempt, utc_now
 
 NOW = utc_now()
 BANK = fixture_bank()
@@ -62,12 +62,6 @@ def test_rows_follow_the_status_filter_and_the_due_time():
 
 
 # ---- the page -----------------------------------------------------------------------------
-
-@pytest.fixture
-def store(database_url):  # noqa: F811
-    db = ProgressStore.open(database_url)
-    yield db
-    db.close()
 
 
 def links(at) -> list[dict]:

@@ -3,29 +3,15 @@ answer at once (not after Next), and an ordering question is shuffled anew on ev
 
 from datetime import timedelta
 
-import pytest
-
 from app_pages.flows.practice import PracticeRun
-from app_pages.widgets import resources
 from app_pages.widgets.answer_inputs import shuffled_steps
 from tests.app.learner_bank import fixture_bank
 from tests.app.learner_fixtures import button, database_url, open_page  # noqa: F401
-from tutor.store import NewAttempt, ProgressStore, utc_now
+from tutor.store import NewAttempt, utc_now
 
 BANK = fixture_bank()
 
 
-@pytest.fixture
-def small_bank(monkeypatch):
-    monkeypatch.setattr(resources, "bank", lambda: BANK)
-    monkeypatch.setattr(resources, "question", lambda qid: BANK.questions.get(qid))
-
-
-@pytest.fixture
-def store(database_url):  # noqa: F811
-    db = ProgressStore.open(database_url)
-    yield db
-    db.close()
 
 
 def due_choice_question(store, *, confidence=3):
