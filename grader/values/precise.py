@@ -95,7 +95,7 @@ class _Evaluation:
             self.largest = abs(value)
         return value
 
-    def eval(self, node: Node):
+    def value(self, node: Node):
         rule = _RULES.get(type(node))
         if rule is None:
             raise NotPrecise(type(node).__name__)
@@ -117,7 +117,7 @@ def _symbol(ev: _Evaluation, node: Sym):
 
 def _power(ev: _Evaluation, node: Pow):
     ctx = ev.ctx
-    base, exponent = ev.eval(node.base), ev.eval(node.exp)
+    base, exponent = ev.value(node.base), ev.value(node.exp)
     if ctx.isint(exponent):
         if base == 0 and exponent < 0:
             raise Undefined
@@ -188,7 +188,7 @@ def _binomial(ctx, n, k):
 
 def _func_n(ev: _Evaluation, node: FuncN):
     ctx = ev.ctx
-    args = [ev.eval(a) for a in node.args]
+    args = [ev.value(a) for a in node.args]
     if node.name == "max":
         return max(args)
     if node.name == "min":
@@ -223,7 +223,7 @@ def _model(ev: _Evaluation, name: str, index: int, t, order: int):
 
 
 def _apply(ev: _Evaluation, node: Apply):
-    args = [ev.eval(a) for a in node.args]
+    args = [ev.value(a) for a in node.args]
     if len(args) == 1:
         return _model(ev, node.name, 0, args[0], node.order)
     total = sum((_model(ev, node.name, i, a, 0) for i, a in enumerate(args)), ev.ctx.mpf(0))
@@ -239,7 +239,7 @@ def _model_coefficient(ev: _Evaluation, name: str, index: int):
 
 
 def _div(ev: _Evaluation, node: Div):
-    num, den = ev.eval(node.num), ev.eval(node.den)
+    num, den = ev.value(node.num), ev.value(node.den)
     if den == 0:
         raise Undefined
     return num / den
@@ -258,16 +258,16 @@ _RULES = {
     Num: _number,
     Const: lambda ev, n: +ev.ctx.e if n.name == "e" else +ev.ctx.pi,  # mpf, not a constant
     Sym: _symbol,
-    Neg: lambda ev, n: -ev.eval(n.arg),
-    Add: lambda ev, n: ev.ctx.fsum(ev.eval(t) for t in n.terms),
-    Mul: lambda ev, n: ev.ctx.fprod(ev.eval(f) for f in n.factors),
+    Neg: lambda ev, n: -ev.value(n.arg),
+    Add: lambda ev, n: ev.ctx.fsum(ev.value(t) for t in n.terms),
+    Mul: lambda ev, n: ev.ctx.fprod(ev.value(f) for f in n.factors),
     Div: _div,
     Pow: _power,
-    Func: lambda ev, n: _FUNCS[n.name](ev.ctx, ev.eval(n.arg)),
+    Func: lambda ev, n: _FUNCS[n.name](ev.ctx, ev.value(n.arg)),
     FuncN: _func_n,
     Apply: _apply,
-    Transpose: lambda ev, n: ev.eval(n.arg),  # of a scalar (matrices: NotPrecise)
-    Factorial: lambda ev, n: _gamma_of(ev.ctx, ev.eval(n.arg)),
+    Transpose: lambda ev, n: ev.value(n.arg),  # of a scalar (matrices: NotPrecise)
+    Factorial: lambda ev, n: _gamma_of(ev.ctx, ev.value(n.arg)),
 }
 
 
@@ -275,7 +275,7 @@ def _value(node: Node, env: Env, j: int, dps: int):
     """(value or None if undefined, largest magnitude) at sample j."""
     ev = _Evaluation(_context(dps), env, j)
     try:
-        return ev.eval(node), ev.largest
+        return ev.value(node), ev.largest
     except Undefined:
         return None, ev.largest
 
