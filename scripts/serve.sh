@@ -21,13 +21,7 @@ APP_PORT_BASE=${APP_PORT_BASE:-8511}
 RUN_DIR=${RUN_DIR:-/tmp/residual-tutor-serve}
 STREAMLIT=.venv/bin/streamlit
 
-if ! command -v haproxy >/dev/null 2>&1; then
-    SUDO=""
-    if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
-    echo "installing haproxy ..." >&2
-    $SUDO apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq haproxy >&2
-fi
+bash scripts/install_haproxy.sh
 
 mkdir -p "$RUN_DIR"
 : > "$RUN_DIR/pids"

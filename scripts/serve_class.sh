@@ -26,13 +26,7 @@ RUN_DIR=${RUN_DIR:-/tmp/residual-tutor-class}
 STREAMLIT=.venv/bin/streamlit
 
 if [ ! -x "$STREAMLIT" ]; then make .venv/.installed-stamp >&2; fi
-if ! command -v haproxy >/dev/null 2>&1; then
-    SUDO=""
-    if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
-    echo "installing haproxy ..." >&2
-    $SUDO apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq haproxy >&2
-fi
+bash scripts/install_haproxy.sh
 
 mkdir -p "$RUN_DIR"
 chmod 700 "$RUN_DIR"
