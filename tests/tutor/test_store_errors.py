@@ -4,10 +4,14 @@ message, and the file is never overwritten."""
 from __future__ import annotations
 
 import sqlite3
+import threading
+import time
 
 import pytest
+from sqlalchemy.engine import make_url
 
 from tutor.store import STORE_ERROR_CODES, NewAttempt, ProgressStore, StoreUnavailable
+from tutor.store.engine import build_engine, enable_wal
 
 from .conftest import T0
 
@@ -70,7 +74,7 @@ def test_the_default_location_comes_from_the_environment(tmp_path):
 
 def test_a_database_locked_by_another_program(tmp_path):
     path = tmp_path / "progress.db"
-    holder = sqlite3.connect(path, isolation_level=None)
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     holder.execute("CREATE TABLE theirs (x)")
     holder.execute("BEGIN EXCLUSIVE")
     holder.execute("INSERT INTO theirs VALUES (1)")
@@ -86,7 +90,7 @@ def test_a_write_blocked_too_long_is_reported_and_nothing_is_lost(tmp_path):
     store = ProgressStore.open(_sqlite_url(path), busy_timeout_ms=50, retries=2)
     ada = store.create_profile("Ada")
     store.record_attempt(ada.id, NewAttempt("q1", "correct", score=1.0), now=T0)
-    holder = sqlite3.connect(path, isolation_level=None)
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     holder.execute("BEGIN IMMEDIATE")
     try:
         with pytest.raises(StoreUnavailable) as caught:
@@ -154,3 +158,28 @@ def test_every_error_code_has_a_message_in_both_languages(code):
 def test_an_unknown_error_code_is_a_programming_error():
     with pytest.raises(ValueError):
         StoreUnavailable("exploded")
+
+
+def test_switching_to_wal_waits_out_a_lock_held_for_a_moment(tmp_path):
+    # Regression: two processes opening a fresh file at once failed with "database is locked":
+    # SQLite refuses the journal-mode switch at once, without its busy handler, while another
+    # connection holds a lock. Here another connection holds a read lock for 0.3 s and the busy
+    # timeout is 0, so only waiting and trying again can succeed.
+    path = tmp_path / "fresh.db"
+    sqlite3.connect(path).execute("CREATE TABLE t (x)").connection.commit()
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN")
+    holder.execute("SELECT * FROM t").fetchall()  # a shared lock until the transaction ends
+    release = threading.Timer(0.3, lambda: holder.execute("COMMIT"))
+    engine = build_engine(make_url(f"sqlite:///{path}"), busy_timeout_ms=0)
+    started = time.monotonic()
+    release.start()
+    try:
+        enable_wal(engine)
+    finally:
+        release.join()
+        holder.close()
+    assert time.monotonic() - started >= 0.25  # it did wait for the lock
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    engine.dispose()

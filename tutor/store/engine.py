@@ -10,6 +10,7 @@ restart; only a power cut can lose the last commits), and write transactions beg
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -104,19 +105,31 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
         connection.exec_driver_sql(f"BEGIN {mode}")
 
 
-def enable_wal(engine: Engine) -> None:
-    """Switch the file to WAL (persistent in the file; a no-op once set)."""
+def enable_wal(engine: Engine, *, attempts: int = 100, pause_s: float = 0.05) -> None:
+    """Switch the file to WAL (persistent in the file; a no-op once set).
+
+    SQLite answers "database is locked" at once, without waiting in its busy handler, when two
+    connections switch a fresh file at the same moment (each holds the shared lock the other's
+    switch must wait out). The switch is idempotent, so a locked answer is waited out here, for
+    up to attempts x pause_s (5 s by default).
+    """
     if engine.url.get_backend_name() != "sqlite" or sqlite_file(engine.url) is None:
         return
-    # On the raw DBAPI connection: SQLAlchemy would open a transaction first, and the journal
-    # mode cannot change inside one.
-    raw = engine.raw_connection()
-    try:
-        cursor = raw.cursor()
-        cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.close()
-    finally:
-        raw.close()
+    for attempt in range(attempts):
+        # On the raw DBAPI connection: SQLAlchemy would open a transaction first, and the journal
+        # mode cannot change inside one.
+        raw = engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.close()
+            return
+        except engine.dialect.loaded_dbapi.OperationalError as exc:
+            if not is_retryable(exc) or attempt == attempts - 1:
+                raise
+        finally:
+            raw.close()
+        time.sleep(pause_s)
 
 
 _LOCKED_MARKERS = ("database is locked", "database table is locked", "database is busy")
