@@ -1,23 +1,40 @@
 """Drafts for the pages: the question on screen and what was typed, saved to the store as the
 learner goes (once per run that changed them) and read back after a reload or a server restart.
 
-Saving is best effort: without a profile or a store, or when the store is busy, the page goes on
-and only a reload would lose the draft.
+Saving is best effort and off the script run: one `DraftWriter` per store writes the newest value
+of each draft a few milliseconds later, many sessions' drafts in one transaction, and retries
+while the store is busy. Without a profile or a store the page goes on without drafts.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import threading
 from typing import Any
 
 import streamlit as st
 
 from app_pages.state import current_profile_id
 from app_pages.widgets import progress
-from tutor.store import TutorError
-from tutor.store.drafts import clear_draft, load_draft, save_draft
+from tutor.store import ENV_URL, DraftWriter, TutorError
+from tutor.store.drafts import load_draft
 
 _LAST = "draft.{key}.saved"  # what this session last wrote, to skip writing the same again
+
+
+_writers: dict[str | None, DraftWriter] = {}  # one per store URL, shared by every session
+_writers_lock = threading.Lock()
+
+
+def writer() -> DraftWriter:
+    """The draft writer of the current store (call only when `progress.store()` opened it)."""
+    url = os.environ.get(ENV_URL)
+    found = _writers.get(url)  # a dict lookup: this is on every script run's path
+    if found is None:
+        with _writers_lock:
+            found = _writers.get(url) or _writers.setdefault(url, DraftWriter(progress.store()))
+    return found
 
 
 def _where():
@@ -31,10 +48,12 @@ def load(key: str) -> Any | None:
     db, pid = _where()
     if db is None:
         return None
-    try:
-        value = load_draft(db, pid, key)
-    except TutorError:
-        return None
+    waiting, value = writer().pending(pid, key)  # put a moment ago, not written yet
+    if not waiting:
+        try:
+            value = load_draft(db, pid, key)
+        except TutorError:
+            return None
     st.session_state[_LAST.format(key=key)] = _encoded(value)
     return value
 
@@ -48,21 +67,17 @@ def sync(key: str, value: Any) -> None:
     if db is None:
         return
     try:
-        save_draft(db, pid, key, value)
-    except (TutorError, ValueError):
-        return  # busy or too large: the next change tries again
+        writer().put(pid, key, value)
+    except ValueError:
+        return  # too large to be a draft: the next change tries again
     st.session_state[_LAST.format(key=key)] = encoded
 
 
 def clear(key: str) -> None:
     db, pid = _where()
     st.session_state.pop(_LAST.format(key=key), None)
-    if db is None:
-        return
-    try:
-        clear_draft(db, pid, key)
-    except TutorError:
-        pass
+    if db is not None:
+        writer().put(pid, key, None)
 
 
 def _encoded(value: Any) -> str:

@@ -86,9 +86,18 @@ def _open_store(url: str | None):
     return ProgressStore.open(url)
 
 
+_opened_stores: dict[str | None, object] = {}  # url -> store, in front of the cached resource
+
+
 def progress_store():
     """The progress store (`tutor.store.ProgressStore`) for `$TUTOR_DATABASE_URL`, shared by every
     session; raises `tutor.store.StoreUnavailable` when it cannot be opened."""
     from tutor.store import ENV_URL
 
-    return _open_store(os.environ.get(ENV_URL))
+    url = os.environ.get(ENV_URL)
+    # Asked for several times per script run (drafts, attempts, the picker): a dict lookup
+    # instead of the cached resource's argument hashing each time.
+    opened = _opened_stores.get(url)
+    if opened is None:
+        opened = _opened_stores[url] = _open_store(url)
+    return opened

@@ -143,12 +143,26 @@ class Page:
         for other in [p for p in self.nodes if len(p) > depth and p[:depth] == path]:
             del self.nodes[other]
 
+    def _fragment_roots(self, fragment_ids: tuple[str, ...]) -> list[tuple[int, ...]]:
+        """The path of each fragment's own container: its shortest element path."""
+        roots: dict[str, tuple[int, ...]] = {}
+        for path, node in self.nodes.items():
+            if node.fragment_id in fragment_ids:
+                known = roots.get(node.fragment_id)
+                if known is None or len(path) < len(known):
+                    roots[node.fragment_id] = path
+        return list(roots.values())
+
     def _clear_stale(self, status: int) -> None:
         if status == FINISHED.FINISHED_SUCCESSFULLY:
             stale = [p for p, n in self.nodes.items() if n.run_id != self.run_id]
         elif status == FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY:
-            stale = [p for p, n in self.nodes.items()
-                     if n.fragment_id in self.run_fragments and n.run_id != self.run_id]
+            # Everything inside a fragment that ran, including the fragments nested in it (their
+            # elements carry their own fragment's id): what the run did not send again is stale.
+            roots = self._fragment_roots(self.run_fragments)
+            stale = [p for p, n in self.nodes.items() if n.run_id != self.run_id
+                     and (n.fragment_id in self.run_fragments
+                          or any(p[:len(r)] == r for r in roots))]
         else:
             return
         for path in stale:

@@ -144,6 +144,34 @@ def test_a_fragment_run_replaces_only_its_own_elements():
     assert verdict is not None and [w.key for w in page.buttons_after(verdict.path)] == ["next"]
 
 
+def test_a_fragment_run_also_clears_what_the_fragments_nested_in_it_did_not_send_again():
+    # Practice's question is a fragment with the answer box in a fragment of its own: "Next"
+    # reruns the outer one, and the old question's answer box (tagged with the inner fragment's
+    # id) must go, or the learner would type into a fragment the server no longer has.
+    page = Page()
+    for msg in [
+        new_session("run1"),
+        element([0, 0], "markdown", body="Practice"),
+        block([0, 1], fragment="outer"),
+        element([0, 1, 0], "markdown", "outer", body="question 1"),
+        block([0, 1, 1], fragment="inner-q1"),
+        element([0, 1, 1, 0], "text_input", "inner-q1", id="$$ID-a-q1.text", label="Answer"),
+        element([0, 1, 2], "button", "outer", id="$$ID-b-q1.submit", type="primary"),
+        finished(),
+    ]:
+        page.apply(msg)
+    for msg in [
+        new_session("run2", fragments=["outer"]),
+        block([0, 1], fragment="outer"),
+        element([0, 1, 0], "markdown", "outer", body="no question matches"),
+        finished(FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY),
+    ]:
+        page.apply(msg)
+    assert page.widgets() == []
+    assert [n.proto.body for n in page.ordered() if n.kind == "markdown"] == [
+        "Practice", "no question matches"]  # outside the fragment: kept
+
+
 def test_an_interrupted_run_leaves_the_page_as_it_was():
     page = Page()
     for msg in question_page("run1", "q1"):

@@ -3,6 +3,7 @@
 See tutor/README.md for the API.
 """
 
+from tutor.store.draft_writer import DraftWriter
 from tutor.store.engine import ENV_URL, default_database_path, resolve_database_url
 from tutor.store.errors import (
     PROFILE_ERROR_CODES,
@@ -21,6 +22,7 @@ __all__ = [
     "STORE_ERROR_CODES",
     "AttemptRecord",
     "AttemptWriter",
+    "DraftWriter",
     "NewAttempt",
     "Profile",
     "ProfileError",

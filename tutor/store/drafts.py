@@ -7,20 +7,25 @@ replaces the previous value. Drafts are not part of an export: they are scratch 
     save_draft(store, profile_id, "practice", {"question_id": "…", "typed": {…}})
     load_draft(store, profile_id, "practice")       # the value, or None
     clear_draft(store, profile_id, "practice")
+    write_drafts(store, [(profile_id, "practice", encoded_or_None, when), …])  # one transaction
+
+The pages save through `tutor.store.draft_writer.DraftWriter`, which batches `write_drafts`.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, select, update
+from sqlalchemy import and_, bindparam, delete, exists, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from tutor.store.database import Database
-from tutor.store.progress import require_profile
-from tutor.store.schema import drafts
+from tutor.store.errors import ProfileError
+from tutor.store.schema import drafts, profiles
 
 MAX_DRAFT_CHARS = 200_000  # a long interview answer and its state fit many times over
 MAX_KEY_CHARS = 64
@@ -35,25 +40,64 @@ def _check_key(key: str) -> None:
         raise ValueError(f"a draft key has 1..{MAX_KEY_CHARS} characters")
 
 
-def save_draft(store: Database, profile_id: int, key: str, value: Any, *,
-               now: datetime | None = None) -> None:
-    """Store `value` (JSON-ready) as the profile's draft `key`. ValueError when it is too large
-    to be a draft; ProfileError for an unknown profile."""
+def encode_draft(key: str, value: Any) -> str:
+    """The JSON text stored for a draft; ValueError for a bad key or a value too large."""
     _check_key(key)
     encoded = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     if len(encoded) > MAX_DRAFT_CHARS:
         raise ValueError(f"draft {key!r} has {len(encoded)} characters (limit {MAX_DRAFT_CHARS})")
+    return encoded
+
+
+def save_draft(store: Database, profile_id: int, key: str, value: Any, *,
+               now: datetime | None = None) -> None:
+    """Store `value` (JSON-ready) as the profile's draft `key`. ValueError when it is too large
+    to be a draft; ProfileError for an unknown profile."""
+    encoded = encode_draft(key, value)
     moment = (now or datetime.now(UTC)).astimezone(UTC)
+    params = {"profile_id": profile_id, "key": key, "value": encoded, "updated_at": moment}
 
     def work(conn: Connection) -> None:
-        require_profile(conn, profile_id)
-        changed = conn.execute(update(drafts).where(_where(profile_id, key))
-                               .values(value=encoded, updated_at=moment)).rowcount
-        if changed == 0:
-            conn.execute(drafts.insert().values(profile_id=profile_id, key=key, value=encoded,
-                                                updated_at=moment))
+        if conn.execute(_upsert(conn.dialect.name, returning=True), params).first() is None:
+            raise ProfileError("unknown-profile")
 
     store.write(work, lock_key=profile_id)
+
+
+def write_drafts(store: Database, rows: list[tuple[int, str, str | None, datetime]]) -> None:
+    """Several drafts in one transaction: (profile id, key, encoded JSON or None to clear, when).
+    A draft of a profile that no longer exists is skipped (`tutor.store.draft_writer`)."""
+    saves = [{"profile_id": p, "key": k, "value": v, "updated_at": m.astimezone(UTC)}
+             for p, k, v, m in rows if v is not None]
+    clears = [{"p": p, "k": k} for p, k, v, _ in rows if v is None]
+
+    def work(conn: Connection) -> None:
+        if saves:
+            conn.execute(_upsert(conn.dialect.name, returning=False), saves)
+        if clears:
+            conn.execute(delete(drafts).where(_where(bindparam("p"), bindparam("k"))), clears)
+
+    store.write(work)
+
+
+@functools.cache
+def _upsert(dialect_name: str, *, returning: bool):
+    """One statement, built once per dialect: insert or replace the draft, only if the profile
+    exists. A draft is saved on most script runs, so this is on the path of every learner's
+    interaction (building the statement cost more than running it)."""
+    dialect = postgresql if dialect_name == "postgresql" else sqlite
+    row = select(bindparam("profile_id", type_=drafts.c.profile_id.type),
+                 bindparam("key", type_=drafts.c.key.type),
+                 bindparam("value", type_=drafts.c.value.type),
+                 bindparam("updated_at", type_=drafts.c.updated_at.type)).where(
+        exists().where(profiles.c.id == bindparam("profile_id")))
+    statement = dialect.insert(drafts).from_select(
+        ["profile_id", "key", "value", "updated_at"], row)
+    statement = statement.on_conflict_do_update(
+        index_elements=[drafts.c.profile_id, drafts.c.key],
+        set_={"value": statement.excluded.value, "updated_at": statement.excluded.updated_at})
+    # With RETURNING, no row means no such profile (rowcount is -1 on psycopg).
+    return statement.returning(drafts.c.profile_id) if returning else statement
 
 
 def load_draft(store: Database, profile_id: int, key: str) -> Any | None:

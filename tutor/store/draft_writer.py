@@ -1,0 +1,127 @@
+"""Drafts written behind the learner's back: the newest value of each draft, in batches, by one
+thread.
+
+    writer = DraftWriter(store)
+    writer.put(profile_id, "practice", {"question_id": "…", "typed": {…}})   # at once
+    writer.put(profile_id, "practice", None)        # the draft goes (clear)
+    writer.pending(profile_id, "practice")          # (True, value) while not yet written
+    writer.flush(timeout=1.0)
+
+A page saves its draft on most script runs (what was typed, the question on screen). Written in
+the script run, each save was a transaction of its own on the path of every interaction. Here
+`put` only records the newest value of that draft and wakes the writer thread, which writes
+whatever is waiting in one transaction (`tutor.store.drafts.write_drafts`): under load many
+sessions' drafts share one commit, and a draft changed twice before it was written is written
+once. The value is written milliseconds later; a process killed in between loses those
+milliseconds of typing (a draft is scratch work, README "Drafts"). "Busy" (`locked`, or
+`unreachable` while PostgreSQL restarts) is retried with a growing pause; a newer value put
+meanwhile replaces the one waiting. At interpreter exit the waiting drafts are written for up to
+`EXIT_FLUSH_S` seconds.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from tutor.store.database import Database
+from tutor.store.drafts import encode_draft, write_drafts
+from tutor.store.errors import StoreUnavailable
+
+RETRYABLE = ("locked", "unreachable")
+EXIT_FLUSH_S = 5.0
+_log = logging.getLogger(__name__)
+
+Key = tuple[int, str]  # (profile id, draft key)
+
+
+class DraftWriter:
+    """The drafts waiting to be written to `store`, and the one thread that writes them."""
+
+    def __init__(self, store: Database, *, first_delay: float = 0.05, max_delay: float = 2.0,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.store = store
+        self.first_delay = first_delay
+        self.max_delay = max_delay
+        self._sleep = sleep
+        self._waiting: dict[Key, tuple[str | None, datetime]] = {}  # encoded JSON, or None: clear
+        self._writing: dict[Key, tuple[str | None, datetime]] = {}  # the batch being written
+        self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        self._thread: threading.Thread | None = None
+        self.batches = 0  # transactions written (for tests and the capacity figures)
+        self.retries = 0  # busy answers met so far
+        atexit.register(self.flush, EXIT_FLUSH_S)
+
+    def put(self, profile_id: int, key: str, value: Any) -> None:
+        """Save `value` (JSON-ready) as the draft, or clear it when `value` is None. ValueError
+        at once when the value is too large to be a draft or the key is not a draft key."""
+        encoded = None if value is None else encode_draft(key, value)
+        with self._lock:
+            self._waiting[(profile_id, key)] = (encoded, datetime.now(UTC))
+            self._ensure_thread()
+            self._wake.notify()
+
+    def pending(self, profile_id: int, key: str) -> tuple[bool, Any]:
+        """(True, value) when this draft has a value not yet written (None: a clear), so that a
+        reload in those milliseconds reads what was typed; (False, None) otherwise."""
+        with self._lock:
+            entry = self._waiting.get((profile_id, key)) or self._writing.get((profile_id, key))
+        if entry is None:
+            return False, None
+        return True, None if entry[0] is None else json.loads(entry[0])
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every draft put so far is written (or given up); False on timeout."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            with self._lock:
+                if not self._waiting and not self._writing:
+                    return True
+            if deadline is not None and time.monotonic() >= deadline:
+                return False
+            time.sleep(0.005)
+
+    def _ensure_thread(self) -> None:  # with the lock held
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._run, name="draft-writer", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                while not self._waiting:
+                    self._wake.wait()
+                self._writing, self._waiting = self._waiting, {}
+            self._write(self._writing)
+            with self._lock:
+                self._writing = {}
+
+    def _write(self, batch: dict[Key, tuple[str | None, datetime]]) -> None:
+        delay = self.first_delay
+        while True:
+            try:
+                write_drafts(self.store, [(pid, key, encoded, moment)
+                                          for (pid, key), (encoded, moment) in batch.items()])
+            except StoreUnavailable as exc:
+                if exc.code not in RETRYABLE:
+                    _log.warning("%d drafts not saved: %s", len(batch), exc)
+                    return
+                self.retries += 1
+                self._sleep(delay)
+                delay = min(delay * 2, self.max_delay)
+                with self._lock:  # a newer value put meanwhile is written instead
+                    for draft_key in [k for k in batch if k in self._waiting]:
+                        batch[draft_key] = self._waiting.pop(draft_key)
+            except Exception as exc:  # noqa: BLE001 - scratch work: log it, keep the thread
+                _log.warning("%d drafts not saved: %r", len(batch), exc)
+                return
+            else:
+                self.batches += 1
+                return
