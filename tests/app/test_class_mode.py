@@ -72,6 +72,20 @@ def test_the_login_screen_speaks_both_languages(database_url, lang, label):  # n
     assert [b.label for b in shell(None, lang=lang).button] == [label]
 
 
+@pytest.mark.parametrize(("start", "other", "label"), [("en", "zh", "登录"), ("zh", "en", "Sign in")])
+def test_the_login_screen_switches_language_and_remembers_it(database_url, start, other,  # noqa: F811
+                                                            label):
+    at = shell(None, lang=start)
+    switch = at.main.button_group[0]  # in the main area: a phone does not show the sidebar
+    assert switch.options and switch.value == start
+    switch.set_value(other).run()
+    assert [b.label for b in at.button] == [label]
+    assert at.query_params["lang"] == other
+    # The cookie the next session reads after the provider's round trip (state.remember_language).
+    scripts = [h.proto.body for h in at.get("html")]
+    assert any(f"tutor_lang={other};" in body for body in scripts), scripts
+
+
 def test_the_first_login_makes_the_profile_and_shows_no_picker(store):
     at = shell(ADA, "dashboard")
     ada = _own(store, ADA)
