@@ -175,9 +175,13 @@ async def learner(number: int, config: LearnerConfig, *, start_delay: float = 0.
         elif config.new_profile:
             from bench.loadgen.profile import make_own_profile
 
+            made_at = time.perf_counter()
             log.profile = await make_own_profile(tab, f"{config.new_profile}-{number}")
+            made = time.perf_counter() - made_at  # one script run, counted with the others
         log.first_page = first.seconds
         log.runs.append(first.seconds)
+        if log.profile is not None:
+            log.runs.append(made)
         while len(log.verdicts) < config.answers:
             try:
                 await answer_one(tab, config, rng, log)
