@@ -5,8 +5,8 @@ Frozen: once shipped, never edit this file; add a new revision instead.
 
 from alembic import op
 ${imports if imports else ""}
-revision = ${repr(up_revision)}
-down_revision = ${repr(down_revision)}
+revision = "${up_revision}"
+down_revision = "${down_revision}"
 branch_labels = ${repr(branch_labels)}
 depends_on = ${repr(depends_on)}
 
