@@ -4,7 +4,9 @@ Two modes, one code path. Without an `[auth]` section in Streamlit's secrets the
 one: profiles are picked in the sidebar (`widgets/progress.profile_picker`) and every page is
 shown. With `[auth]` (Streamlit's OpenID Connect login: `st.login`, `st.user`, `st.logout`):
 
-- nobody sees a page before signing in (`sign_in` draws the login screen and stops the run);
+- nobody sees a page before signing in (`sign_in` draws the login screen, with the language
+  switch, and stops the run); the language chosen there survives the trip to the identity
+  provider and back in a cookie (`state.remember_language`);
 - the profile is the one bound to the identity (`iss` + `sub`), made at the first login
   (`tutor.store.identities`), and it is set again on every run: no picker, and no URL parameter,
   session value or imported file can name another;
@@ -19,7 +21,14 @@ import os
 import streamlit as st
 from streamlit.errors import StreamlitSecretNotFoundError
 
-from app_pages.state import PROFILE_PARAM, keep_in_url, set_current_profile, tr
+from app_pages.state import (
+    PROFILE_PARAM,
+    keep_in_url,
+    language_switch,
+    remember_language,
+    set_current_profile,
+    tr,
+)
 from tutor.roles import InstructorRule, Role
 
 AUTH_SECTION = "auth"
@@ -87,9 +96,11 @@ def sign_in() -> None:
     otherwise bind this session to the identity's profile before any page runs."""
     if not st.user.is_logged_in:
         set_current_profile(None)
+        language_switch(st)  # above the title: a phone shows no sidebar until it is opened
         st.title(tr("common.app_name"))
         st.write(tr("account.login_intro"))
         st.button(tr("account.login"), type="primary", icon=":material/login:", on_click=st.login)
+        remember_language()  # the provider sends the browser back to a bare "/"
         st.stop()
     set_current_profile(signed_in_profile_id())
     keep_in_url(PROFILE_PARAM, None)  # a profile named in a link means nothing here
@@ -103,6 +114,7 @@ def account_box() -> None:
     if role() is Role.INSTRUCTOR:
         st.sidebar.caption(tr("account.instructor"))
     st.sidebar.button(tr("account.logout"), icon=":material/logout:", on_click=st.logout)
+    remember_language(st.sidebar)  # for the login screen after signing out (a new session)
 
 
 def require_instructor() -> None:

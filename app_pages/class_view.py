@@ -6,15 +6,8 @@ import streamlit as st
 from app_pages.auth import require_instructor
 from app_pages.state import lang, tr
 from app_pages.widgets import progress, resources
-from tutor.class_view import (
-    STUCK_MIN_FAILED,
-    WINDOW_DAYS,
-    class_mastery,
-    class_rows,
-    load_class,
-    rows_csv,
-    summarize,
-)
+from app_pages.widgets.class_tables import class_csv, learner_table, mastery_table
+from tutor.class_view import STUCK_MIN_FAILED, WINDOW_DAYS, class_rows, load_class, summarize
 from tutor.store import TutorError, utc_now
 
 require_instructor()
@@ -43,28 +36,15 @@ if not rows:
     st.stop()
 
 st.subheader(tr("classview.learners_title"))
-table = [{
-    tr("classview.col.learner"): r.name,
-    tr("classview.col.stuck"): "⚠" if r.stuck else "",
-    tr("classview.col.stuck_on"): ", ".join(r.stuck_on),
-    tr("classview.col.first_tries"): r.first_tries,
-    tr("classview.col.accuracy"): None if r.accuracy is None else round(100 * r.accuracy),
-    tr("classview.col.recent", days=WINDOW_DAYS): r.recent_first_tries,
-    tr("classview.col.failed", days=WINDOW_DAYS): r.recent_failed,
-    tr("classview.col.active_days", days=WINDOW_DAYS): r.active_days,
-    tr("classview.col.last_active"): r.last_active,
-    tr("classview.col.due_now"): r.due_now,
-} for r in rows]
-st.dataframe(table, hide_index=True, width="stretch", key="classview.learners_table")
+learners, learner_columns = learner_table(rows)
+st.dataframe(learners, hide_index=True, width="stretch", key="classview.learners_table",
+             column_config=learner_columns)
 
 st.subheader(tr("classview.mastery_title"))
 st.caption(tr("classview.mastery_help"))
-topic_of = {q.id: str(q.topic) for q in resources.bank()}
-mastery = class_mastery(histories, topic_of).rename(columns={"learner": tr("classview.col.learner")})
+mastery, mastery_columns = mastery_table(histories, {q.id: str(q.topic) for q in resources.bank()})
 st.dataframe(mastery, hide_index=True, width="stretch", key="classview.mastery_table",
-             column_config={t: st.column_config.ProgressColumn(t, min_value=0.0, max_value=1.0,
-                                                               format="percent")
-                            for t in mastery.columns[1:]})
+             column_config=mastery_columns)
 
-st.download_button(tr("classview.export_csv"), rows_csv(rows), file_name="class.csv",
+st.download_button(tr("classview.export_csv"), class_csv(rows), file_name="class.csv",
                    mime="text/csv", icon=":material/download:")

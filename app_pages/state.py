@@ -5,6 +5,8 @@ Every page reads the language and the current profile through these helpers, nev
 URL (`?lang=en&profile=3`), which the shell writes back on every run (Streamlit clears the query
 string when the learner changes page), so a reload, a bookmark or a link opened in a new tab keeps
 them. The URL is per tab: two tabs can work as two profiles without overwriting each other.
+In a class deployment the language is also kept in a cookie (`remember_language`), because
+signing in comes back from the identity provider to a bare "/" in a new session.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ PROFILE_KEY = "profile_id"
 LANG_PARAM = "lang"
 PROFILE_PARAM = "profile"
 LANGUAGE_NAMES = {"zh": "中文", "en": "English"}
+LANG_COOKIE = "tutor_lang"  # class mode: the language across the sign-in round trip
+LANG_COOKIE_MAX_AGE_S = 365 * 24 * 3600
 
 
 def _switch_label(language: str) -> str:
@@ -31,9 +35,13 @@ def _switch_label(language: str) -> str:
 
 
 def _initial_language() -> str:
-    # A link's ?lang= wins; then the browser's language; Chinese is the default (the source texts are).
+    # A link's ?lang= wins; then the choice remembered in a cookie (class mode: the sign-in round
+    # trip comes back to a bare "/"); then the browser's language; Chinese is the default (the
+    # source texts are).
     if LANG_PARAM in st.query_params:
         return normalize_language(st.query_params[LANG_PARAM])
+    if (remembered := st.context.cookies.get(LANG_COOKIE)) in LANGUAGES:
+        return remembered
     return normalize_language(getattr(st.context, "locale", None))
 
 
@@ -70,13 +78,14 @@ def option_labels(key_for: Callable[[object], str]) -> Callable[[object], str]:
     return label
 
 
-def language_switch() -> None:
-    """The sidebar's 中文 / English switch; the choice is mirrored into the URL on every run.
+def language_switch(where=None) -> None:
+    """The 中文 / English switch (in the sidebar unless `where` says otherwise); the choice is
+    mirrored into the URL on every run.
 
     Navigating between pages clears the query string, so the shell calls this on every run to put
     `lang` back.
     """
-    st.sidebar.segmented_control(
+    (where or st.sidebar).segmented_control(
         tr("common.language"),
         options=LANGUAGES,
         format_func=_switch_label,
@@ -84,6 +93,26 @@ def language_switch() -> None:
         required=True,
     )
     keep_in_url(LANG_PARAM, lang())
+
+
+def remember_language(where=None) -> None:
+    """Keep the language in a cookie the next session reads (`_initial_language`).
+
+    Signing in leaves the app (the identity provider's pages) and comes back to a bare "/" in a
+    new session: the URL's `lang` and the session are gone, and Streamlit offers no way to set a
+    cookie from Python, so the browser sets it (a script of ours; the value is one of LANGUAGES,
+    never user text). Not HttpOnly (a script sets it) and not secret; `Secure` over HTTPS.
+    """
+    # Drawn on every run, not only when the handshake's cookie differs: those cookies are the
+    # session's first, and a switch back to that language must be written again.
+    current = lang()
+    assert current in LANGUAGES  # the only value that reaches the script
+    (where or st).html(
+        "<script>document.cookie = '" + LANG_COOKIE + "=" + current + "; Path=/; Max-Age="
+        + str(LANG_COOKIE_MAX_AGE_S) + "; SameSite=Lax' + (location.protocol === 'https:' ? "
+        "'; Secure' : '');</script>",
+        unsafe_allow_javascript=True,
+    )
 
 
 def current_profile_id() -> int | None:

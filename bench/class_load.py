@@ -7,10 +7,12 @@ restarted; then the proxy's connection limit is filled.
     .venv/bin/python bench/class_load.py --replicas 2 --learners 300 --think 10 --ramp 30 \\
         --answers 1000 --duration 300 --kill-at 120 --restart-db-at 180
 
-Learners use the local-profile mode through the proxy (no login: the OIDC sign-in is a browser
-redirect dance that this protocol-level generator does not perform; the login itself is tested
-in tests/e2e/test_class_login.py). A learner whose replica dies loads the page again through the
-proxy (its affinity cookie names a dead replica: HAProxy redispatches it) and carries on.
+By default learners use the local-profile mode through the proxy (no login), each in a profile
+of its own that it makes first through the sidebar's "New profile" form (bench/loadgen/profile.py),
+as a class at shared machines would; the attempts are counted over the whole database. With
+`--login` they sign in through a local OIDC provider instead (bench/loadgen/login.py). A learner
+whose replica dies loads the page again through the proxy (its affinity cookie names a dead
+replica: HAProxy redispatches it) with the URL the app left it (its `?profile=`) and carries on.
 
 PostgreSQL runs in a cluster of its own (`TUTOR_PG_CLUSTER=classload`, port 5441), so restarting
 it never touches the database other tests use. `--database sqlite` runs one replica on SQLite
@@ -273,7 +275,8 @@ def main() -> int:
         spec = LoadSpec(learners=args.learners, think=args.think, ramp=args.ramp,
                         answers=args.answers, duration=args.duration, timeout=args.timeout,
                         settle=args.settle, reconnects=3 if victim else 0,
-                        login="learner" if args.login else "")
+                        login="learner" if args.login else "",
+                        new_profile="" if args.login else "learner")
         for timer in timers:
             timer.start()
         report = run_load(spec, Target(topology.url, survivors, database_url))
@@ -290,7 +293,7 @@ def main() -> int:
             provider.wait(timeout=10)
 
     print(f"replicas {args.replicas} on {args.database}, through HAProxy, learners "
-          f"{'signed in (OIDC)' if args.login else 'on local profiles'}; "
+          f"{'signed in (OIDC)' if args.login else 'each on a local profile it made'}; "
           f"CPU/RSS of the replicas that stayed up")
     print(HEADER)
     print(row(report))
@@ -298,7 +301,9 @@ def main() -> int:
     print(UNITS)
     print(f"reconnects after a broken connection: {report.reconnects}; submits refused by the "
           f"page (no new verdict, nothing stored): {report.refused}; attempts stored whose verdict "
-          f"a broken connection kept from the learner: {max(0, report.stored - report.acknowledged)}")
+          f"a broken connection kept from the learner: {max(0, report.stored - report.acknowledged)}"
+          + ("" if args.login else f"; profiles made by the learners: {report.own_profiles} "
+                                   f"(by {report.profile_makers} learners)"))
     if report.alerts:
         print("alerts shown with a verdict:", json.dumps(report.alerts, ensure_ascii=False))
     print("faults:", json.dumps(faults))
@@ -311,7 +316,8 @@ def main() -> int:
     if not report.ok:
         failed.append(f"{report.errors} errors, {report.lost} attempts lost, "
                       f"{report.unexplained} stored beyond what reconnects explain, "
-                      f"{report.unfinished} learners unfinished")
+                      f"{report.unfinished} learners unfinished, "
+                      f"{report.profile_makers - report.own_profiles} profiles shared")
     if args.kill_at is not None and victim is not None and "killed" not in faults:
         failed.append("the replica was not killed (run shorter than --kill-at?)")
     if args.fill and (faults["fill"]["status"] != 503 or not faults["fill"]["busy_page"]

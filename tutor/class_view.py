@@ -18,7 +18,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 
@@ -120,18 +120,27 @@ def summarize(rows: Iterable[LearnerRow]) -> ClassSummary:
 
 def class_mastery(histories: Iterable[LearnerHistory], topic_of: Mapping[str, str]) -> pd.DataFrame:
     """Learner x topic: the share of the topic's questions whose latest first try was right
-    (the Dashboard's mastery, for every learner). Columns: learner, then one per topic."""
+    (the Dashboard's mastery, for every learner); None (no data) where the learner has not
+    answered any of the topic's questions yet, which is not the same as 0 (answered, none right).
+    Columns: learner, then one per topic id."""
     records = []
     for history in histories:
         per_topic = mastery_by_topic(history.attempts, topic_of)
+        shares = [m if seen else None
+                  for m, seen in zip(per_topic["mastery"], per_topic["seen"], strict=True)]
         records.append({"learner": history.profile.name,
-                        **dict(zip(per_topic["topic"], per_topic["mastery"], strict=True))})
+                        **dict(zip(per_topic["topic"], shares, strict=True))})
     topics = sorted(set(topic_of.values()))
-    return pd.DataFrame(records, columns=["learner", *topics])
+    return pd.DataFrame(records, columns=["learner", *topics]).astype(
+        {t: "float64" for t in topics})
 
 
-CSV_COLUMNS = ("learner", "first_tries", "correct", "accuracy", "first_tries_7d", "failed_7d",
-               "active_days_7d", "last_active_utc", "questions_seen", "due_now", "stuck", "stuck_on")
+# The export's columns: stable names for a program reading the file; the header row shows each
+# in the instructor's language (`rows_csv(header=...)`), the cells stay machine-readable (ids,
+# ISO 8601 UTC times, 0/1, question ids).
+CSV_COLUMNS = ("profile_id", "learner", "first_tries", "correct", "accuracy", "first_tries_7d",
+               "failed_7d", "active_days_7d", "last_active_utc", "questions_seen", "due_now",
+               "stuck", "stuck_on")
 
 
 def _cell(text: str) -> str:
@@ -139,13 +148,15 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def rows_csv(rows: Iterable[LearnerRow]) -> str:
+def rows_csv(rows: Iterable[LearnerRow], header: Callable[[str], str] = str) -> str:
+    """The class as CSV: one row per learner in `CSV_COLUMNS` order; `header(column)` is the
+    header row's text for each column (the stable name itself by default)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow([header(column) for column in CSV_COLUMNS])
     for r in rows:
         writer.writerow([
-            _cell(r.name), r.first_tries, r.correct,
+            r.profile_id, _cell(r.name), r.first_tries, r.correct,
             "" if r.accuracy is None else f"{r.accuracy:.4f}", r.recent_first_tries,
             r.recent_failed, r.active_days,
             "" if r.last_active is None else r.last_active.astimezone(UTC).isoformat(),

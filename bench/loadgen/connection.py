@@ -99,6 +99,7 @@ class AppTab:
         self.on_send = on_send  # called just before each interaction is sent (CPU marks)
         self.page = Page(query_string=query)
         self.committed: dict[str, WidgetState] = {}  # values the learner set, by widget id
+        self.shown: dict[str, WidgetState | None] = {}  # what the others show (_remember_shown)
         # The browser's cookies (a reconnecting tab keeps them: the proxy's affinity cookie).
         self.cookies: dict[str, str] = dict(cookies or {})
         self.runs = 0
@@ -212,13 +213,27 @@ class AppTab:
             self._waiting.set_exception(error)
 
     # ---- interactions ---------------------------------------------------------------------
+    def _remember_shown(self) -> None:
+        """What each widget shows, as the frontend keeps it: the value the script set
+        (`set_value`), else the one it showed before, else its default. A widget drawn again
+        without a value keeps its own: without this, the language switch (its value set once, by
+        the session's first run) would report no choice after a run that redraws it, and the
+        app would fall back to its default language."""
+        shown = {}
+        for w in self.page.widgets():
+            if getattr(w.proto, "set_value", False) or w.id not in self.shown:
+                shown[w.id] = default_state(w)
+            else:
+                shown[w.id] = self.shown[w.id]
+        self.shown = shown
+
     def _widget_states(self, extra: list[WidgetState]) -> list[WidgetState]:
         states = {}
         for w in self.page.widgets():
             if w.id in self.committed:
                 states[w.id] = self.committed[w.id]
             else:
-                state = default_state(w)
+                state = self.shown.get(w.id)
                 if state is not None:
                     states[w.id] = state
         for state in extra:
@@ -273,6 +288,7 @@ class AppTab:
         self.runs += 1
         on_screen = {w.id for w in self.page.widgets()}
         self.committed = {k: v for k, v in self.committed.items() if k in on_screen}
+        self._remember_shown()
         if run.status == FINISHED.FINISHED_WITH_COMPILE_ERROR:
             raise TabError("the script did not compile")
         return run

@@ -45,6 +45,7 @@ class LearnerConfig:
     deadline: float = float("inf")  # perf_counter time after which no new action starts
     reconnects: int = 0  # times a learner may load the page again after its connection broke
     login: str = ""  # sign in through the app's OIDC login as "<login>-<number>" (bench/loadgen/login.py)
+    new_profile: str = ""  # without login: make a profile "<new_profile>-<number>" (loadgen/profile.py)
 
 
 @dataclass
@@ -63,6 +64,7 @@ class LearnerLog:
     reconnects: int = 0  # page loads again after a broken connection
     alerts: list[str] = field(default_factory=list)  # alert texts on screen with a verdict
     refused: int = 0  # submits the page refused (the previous verdict stayed): not attempts
+    profile: str | None = None  # the profile id this learner made for itself (new_profile)
 
 
 class Stop(Exception):
@@ -84,8 +86,9 @@ async def answer_one(tab: AppTab, config: LearnerConfig, rng: random.Random, log
         log.runs.append(run.seconds)
 
     if _finished_already(tab):
-        # A restored draft (learners on one server share the first profile) can open on a
-        # question already answered: go on to the next one, as a learner would.
+        # A restored draft can open on a question already answered (after a reconnect; or when
+        # learners share the first profile, without `new_profile`): go on to the next one, as a
+        # learner would.
         await think(config, rng)
         run = await tab.rerun(click=tab.page.buttons_after(
             tab.page.keyed_block(VERDICT_KEY).path)[-1])
@@ -169,8 +172,16 @@ async def learner(number: int, config: LearnerConfig, *, start_delay: float = 0.
 
             tab = await sign_in(tab, f"{config.login}-{number}")
             first.finished = time.perf_counter()  # the first page is the signed-in one
+        elif config.new_profile:
+            from bench.loadgen.profile import make_own_profile
+
+            made_at = time.perf_counter()
+            log.profile = await make_own_profile(tab, f"{config.new_profile}-{number}")
+            made = time.perf_counter() - made_at  # one script run, counted with the others
         log.first_page = first.seconds
         log.runs.append(first.seconds)
+        if log.profile is not None:
+            log.runs.append(made)
         while len(log.verdicts) < config.answers:
             try:
                 await answer_one(tab, config, rng, log)
@@ -181,7 +192,8 @@ async def learner(number: int, config: LearnerConfig, *, start_delay: float = 0.
                 log.problems += tab.page.problems
                 await tab.close()
                 await asyncio.sleep(rng.uniform(0.5, 1.5))  # a browser's reconnect back-off
-                tab = AppTab(config.base_url, page=config.page, query=config.query,
+                # The URL as the app last left it: the learner's own profile, the language.
+                tab = AppTab(config.base_url, page=config.page, query=tab.page.query_string,
                              timeout=config.timeout, on_send=on_send, cookies=tab.cookies)
                 log.runs.append((await tab.open()).seconds)
         log.finished = True

@@ -203,12 +203,13 @@ class Page:
         return next((n for n in self.ordered() if n.is_block and user_key(n.element_id) == key),
                     None)
 
-    def submittable_forms(self) -> list[tuple[str, Widget]]:
-        """(form id, its submit button) for each form in the main area that can be submitted now,
-        in page order; a form's primary button wins over its other submit buttons."""
+    def submittable_forms(self, area: int = MAIN) -> list[tuple[str, Widget]]:
+        """(form id, its submit button) for each form in the main area (or `area`: SIDEBAR) that
+        can be submitted now, in page order; a form's primary button wins over its other submit
+        buttons."""
         chosen: dict[str, Widget] = {}
         for w in self.widgets():
-            if not (w.in_main and w.is_submit and not w.disabled):
+            if not (w.path[0] == area and w.is_submit and not w.disabled):
                 continue
             current = chosen.get(w.form_id)
             if current is None or (w.is_primary and not current.is_primary):

@@ -35,6 +35,7 @@ class LoadSpec:
     loop: bool = False  # each learner who is done is replaced by a new one until `duration` ends
     reconnects: int = 0  # page loads again a learner may make after its connection broke
     login: str = ""  # learners sign in (OIDC) as "<login>-<n>"; "" = local profiles
+    new_profile: str = ""  # local profiles: each learner makes "<new_profile>-<n>"; "" = the first
 
 
 @dataclass
@@ -79,6 +80,8 @@ class LoadReport:
     reconnects: int = 0  # page loads again after a broken connection (a replica died)
     alerts: dict[str, int] = field(default_factory=dict)  # alert text shown with a verdict -> times
     refused: int = 0  # submits refused by the page (the previous verdict redrawn): not attempts
+    own_profiles: int = 0  # distinct profiles the learners made for themselves (new_profile)
+    profile_makers: int = 0  # learners who made one: more than own_profiles would be a shared one
 
     @property
     def lost(self) -> int:
@@ -96,7 +99,7 @@ class LoadReport:
     @property
     def ok(self) -> bool:
         return (self.errors == 0 and self.lost == 0 and self.unexplained == 0
-                and self.unfinished == 0)
+                and self.unfinished == 0 and self.own_profiles == self.profile_makers)
 
     def as_dict(self) -> dict:
         return {**asdict(self), "spec": asdict(self.spec), "lost": self.lost,
@@ -149,7 +152,8 @@ async def _drive(spec: LoadSpec, url: str, cpu_marks: CpuPerRun | None) -> list[
     start = time.perf_counter()
     config = LearnerConfig(url, page=spec.page, answers=spec.answers, think=spec.think,
                            timeout=spec.timeout, deadline=start + spec.duration,
-                           reconnects=spec.reconnects, login=spec.login)
+                           reconnects=spec.reconnects, login=spec.login,
+                           new_profile=spec.new_profile)
     gap = spec.ramp / spec.learners if spec.learners else 0.0
     on_send = cpu_marks.mark if cpu_marks else None
 
@@ -245,5 +249,7 @@ def run_load(spec: LoadSpec, target: Target) -> LoadReport:
     report.unfinished = sum(1 for log in logs if not log.finished and not log.errors)
     report.reconnects = sum(log.reconnects for log in logs)
     report.refused = sum(log.refused for log in logs)
+    report.own_profiles = len({log.profile for log in logs if log.profile is not None})
+    report.profile_makers = sum(log.profile is not None for log in logs)
     report.alerts = dict(Counter(a for log in logs for a in log.alerts).most_common(8))
     return report

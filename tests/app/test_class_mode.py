@@ -4,6 +4,7 @@ roles from configuration; and the Class page. Without `[auth]` the app is unchan
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -69,6 +70,20 @@ def test_a_visitor_who_has_not_signed_in_sees_only_the_login_screen(store):
 @pytest.mark.parametrize(("lang", "label"), [("zh", "登录"), ("en", "Sign in")])
 def test_the_login_screen_speaks_both_languages(database_url, lang, label):  # noqa: F811
     assert [b.label for b in shell(None, lang=lang).button] == [label]
+
+
+@pytest.mark.parametrize(("start", "other", "label"), [("en", "zh", "登录"), ("zh", "en", "Sign in")])
+def test_the_login_screen_switches_language_and_remembers_it(database_url, start, other,  # noqa: F811
+                                                            label):
+    at = shell(None, lang=start)
+    switch = at.main.button_group[0]  # in the main area: a phone does not show the sidebar
+    assert switch.options and switch.value == start
+    switch.set_value(other).run()
+    assert [b.label for b in at.button] == [label]
+    assert at.query_params["lang"] == other
+    # The cookie the next session reads after the provider's round trip (state.remember_language).
+    scripts = [h.proto.body for h in at.get("html")]
+    assert any(f"tutor_lang={other};" in body for body in scripts), scripts
 
 
 def test_the_first_login_makes_the_profile_and_shows_no_picker(store):
@@ -150,3 +165,52 @@ def test_without_auth_the_app_keeps_local_profiles(database_url):  # noqa: F811
     assert [s.key for s in at.sidebar.selectbox] == ["profile.picker"]
     at.switch_page("app_pages/class_view.py").run()  # local mode: the machine's owner teaches
     assert at.title[0].value == "Class" and not at.error
+
+
+STUCK_QUESTIONS = ("basics-residual-block-form", "basics-residual-from-target",
+                   "basics-residual-3d-example")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_class_page_shows_names_titles_and_no_data_marks(store, lang):
+    from app_pages.widgets.resources import bank, question_title
+    from quizbank.enums import Topic
+    from tutor.i18n import t
+
+    ada = _own(store, ADA)
+    for k, qid in enumerate(STUCK_QUESTIONS):  # three wrong first tries today: stuck
+        store.record_attempt(ada, NewAttempt(qid, "wrong"), now=utc_now() - timedelta(hours=k))
+    _own(store, BO)  # signed in once, answered nothing
+    at = shell(LEE, "class_view", lang=lang)
+    learners, mastery = at.dataframe[0].value, at.dataframe[1].value
+    for table in (learners, mastery):
+        cells = table.astype(object).to_numpy().ravel()
+        assert not any(c is None or c != c or str(c) == "None" for c in cells)  # no None, no NaN
+    by_name = learners.set_index(t("classview.col.learner", lang))
+    bo, ada_row = by_name.loc["Bo"], by_name.loc["Ada"]
+    assert bo[t("classview.col.accuracy", lang)] == "—"
+    assert bo[t("classview.col.last_active", lang)] == "—"
+    assert ada_row[t("classview.col.accuracy", lang)] == "0%"
+    assert re.fullmatch(r"(\d{4}-)?\d\d-\d\d \d\d:\d\d", ada_row[t("classview.col.last_active", lang)])
+    failed_most = ada_row[t("classview.col.stuck_on", lang)]
+    catalog = {q.id: q for q in bank()}
+    assert not any(qid in failed_most for qid in STUCK_QUESTIONS)  # titles, not ids
+    assert question_title(catalog[STUCK_QUESTIONS[0]], lang, limit=40) in failed_most
+    # Mastery: topic names as Practice's filter shows them, in its order; "—" where nothing
+    # was answered (every topic for Bo), a share where something was.
+    topics = [tp.value for tp in Topic if tp.value in {str(q.topic) for q in catalog.values()}]
+    assert list(mastery.columns) == [t("classview.col.learner", lang),
+                                     *(t(f"practice.topic.{tp}", lang) for tp in topics)]
+    rows = mastery.set_index(t("classview.col.learner", lang))
+    assert set(rows.loc["Bo"]) == {"—"}
+    ada_topic = t(f"practice.topic.{catalog[STUCK_QUESTIONS[0]].topic}", lang)
+    assert rows.loc["Ada", ada_topic] == "0%"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_csv_column_has_a_header_in_each_language(lang):
+    from tutor.class_view import CSV_COLUMNS
+    from tutor.i18n import t
+
+    headers = [t(f"classview.csv.{column}", lang) for column in CSV_COLUMNS]
+    assert len(set(headers)) == len(headers) and "_" not in "".join(headers)

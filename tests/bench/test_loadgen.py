@@ -215,3 +215,28 @@ def test_a_learner_answers_every_kind_of_input_generically():
     assert sorted(order.string_array_value.data) == ["s1", "s2", "s3"]  # an ordering: all steps
     assert learner_state(_widget("checkbox"), rng).HasField("bool_value")
     assert learner_state(_widget("button", label="Go"), rng) is None
+
+
+def test_a_widget_redrawn_without_a_value_keeps_the_one_it_showed():
+    # The language switch: its value set by the session's first run, redrawn by later runs
+    # without one. A browser keeps showing (and reporting) the value; so must the tab.
+    from bench.loadgen.connection import AppTab
+
+    tab = AppTab("http://127.0.0.1:8501")
+    switch = dict(id="$$ID-1-lang", label="Language", options=[], raw_values=["English"],
+                  set_value=True)
+    for msg in (new_session("run1"), element([1, 0], "button_group", **switch), finished()):
+        tab.page.apply(msg)
+    tab._remember_shown()
+    redrawn = {**switch, "raw_values": [], "set_value": False}
+    for msg in (new_session("run2"), element([1, 0], "button_group", **redrawn), finished()):
+        tab.page.apply(msg)
+    tab._remember_shown()
+    [state] = tab._widget_states([])
+    assert list(state.string_array_value.data) == ["English"]
+    # A value the script sets again wins over the one shown.
+    for msg in (new_session("run3"),
+                element([1, 0], "button_group", **{**switch, "raw_values": ["中文"]}), finished()):
+        tab.page.apply(msg)
+    tab._remember_shown()
+    assert list(tab._widget_states([])[0].string_array_value.data) == ["中文"]

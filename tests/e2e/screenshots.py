@@ -26,7 +26,8 @@ EXPLORE_DEMOS = 4  # the segmented control's buttons, in order
 
 
 def seed_history(database_url: str) -> None:
-    """A learner with answers over two calendar years, one review due and a past interview."""
+    """A learner with answers over two calendar years, one review due and a past interview, and
+    a second learner with no answers yet."""
     from tutor.interview import HISTORY_SETTING
     from tutor.store import NewAttempt, ProgressStore, utc_now
 
@@ -34,6 +35,7 @@ def seed_history(database_url: str) -> None:
     db = ProgressStore.open(database_url)
     try:
         me = db.create_profile("Ada")
+        db.create_profile("Bo")  # a learner who has not answered yet (the Class page's "no data")
         history = [
             ("basics-residual-block-form", "wrong", "b", 3, 400),
             ("basics-residual-from-target", "correct", "H(x) - x", 2, 380),

@@ -46,11 +46,11 @@ def class_server(provider, tmp_path_factory):  # noqa: F811 - the provider fixtu
 
 @pytest.fixture
 def person(browser):
-    """`person()` -> a fresh browser context's page (its own cookies: one person)."""
+    """`person(locale)` -> a fresh browser context's page (its own cookies: one person)."""
     contexts = []
 
-    def _new():
-        context = browser.new_context(viewport={"width": 1400, "height": 950}, locale="en-US")
+    def _new(locale: str = "en-US"):
+        context = browser.new_context(viewport={"width": 1400, "height": 950}, locale=locale)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(30_000)
@@ -126,3 +126,30 @@ def test_an_instructor_sees_the_class_page(class_server, person, screenshot):
     expect(main(lee).locator('[data-testid="stDataFrame"]').first).to_be_visible()
     expect(sidebar(lee)).to_contain_text("Instructor")
     screenshot("class-instructor-class-page", page=lee)
+
+
+@pytest.mark.parametrize(("locale", "lang", "switch_to", "sign_in_label", "signed_in", "nav"), [
+    ("en-US", "zh", "中文", "登录", "已登录：Ada", "练习"),
+    ("zh-CN", "en", "English", "Sign in", "Signed in as Ada", "Practice"),
+])
+def test_the_language_chosen_on_the_login_screen_survives_signing_in(
+        class_server, person, screenshot, locale, lang, switch_to, sign_in_label, signed_in, nav):
+    base = class_server.url
+    page = person(locale)
+    page.goto(f"{base}/")  # a bare address: the browser's language, until the learner switches
+    first_label = "Sign in" if locale.startswith("en") else "登录"
+    expect(main(page).get_by_role("button", name=first_label)).to_be_visible()
+    main(page).get_by_role("radio", name=switch_to).click()
+    expect(main(page).get_by_role("button", name=sign_in_label)).to_be_visible()
+    wait_idle(page)
+    screenshot(f"class-login-screen-{lang}", page=page)
+    main(page).get_by_role("button", name=sign_in_label).click()
+    page.get_by_role("button", name="ada-sub", exact=True).click()  # the provider's form
+    page.wait_for_url(f"{base}/**")
+    page.wait_for_selector('[data-testid="stSidebarNav"]', state="attached")
+    wait_idle(page)
+    # Back from the provider at a bare "/", in a new session: still the language chosen.
+    expect(sidebar(page)).to_contain_text(signed_in)
+    assert nav in nav_links(page)
+    assert f"lang={lang}" in page.url
+    screenshot(f"class-signed-in-{lang}", page=page)

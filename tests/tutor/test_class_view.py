@@ -11,6 +11,7 @@ from datetime import timedelta
 import pytest
 
 from tutor.class_view import (
+    CSV_COLUMNS,
     LearnerHistory,
     class_mastery,
     class_rows,
@@ -99,18 +100,35 @@ def test_mastery_by_topic_for_every_learner():
     # Ada's latest first tries: a wrong, b partial (3 is newer than 6), c right
     assert table.loc["Ada", "jacobian"] == 0.0 and table.loc["Ada", "dropout"] == 0.5
     assert table.loc["Bo", "jacobian"] == 0.0 and table.loc["Bo", "dropout"] == 1.0
-    assert table.loc["Cy", "dropout"] == 0.0
     assert list(table.columns) == ["dropout", "jacobian"]
+
+
+def test_mastery_is_no_data_where_nothing_was_answered():
+    # Cy has answered nothing: no data, not 0. Eve answered one jacobian question, wrongly:
+    # jacobian 0 of 2 (a fact), dropout untouched (no data).
+    eve = _learner(5, "Eve", [_attempt(30, "a", "wrong", DAY)])
+    table = class_mastery([CY, eve], TOPIC_OF).set_index("learner")
+    assert table.loc["Cy"].isna().all()
+    assert table.loc["Eve", "jacobian"] == 0.0 and math.isnan(table.loc["Eve", "dropout"])
 
 
 def test_csv_export():
     rows = class_rows([ADA, _learner(9, "=HYPERLINK(1)", [])], NOW)
     parsed = list(csv.DictReader(io.StringIO(rows_csv(rows))))
     ada = parsed[0]
+    assert ada["profile_id"] == "1"
     assert ada["learner"] == "Ada" and ada["accuracy"] == "0.2000" and ada["stuck"] == "1"
     assert ada["stuck_on"] == "a b" and ada["due_now"] == "2"
     assert ada["last_active_utc"] == (NOW - DAY).isoformat()
     assert parsed[1]["learner"] == "'=HYPERLINK(1)" and parsed[1]["accuracy"] == ""
+
+
+def test_csv_headers_are_given_the_cells_stay_stable():
+    rows = class_rows([ADA], NOW)
+    shown = rows_csv(rows, header=lambda column: f"<{column}>")
+    header, first = list(csv.reader(io.StringIO(shown)))[:2]
+    assert header == [f"<{c}>" for c in CSV_COLUMNS]
+    assert first == next(csv.reader(io.StringIO(rows_csv(rows).splitlines()[1])))
 
 
 def test_a_naive_now_is_refused():

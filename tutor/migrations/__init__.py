@@ -96,14 +96,27 @@ def upgrade(conn: Connection, target: int = HEAD_VERSION) -> tuple[int, int]:
     context = MigrationContext.configure(
         conn, opts={"script": script, "fn": upgrade_revisions, "transactional_ddl": True}
     )
-    if found and not stamped:
-        context.stamp(script, revision_id(found))  # made by the numbered migrations
+    stamp_numbered(conn, context)
     if found < target:
         with Operations.context(context):
             context.run_migrations()
     reached = max(found, target)
     _write_legacy_version(conn, reached)
     return found, reached
+
+
+def stamp_numbered(conn: Connection, context: MigrationContext) -> None:
+    """A database made by the numbered migrations (a `schema_version`, no Alembic stamp) is
+    stamped at its number, no row touched, so the revisions above it apply from there."""
+    if _alembic_version(conn) is None and (found := _legacy_version(conn)):
+        context.stamp(script_directory(), revision_id(found))
+
+
+def keep_numbered_version(conn: Connection) -> None:
+    """After Alembic's command line moved the stamp: `schema_version` follows it (an app from
+    before Alembic reads only that table, and must see a newer schema as newer)."""
+    if (version := _alembic_version(conn)) is not None:
+        _write_legacy_version(conn, version)
 
 
 def at_head(conn: Connection) -> bool:

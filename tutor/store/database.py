@@ -62,8 +62,12 @@ class Database:
         env: Mapping[str, str] = os.environ,
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
         retries: int = 3,
+        migrate: bool = True,
     ):
-        """Open (creating on first run) and migrate to the head schema; raises StoreUnavailable."""
+        """Open (creating on first run) and migrate to the head schema; raises StoreUnavailable.
+
+        `migrate=False`: the checks and WAL only, for Alembic's command line (`tutor/migrations/
+        env.py`), which runs the revisions itself."""
         resolved = resolve_database_url(url, env)
         path = sqlite_file(resolved)
         if path is not None:
@@ -76,9 +80,10 @@ class Database:
         try:
             # Look before changing anything (WAL rewrites the header of a foreign file too), and
             # take the write lock only when there is something to migrate.
-            version = store.read(store._refuse_foreign)
+            version = store.read(store.refuse_foreign)
             store._guard(lambda: enable_wal(engine))
-            if version != migrations.HEAD_VERSION or not store.read(migrations.at_head):
+            if migrate and (version != migrations.HEAD_VERSION
+                            or not store.read(migrations.at_head)):
                 store.migrated = store.write(store._migrate, lock_key=GLOBAL_LOCK)
         except BaseException:
             engine.dispose()
@@ -97,7 +102,7 @@ class Database:
     def schema_version(self) -> int:
         return self.read(migrations.current_version)
 
-    def _refuse_foreign(self, conn: Connection) -> int:
+    def refuse_foreign(self, conn: Connection) -> int:
         """The schema version; refuses a database some other program made (we add nothing)."""
         # Table names before the version: on PostgreSQL each statement sees the latest commits, so
         # a first open committed by another process between two reads must not look like our
@@ -117,7 +122,7 @@ class Database:
         return version
 
     def _migrate(self, conn: Connection) -> tuple[int, int]:
-        self._refuse_foreign(conn)
+        self.refuse_foreign(conn)
         try:
             return migrations.upgrade(conn)
         except migrations.NewerSchemaError as exc:
