@@ -51,12 +51,17 @@ def spec_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--loop", action="store_true",
                         help="replace each learner who is done by a new one until --duration "
                              "(a soak: learners keep arriving and leaving)")
+    parser.add_argument("--own-profiles", action="store_true",
+                        help="each learner first makes a profile of its own (the sidebar's "
+                             "'New profile'), as a class on one server would; by default all "
+                             "share the first profile")
 
 
 def spec_from(args: argparse.Namespace) -> LoadSpec:
     return LoadSpec(learners=args.learners, think=args.think, ramp=args.ramp, answers=args.answers,
                     duration=args.duration, page=args.page, timeout=args.timeout,
-                    settle=args.settle, seed=args.seed, loop=args.loop)
+                    settle=args.settle, seed=args.seed, loop=args.loop,
+                    new_profile="learner" if args.own_profiles else "")
 
 
 def run_on_own_server(spec: LoadSpec, server_args: tuple[str, ...] = (),
@@ -108,6 +113,9 @@ def main() -> int:
     print(HEADER)
     print(row(report))
     print(details(report))
+    if spec.new_profile:
+        print(f"  profiles made by the learners: {report.own_profiles} "
+              f"(by {report.profile_makers} learners)")
     print(UNITS)
     if args.json:
         with args.json.open("a") as out:
