@@ -106,7 +106,8 @@ def remember_language(where=None) -> None:
     # Drawn on every run, not only when the handshake's cookie differs: those cookies are the
     # session's first, and a switch back to that language must be written again.
     current = lang()
-    assert current in LANGUAGES  # the only value that reaches the script
+    if current not in LANGUAGES:  # only these two codes ever reach the script (not stripped by -O)
+        return
     (where or st).html(
         "<script>document.cookie = '" + LANG_COOKIE + "=" + current + "; Path=/; Max-Age="
         + str(LANG_COOKIE_MAX_AGE_S) + "; SameSite=Lax' + (location.protocol === 'https:' ? "
