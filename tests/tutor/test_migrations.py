@@ -222,3 +222,52 @@ def test_a_first_open_committed_between_two_reads_is_not_taken_for_a_foreign_dat
     store = ProgressStore.open(store_url)
     assert raced == [0] and store.schema_version() == migrations.HEAD_VERSION
     store.close()
+
+
+def test_head_version_from_the_file_names_is_alembics_head():
+    assert migrations.HEAD_VERSION == int(migrations.script_directory().get_current_head())
+
+
+@pytest.mark.parametrize("stamped", [None, ["0002"], ["0004"], ["abc1"], ["0003", "0004"]])
+def test_the_stamped_revision_is_read_as_alembic_reads_it(tmp_path, stamped):
+    # The store reads Alembic's table itself (so opening an up-to-date database never imports
+    # Alembic); Alembic's own reader is the reference.
+    from alembic.runtime.migration import MigrationContext
+    from alembic.util import CommandError
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'v.db'}")
+    with engine.begin() as conn:
+        if stamped is not None:
+            conn.execute(text("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL)"))
+            for revision in stamped:
+                conn.execute(text("INSERT INTO alembic_version VALUES (:r)"), {"r": revision})
+    with engine.connect() as conn:
+        try:
+            reference = MigrationContext.configure(conn).get_current_revision()
+        except CommandError:  # several heads: Alembic refuses to name one
+            reference = "several"
+        try:
+            ours = migrations._alembic_version(conn)
+        except migrations.NewerSchemaError as exc:
+            ours = "several" if "," in str(exc.found) else exc.found
+    engine.dispose()
+    expected = reference if reference in (None, "several") else (
+        int(reference) if reference.isdigit() else reference)
+    assert ours == expected
+
+
+def test_opening_an_up_to_date_database_does_not_import_alembic(tmp_path):
+    import subprocess
+    import sys
+
+    url = f"sqlite:///{tmp_path / 'p.db'}"
+    ProgressStore.open(url).close()  # created and migrated here (that imports Alembic)
+    code = (
+        "import sys\n"
+        "from tutor.store import ProgressStore\n"
+        f"ProgressStore.open({url!r}).close()\n"
+        "print('alembic' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
