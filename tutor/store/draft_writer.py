@@ -13,7 +13,7 @@ the script run, each save was a transaction of its own on the path of every inte
 whatever is waiting in one transaction (`tutor.store.drafts.write_drafts`): under load many
 sessions' drafts share one commit, and a draft changed twice before it was written is written
 once. The value is written milliseconds later; a process killed in between loses those
-milliseconds of typing (a draft is scratch work, README "Drafts"). "Busy" (`locked`, or
+milliseconds of typing (a draft is scratch work). "Busy" (`locked`, or
 `unreachable` while PostgreSQL restarts) is retried with a growing pause; a newer value put
 meanwhile replaces the one waiting. At interpreter exit the waiting drafts are written for up to
 `EXIT_FLUSH_S` seconds.
