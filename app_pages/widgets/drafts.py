@@ -8,7 +8,6 @@ while the store is busy. Without a profile or a store the page goes on without d
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from typing import Any
@@ -18,7 +17,7 @@ import streamlit as st
 from app_pages.state import current_profile_id
 from app_pages.widgets import progress
 from tutor.store import ENV_URL, DraftWriter, TutorError
-from tutor.store.drafts import load_draft
+from tutor.store.drafts import encode_draft, load_draft
 
 _LAST = "draft.{key}.saved"  # what this session last wrote, to skip writing the same again
 
@@ -54,22 +53,23 @@ def load(key: str) -> Any | None:
             value = load_draft(db, pid, key)
         except TutorError:
             return None
-    st.session_state[_LAST.format(key=key)] = _encoded(value)
+    st.session_state[_LAST.format(key=key)] = encode_draft(key, value)
     return value
 
 
 def sync(key: str, value: Any) -> None:
-    """Save `value` as this screen's draft when it differs from what was saved last."""
-    encoded = _encoded(value)
+    """Save `value` as this screen's draft when it differs from what was saved last (encoded once:
+    the same text is compared and handed to the writer)."""
+    try:
+        encoded = encode_draft(key, value)
+    except ValueError:
+        return  # too large to be a draft: the next change tries again
     if st.session_state.get(_LAST.format(key=key)) == encoded:
         return
     db, pid = _where()
     if db is None:
         return
-    try:
-        writer().put(pid, key, value)
-    except ValueError:
-        return  # too large to be a draft: the next change tries again
+    writer().put_encoded(pid, key, encoded)
     st.session_state[_LAST.format(key=key)] = encoded
 
 
@@ -78,7 +78,3 @@ def clear(key: str) -> None:
     st.session_state.pop(_LAST.format(key=key), None)
     if db is not None:
         writer().put(pid, key, None)
-
-
-def _encoded(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)

@@ -33,8 +33,8 @@ from typing import Any
 from tutor.store.database import Database
 from tutor.store.drafts import encode_draft, write_drafts
 from tutor.store.errors import StoreUnavailable
+from tutor.store.writer import RETRYABLE
 
-RETRYABLE = ("locked", "unreachable")
 EXIT_FLUSH_S = 5.0
 _log = logging.getLogger(__name__)
 
@@ -62,7 +62,10 @@ class DraftWriter:
     def put(self, profile_id: int, key: str, value: Any) -> None:
         """Save `value` (JSON-ready) as the draft, or clear it when `value` is None. ValueError
         at once when the value is too large to be a draft or the key is not a draft key."""
-        encoded = None if value is None else encode_draft(key, value)
+        self.put_encoded(profile_id, key, None if value is None else encode_draft(key, value))
+
+    def put_encoded(self, profile_id: int, key: str, encoded: str | None) -> None:
+        """`put` for a value already encoded by `tutor.store.drafts.encode_draft` (None: clear)."""
         with self._lock:
             self._waiting[(profile_id, key)] = (encoded, datetime.now(UTC))
             self._ensure_thread()
