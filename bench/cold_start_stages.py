@@ -167,11 +167,9 @@ def one_start(harness, browser, workdir: Path, page_path: str, all_imports: bool
         extra.append({"kind": "mark", "name": "health check answers", "start": time.time()})
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
-        page.goto(f"{server.url}/{page_path}", wait_until="commit")
-        page.locator('[data-testid="stMain"] h1').first.wait_for(state="visible", timeout=60_000)
-        extra.append({"kind": "mark", "name": "heading visible", "start": time.time()})
-        page.wait_for_selector(harness.APP_IDLE, timeout=60_000)
-        extra.append({"kind": "mark", "name": "FIRST PAGE (script idle)", "start": time.time()})
+        drawn, settled = harness.first_page_clock(page, f"{server.url}/{page_path}")
+        extra.append({"kind": "mark", "name": "FIRST PAGE drawn (heading, script idle)", "start": drawn})
+        extra.append({"kind": "mark", "name": "first page settled (last change)", "start": settled})
         time.sleep(3)  # let the background start-up finish, so its end is on the timeline
         context.close()
     finally:

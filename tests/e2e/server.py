@@ -97,3 +97,33 @@ def wait_idle(page, timeout: float = 30_000) -> None:
     page.wait_for_selector(APP_IDLE, timeout=timeout)
     page.wait_for_timeout(150)  # let the last delta paint
     page.wait_for_selector(APP_IDLE, timeout=timeout)
+
+
+# In-page clocks for the cold-start benchmarks. Playwright's own waits re-check on a back-off
+# (after 20, 50, 100, 100 ms, then every 500 ms), so a time read from them is rounded up by as
+# much as half a second; these are read from the page instead, on the wall clock (epoch ms).
+PAGE_CLOCK = """
+window.__pageClock = {lastChange: Date.now()};
+new MutationObserver(() => { window.__pageClock.lastChange = Date.now(); })
+  .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+"""
+_DRAWN = """sel => {
+  const heading = document.querySelector('[data-testid="stMain"] h1');
+  if (!heading || !document.querySelector(sel)) return false;
+  const box = heading.getBoundingClientRect();
+  return box.width > 0 && box.height > 0 ? Date.now() : false;
+}"""
+_QUIET = "ms => Date.now() - window.__pageClock.lastChange >= ms"
+
+
+def first_page_clock(page, url: str, *, quiet_ms: int = 500, timeout: float = 60_000) -> tuple[float, float]:
+    """Open `url` and return two wall-clock times (seconds since the epoch): the page's heading
+    visible with its script run finished (checked on every animation frame), and the page
+    settled: the last change to the document before `quiet_ms` without any (widgets whose code
+    arrives late, formulas typeset, a rerun the first run asked for)."""
+    page.add_init_script(PAGE_CLOCK)
+    page.goto(url, wait_until="commit")
+    drawn = page.wait_for_function(_DRAWN, arg=APP_IDLE, polling="raf", timeout=timeout).json_value()
+    page.wait_for_function(_QUIET, arg=quiet_ms, polling=50, timeout=timeout)
+    settled = page.evaluate("window.__pageClock.lastChange")
+    return drawn / 1000, max(drawn, settled) / 1000
