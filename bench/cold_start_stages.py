@@ -167,9 +167,10 @@ def one_start(harness, browser, workdir: Path, page_path: str, all_imports: bool
         extra.append({"kind": "mark", "name": "health check answers", "start": time.time()})
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
-        drawn, settled = harness.first_page_clock(page, f"{server.url}/{page_path}")
-        extra.append({"kind": "mark", "name": "FIRST PAGE drawn (heading, script idle)", "start": drawn})
-        extra.append({"kind": "mark", "name": "first page settled (last change)", "start": settled})
+        first = harness.first_page_clock(page, f"{server.url}/{page_path}")
+        extra.append({"kind": "mark", "name": "websocket open", "start": first.connected})
+        extra.append({"kind": "mark", "name": "FIRST PAGE drawn (heading, script idle)", "start": first.drawn})
+        extra.append({"kind": "mark", "name": "first page settled (last change)", "start": first.settled})
         time.sleep(3)  # let the background start-up finish, so its end is on the timeline
         context.close()
     finally:

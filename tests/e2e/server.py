@@ -103,9 +103,15 @@ def wait_idle(page, timeout: float = 30_000) -> None:
 # (after 20, 50, 100, 100 ms, then every 500 ms), so a time read from them is rounded up by as
 # much as half a second; these are read from the page instead, on the wall clock (epoch ms).
 PAGE_CLOCK = """
-window.__pageClock = {lastChange: Date.now()};
+window.__pageClock = {lastChange: Date.now(), connected: null};
 new MutationObserver(() => { window.__pageClock.lastChange = Date.now(); })
   .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+window.WebSocket = class extends window.WebSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("open", () => { window.__pageClock.connected ??= Date.now(); });
+  }
+};
 """
 _DRAWN = """sel => {
   const heading = document.querySelector('[data-testid="stMain"] h1');
@@ -116,14 +122,22 @@ _DRAWN = """sel => {
 _QUIET = "ms => Date.now() - window.__pageClock.lastChange >= ms"
 
 
-def first_page_clock(page, url: str, *, quiet_ms: int = 500, timeout: float = 60_000) -> tuple[float, float]:
-    """Open `url` and return two wall-clock times (seconds since the epoch): the page's heading
-    visible with its script run finished (checked on every animation frame), and the page
-    settled: the last change to the document before `quiet_ms` without any (widgets whose code
-    arrives late, formulas typeset, a rerun the first run asked for)."""
+@dataclass(frozen=True)
+class FirstPage:
+    """Wall-clock times (seconds since the epoch) of one page load, read in the page."""
+
+    connected: float  # the app's websocket open: Streamlit's own JavaScript has loaded and run
+    drawn: float  # the heading visible and the script run finished (checked every frame)
+    settled: float  # the last change to the page before a quiet spell (widgets, formulas)
+
+
+def first_page_clock(page, url: str, *, quiet_ms: int = 500, timeout: float = 60_000) -> FirstPage:
+    """Open `url` and time it: see FirstPage. "Settled" waits for `quiet_ms` without a change, so
+    that widgets whose code arrives late, typeset formulas and a rerun the first run asked for
+    are all in."""
     page.add_init_script(PAGE_CLOCK)
     page.goto(url, wait_until="commit")
     drawn = page.wait_for_function(_DRAWN, arg=APP_IDLE, polling="raf", timeout=timeout).json_value()
     page.wait_for_function(_QUIET, arg=quiet_ms, polling=50, timeout=timeout)
-    settled = page.evaluate("window.__pageClock.lastChange")
-    return drawn / 1000, max(drawn, settled) / 1000
+    clock = page.evaluate("window.__pageClock")
+    return FirstPage(clock["connected"] / 1000, drawn / 1000, max(drawn, clock["lastChange"]) / 1000)
