@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 GOAL_RATIO = 1.3  # our median over the bare app's median, measured in the same run
 BASELINE = "baseline: st.title('hello')"
+SETTLE_S = 0.5  # between runs: Chromium tears the last page's renderer process down meanwhile
 
 
 def _harness():
@@ -61,7 +62,8 @@ def cold_start(harness, browser, script: Path, url_path: str, env: dict, workdir
     finally:
         if own_context and context is not None:
             context.close()
-        harness.stop_server(server)
+        harness.stop_server(server)  # and its workers, so the next run has both cores
+        time.sleep(SETTLE_S)
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -3,6 +3,7 @@ tests and `bench/bench_app_cold_start.py` (which loads this file by path)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -85,6 +86,27 @@ def stop_server(server: Server) -> None:
     except subprocess.TimeoutExpired:
         os.killpg(pgid, signal.SIGKILL)
         server.process.wait(timeout=10)
+    # Its children (the compute and grader workers) too: one still exiting would take a core
+    # from whatever runs next (a cold-start benchmark's next run, the next test's server).
+    deadline = time.monotonic() + 10
+    while _group_running(pgid) and time.monotonic() < deadline:
+        if time.monotonic() > deadline - 5:
+            with contextlib.suppress(ProcessLookupError):  # gone since
+                os.killpg(pgid, signal.SIGKILL)
+        time.sleep(0.02)
+
+
+def _group_running(pgid: int) -> bool:
+    """Whether any process of the group is still running (zombies, already exited, do not
+    count: whoever adopted them reaps them)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            return True
+    return False
 
 
 def launch_chromium(playwright):
