@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/streamlit run streamlit_app.py
+	$(PY) -m app_pages.server
 
 # N app processes behind HAProxy (cookie session affinity) on http://127.0.0.1:8501; README, Capacity.
 N ?= 2

@@ -1,7 +1,8 @@
 """The app's shell: page config, the app's frame (language switch, profile picker, or sign-in in
 a class deployment: app_pages/auth.py) and the navigation; nothing else.
 
-Run with `make run` (or `.venv/bin/streamlit run streamlit_app.py`). Every page lives in
+Run with `make run` (`python -m app_pages.server`, which also preloads what the first page needs;
+`.venv/bin/streamlit run streamlit_app.py` serves the same app). Every page lives in
 `app_pages/`; this file must stay light because it runs before the first page renders.
 """
 

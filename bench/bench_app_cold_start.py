@@ -1,16 +1,20 @@
 """Cold start of the app: server process start -> first page rendered in headless Chromium.
 
-Each run starts a fresh `streamlit run` process, waits for its health check, opens the page in an
-already running headless Chromium (a fresh browser context, so nothing is cached) and stops the
-clock when the page's heading is visible and the script run has finished. The baseline is a bare
-`st.title("hello")` app measured the same way in the same session, so the ratio is our overhead
-over Streamlit's own start-up. Runs alternate between the two apps so drift hits both alike.
+Each run starts a fresh server (the app as `make run` starts it, `python -m app_pages.server`),
+waits for its health check, opens the page in an already running headless Chromium (a fresh
+browser context, so nothing is cached) and times the page from inside it (tests/e2e/server.py,
+`first_page_clock`): the websocket opening, the heading drawn with the script run finished, and
+the page settled (its last change). The baseline is a bare `st.title("hello")` app under
+`streamlit run`, measured the same way in the same session, so the ratio is our overhead over
+Streamlit's own start-up. Runs alternate between the two apps, each server stopped with its
+workers and a pause between runs, so that neither inherits the other's teardown.
 
     .venv/bin/python bench/bench_app_cold_start.py [--runs 7] [--page explore] [--browser-cache]
 
-Goal (issue 11): the first page <= 1.3x the bare app's time, medians of the same run (absolute
-seconds move with the shared machine's load; the ratio much less). `bench/cold_start_stages.py`
-shows where a cold start's time goes, stage by stage.
+Goal (issue 11): the first page drawn <= 1.3x the bare app's time, medians of the same run
+(absolute seconds move with the shared machine's load; the ratio much less). `settled` is
+reported beside it: it also waits for the code of each kind of widget the page shows, which the
+bare app has none of. `bench/cold_start_stages.py` shows where a cold start's time goes.
 """
 
 from __future__ import annotations

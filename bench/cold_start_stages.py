@@ -45,13 +45,15 @@ SPANS = (
     ("tutor.store.database", "Database.open", "progress store: open"),
     ("app_pages.widgets.progress", "profile_picker", "sidebar profile_picker"),
     ("app_pages.widgets.question_view", "question_view", "question_view"),
+    ("app_pages.startup", "_first_page_work", "first page preloaded (background)"),
 )
 
 
 # ---------------------------------------------------------------- inside the server process
 
 def _serve(events_path: Path, argv: list[str], all_imports: bool) -> None:
-    """Install the recorders, then run `streamlit run ...` in this process."""
+    """Install the recorders, then serve the app in this process as `make run` does
+    (`app_pages.server`, `argv` being its options)."""
     import importlib.abc
     import importlib.machinery
 
@@ -125,10 +127,10 @@ def _serve(events_path: Path, argv: list[str], all_imports: bool) -> None:
             emit("run", "script run", start, time.time())
 
     script_runner.ScriptRunner._run_script = run_script
-    sys.argv = ["streamlit", *argv]
-    from streamlit.web import cli
+    sys.path.insert(0, str(ROOT))  # this checkout's app, as `python -m` from it would
+    from app_pages import server
 
-    cli.main()
+    server.main(argv)
 
 
 # ---------------------------------------------------------------- the driver
@@ -151,9 +153,7 @@ def one_start(harness, browser, workdir: Path, page_path: str, all_imports: bool
     command = [
         sys.executable, str(Path(__file__).resolve()), "--serve", str(events_path),
         *(["--all-imports"] if all_imports else []), "--",
-        "run", str(ROOT / "streamlit_app.py"), "--server.headless", "true",
-        "--server.port", str(port), "--server.address", "127.0.0.1",
-        "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+        "--server.port", str(port), "--server.address", "127.0.0.1", *harness.SERVER_OPTIONS,
     ]
     env = {**os.environ, "TUTOR_DATABASE_URL": f"sqlite:///{workdir / 'tutor.db'}"}
     log = open(workdir / "server.log", "w")  # noqa: SIM115

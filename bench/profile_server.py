@@ -1,6 +1,6 @@
 """Run the app server with cProfile on every script thread, for a profile of script runs.
 
-Starts `streamlit run streamlit_app.py` in this process (the same config as `make run`), with
+Serves the app in this process as `make run` does (`app_pages.server`, same config), with
 Streamlit's script runner patched so each script thread runs under its own `cProfile.Profile`;
 the profiles are merged and written when the server stops (Ctrl-C or SIGTERM); the main
 thread (the event loop: websockets, message queues) is profiled into `<out>.main`. Load it with
@@ -78,16 +78,16 @@ def main() -> None:
     args, streamlit_args = parser.parse_known_args()
     os.chdir(ROOT)  # .streamlit/config.toml is read from the working directory
     install(args.out, args.timer)
-    from streamlit.web import cli
+    sys.path.insert(0, str(ROOT))  # this checkout's app, as `python -m` from it would
+    from app_pages import server
 
-    sys.argv = ["streamlit", "run", str(ROOT / "streamlit_app.py"), "--server.port",
-                str(args.port), "--server.address", "127.0.0.1", *streamlit_args]
     main_profile = cProfile.Profile(time.thread_time if args.timer == "cpu" else time.perf_counter)
     main_out = args.out.with_name(args.out.name + ".main")
     atexit.register(lambda: (main_profile.disable(), main_profile.dump_stats(main_out)))
     main_profile.enable()  # the event loop: websockets, message queues, serialization
     try:
-        cli.main()
+        server.main(["--server.port", str(args.port), "--server.address", "127.0.0.1",
+                     *streamlit_args])
     except SystemExit:
         pass
 

@@ -19,7 +19,7 @@ PORT=${PORT:-8501}
 BIND=${BIND:-127.0.0.1}
 APP_PORT_BASE=${APP_PORT_BASE:-8511}
 RUN_DIR=${RUN_DIR:-/tmp/residual-tutor-serve}
-STREAMLIT=.venv/bin/streamlit
+PYTHON=.venv/bin/python
 
 bash scripts/install_haproxy.sh
 
@@ -38,7 +38,7 @@ export STREAMLIT_SERVER_COOKIE_SECRET=${STREAMLIT_SERVER_COOKIE_SECRET:-$(head -
 servers=""
 for i in $(seq 1 "$N"); do
     port=$((APP_PORT_BASE + i - 1))
-    "$STREAMLIT" run streamlit_app.py --server.port "$port" --server.address 127.0.0.1 \
+    "$PYTHON" -m app_pages.server --server.port "$port" --server.address 127.0.0.1 \
         > "$RUN_DIR/app$i.log" 2>&1 &
     pids+=($!)
     echo "$!" >> "$RUN_DIR/pids"

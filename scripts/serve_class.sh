@@ -23,9 +23,9 @@ APP_PORT_BASE=${APP_PORT_BASE:-8521}
 APP_MAXCONN=${APP_MAXCONN:-150}
 QUEUE_TIMEOUT=${QUEUE_TIMEOUT:-5s}
 RUN_DIR=${RUN_DIR:-/tmp/residual-tutor-class}
-STREAMLIT=.venv/bin/streamlit
+PYTHON=.venv/bin/python
 
-if [ ! -x "$STREAMLIT" ]; then make .venv/.installed-stamp >&2; fi
+if [ ! -x "$PYTHON" ]; then make .venv/.installed-stamp >&2; fi
 bash scripts/install_haproxy.sh
 
 mkdir -p "$RUN_DIR"
@@ -75,7 +75,7 @@ trap cleanup EXIT INT TERM
 servers=""
 for i in $(seq 1 "$N"); do
     port=$((APP_PORT_BASE + i - 1))
-    "$STREAMLIT" run streamlit_app.py --server.port "$port" --server.address 127.0.0.1 \
+    "$PYTHON" -m app_pages.server --server.port "$port" --server.address 127.0.0.1 \
         > "$RUN_DIR/app$i.log" 2>&1 &
     pids+=($!)
     echo "app$i $! $port" >> "$RUN_DIR/pids"

@@ -7,17 +7,16 @@ import os
 import subprocess
 from pathlib import Path
 
-from tests.e2e.server import ROOT, STREAMLIT, Server, free_port, stop_server, wait_ready
+from tests.e2e.server import ROOT, Server, app_command, free_port, stop_server, wait_ready
 
 __all__ = ["ROOT", "Server", "start_app", "stop_server"]
 
 
 def start_app(database_url: str, *, log_path: Path, extra_args: tuple[str, ...] = (),
               env: dict[str, str] | None = None) -> Server:
-    """`streamlit run streamlit_app.py` (what `make run` runs) on 127.0.0.1, ready to use."""
+    """The app as `make run` starts it (`python -m app_pages.server`) on 127.0.0.1, ready to use."""
     port = free_port()
-    command = [str(STREAMLIT), "run", "streamlit_app.py", "--server.port", str(port),
-               "--server.address", "127.0.0.1", *extra_args]
+    command = app_command(ROOT / "streamlit_app.py", port, *extra_args)
     log = open(log_path, "w")  # noqa: SIM115 - closed by the child's exit
     process = subprocess.Popen(
         command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,

@@ -2,7 +2,10 @@
 
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from app_pages.startup import PAGE_MODULES
 
@@ -48,3 +51,100 @@ def test_start_up_work_starts_anyway_without_the_shell(monkeypatch):
     done = threading.Event()
     startup.after_first_run(done.set, "test-warm-up")
     assert done.wait(5)
+
+
+@pytest.fixture
+def fresh_preload(monkeypatch):
+    """startup's preload state as in a new server process, the server already listening."""
+    import threading
+
+    from app_pages import startup
+
+    monkeypatch.setattr(startup, "_preload_lock", threading.Lock())
+    monkeypatch.setattr(startup, "_first_run_started", False)
+    monkeypatch.setattr(startup, "_collection_paused", False)
+    monkeypatch.setattr(startup, "_wait_until_serving", lambda: None)
+    monkeypatch.setattr(startup, "PRELOAD_AFTER_S", 0.0)
+    return startup
+
+
+def test_the_preload_does_the_first_pages_work_without_collections(fresh_preload, monkeypatch):
+    import gc
+
+    seen = []
+    monkeypatch.setattr(fresh_preload, "_first_page_work", lambda: seen.append(gc.isenabled()))
+    fresh_preload.preload_first_page().join(5)
+    assert seen == [False]
+    assert gc.isenabled()
+
+
+def test_a_preload_not_yet_begun_is_dropped_when_the_first_run_starts(fresh_preload, monkeypatch):
+    seen = []
+    monkeypatch.setattr(fresh_preload, "PRELOAD_AFTER_S", 0.3)
+    monkeypatch.setattr(fresh_preload, "_first_page_work", lambda: seen.append("preloaded"))
+    thread = fresh_preload.preload_first_page()
+    fresh_preload._first_run_begins()
+    thread.join(5)
+    assert seen == []
+
+
+def test_the_first_run_waits_for_a_preload_under_way(fresh_preload, monkeypatch):
+    # Never two threads importing the same modules at once.
+    import threading
+
+    started, release, order = threading.Event(), threading.Event(), []
+
+    def work():
+        started.set()
+        release.wait(5)
+        order.append("preload done")
+
+    monkeypatch.setattr(fresh_preload, "_first_page_work", work)
+    preload = fresh_preload.preload_first_page()
+    assert started.wait(5)
+    first_run = threading.Thread(target=lambda: (fresh_preload._first_run_begins(),
+                                                 order.append("first run goes on")))
+    first_run.start()
+    first_run.join(0.2)
+    assert order == []  # still waiting
+    release.set()
+    first_run.join(5)
+    preload.join(5)
+    assert order == ["preload done", "first run goes on"]
+
+
+def test_a_failed_preload_leaves_the_first_run_to_do_it(fresh_preload, monkeypatch):
+    import gc
+
+    def fail():
+        raise OSError("database is locked")
+
+    monkeypatch.setattr(fresh_preload, "_first_page_work", fail)
+    fresh_preload.preload_first_page().join(5)
+    assert gc.isenabled()
+    assert not fresh_preload._first_run_started
+
+
+def test_the_app_server_preloads_the_first_page_once_it_listens():
+    # `make run`'s command against the real Streamlit: the preload runs and the page is served.
+    import os
+    import tempfile
+    import urllib.request
+
+    from tests.e2e.server import ROOT, start_server, stop_server, wait_ready
+
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "server.log"
+        server = start_server(ROOT / "streamlit_app.py", log_path=log,
+                              env={"TUTOR_DATABASE_URL": f"sqlite:///{tmp}/tutor.db"})
+        try:
+            wait_ready(server)
+            deadline = time.monotonic() + 60
+            while "first page preloaded" not in server.log() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert "first page preloaded" in server.log(), server.log()
+            with urllib.request.urlopen(server.url, timeout=10) as response:
+                assert response.status == 200
+        finally:
+            stop_server(server)
+        assert os.path.exists(f"{tmp}/tutor.db")  # the progress store was opened (and migrated)

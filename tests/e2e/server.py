@@ -16,6 +16,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 STREAMLIT = ROOT / ".venv" / "bin" / "streamlit"
+PYTHON = ROOT / ".venv" / "bin" / "python"
+SERVER_OPTIONS = ("--server.headless", "true", "--browser.gatherUsageStats", "false",
+                  "--server.fileWatcherType", "none")
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -41,20 +44,27 @@ class Server:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
 
+def app_command(script: Path | str, port: int, *options: str) -> list[str]:
+    """The command that serves `script` on 127.0.0.1:`port`: the app (a checkout's
+    `streamlit_app.py`) the way `make run` starts it, `python -m app_pages.server` (run from that
+    checkout); any other script with `streamlit run`."""
+    script = Path(script)
+    address = ("--server.port", str(port), "--server.address", "127.0.0.1")
+    if script.name == "streamlit_app.py" and (script.parent / "app_pages" / "server.py").exists():
+        return [str(PYTHON), "-m", "app_pages.server", *address, *options]
+    return [str(STREAMLIT), "run", str(script), *address, *options]
+
+
 def start_server(script: Path | str, *, port: int | None = None, env: dict | None = None,
                  log_path: Path | None = None, cwd: Path = ROOT) -> Server:
-    """`streamlit run <script>` headless on a free local port (returns at once; see wait_ready)."""
+    """Serve `script` headless on a free local port (see app_command; returns at once, see
+    wait_ready). The app's checkout is the working directory: `cwd` must be it."""
     port = port or free_port()
     log_path = log_path or Path(os.devnull)
-    command = [
-        str(STREAMLIT), "run", str(script), "--server.headless", "true",
-        "--server.port", str(port), "--server.address", "127.0.0.1",
-        "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-    ]
     log = open(log_path, "w")  # noqa: SIM115 - closed by the child's exit
     process = subprocess.Popen(
-        command, cwd=cwd, env={**os.environ, **(env or {})}, stdout=log,
-        stderr=subprocess.STDOUT, start_new_session=True,
+        app_command(script, port, *SERVER_OPTIONS), cwd=cwd, env={**os.environ, **(env or {})},
+        stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )
     return Server(process, f"http://127.0.0.1:{port}", log_path)
 
