@@ -1,4 +1,5 @@
-"""Once per server process: torch work to a worker, the pages' modules loaded, the heap frozen.
+"""Once per server process: the first page preloaded, torch work to a worker, the pages' modules
+loaded, the heap frozen.
 
 - Generated problems and the deep-MLP demo are computed in `compute.worker`'s child process, so
   the app server never imports torch (it would add ~190 MiB and ~140,000 objects to the heap
