@@ -15,10 +15,15 @@ def test_at_zero_the_answer_still_being_typed_is_submitted(browser, app_url, scr
     page = context.new_page()
     try:
         open_url(page, f"{app_url}/interview?lang=en")
-        for slider in main(page).get_by_role("slider").all()[:2]:  # questions, minutes
+        # The sliders' code is fetched after the script run ends: "idle" does not mean drawn, and
+        # `.all()` does not wait (on a busy machine it found none, and the interview ran 3 × 4 min).
+        sliders = main(page).get_by_role("slider")
+        expect(sliders).to_have_count(2)  # questions, minutes
+        for slider in sliders.all():
             slider.focus()
             slider.press("Home")  # 1 question of 1 minute
         click(page, "Start the interview")
+        expect(main(page).get_by_text("Question 1 of 1", exact=True)).to_be_visible()
         box = main(page).get_by_label("Your answer, as you would say it in an interview", exact=True)
         box.click()
         box.press_sequentially(ANSWER)  # still focused: nothing sent to the server yet
