@@ -33,7 +33,7 @@ from .embedded import embedded_files
 from .markup import html_to_markdown
 from .notes import MoodleImportRefused, Note
 
-MAX_BYTES = 5 * 1024 * 1024
+MAX_BYTES = 20 * 1024 * 1024  # the app's upload limit (.streamlit/config.toml): images make files large
 MAX_QUESTIONS = 2000
 PLACEHOLDER_FEEDBACK = {"zh": "此选项不正确。", "en": "This option is not correct."}
 PLACEHOLDER_SOLUTION = {"zh": "（待补充解答）", "en": "(Solution to be written.)"}
