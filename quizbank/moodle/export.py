@@ -3,14 +3,16 @@
 | ours | Moodle |
 | --- | --- |
 | choice | `multichoice` (several correct: each correct +100/n %, each wrong -100/n %, which is our score rule) |
-| numeric (one number) | `numerical`, with an absolute tolerance (relative and significant figures converted) |
+| numeric (one number) | `numerical`, with an absolute tolerance (relative and significant figures converted); each mal-rule a 0 % answer with its feedback |
 | expression | `shortanswer`: the key with 100 %, each mal-rule with 0 % and its feedback |
 | ordering | `ordering` (standard since Moodle 4.4), graded on all relative positions |
 | derivation, interview, generated, numeric vectors | not exported (a `Note` says why) |
 
 Texts go in both languages through multilang spans, maths as `\\( … \\)`; hints become Moodle hints
-and the solution the general feedback. Fields Moodle has no place for ride in `rt-` tags
-(`carry.py`), so an export imports back to the same question.
+and the solution the general feedback. Fields Moodle has no place for ride in `rt-` tags and the
+general feedback's comment block (`carry.py`), the category in a category element
+(`categories.py`), images of the bank folder as embedded files; so an export imports back to the
+same question.
 """
 
 from __future__ import annotations

@@ -7,8 +7,11 @@ The file is untrusted. It is parsed by `defusedxml` with DTDs forbidden, so exte
 (`markup.html_to_markdown`). Formulas are checked with `grader.preview` (parsing only).
 
 Mapped: `multichoice`, `truefalse` (a two-option choice), `numerical` (one number, absolute
-tolerance), `shortanswer` whose key the grader reads as a formula (an expression question; 0 %
-answers with feedback become mal-rules), `ordering`. Everything else is reported. Moodle has no
+tolerance; 0 % answers with feedback become mal-rules), `shortanswer` whose key the grader reads as
+a formula (an expression question; 0 % answers with feedback become mal-rules), `ordering`.
+Embedded images the text shows are kept (`embedded.py`, `MoodleImport.images`), categories become
+`category:` tags (`categories.py`), tests, accepted mutants and tries come from the comment block
+(`carry.py`). Everything else is named in a note: no element is dropped silently. Moodle has no
 topic, difficulty or source: `rt-` tags of our own export carry them (`carry.py`), otherwise the
 caller's defaults are used and reported.
 """
