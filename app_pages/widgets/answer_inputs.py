@@ -205,7 +205,8 @@ def ordering_input(question, lang: str, key: str, seed: int = 0) -> None:
     """Steps shown lettered; the learner clicks the letters in order (multiselect keeps order)."""
     steps = shuffled_steps(question, seed)
     letters = {s.id: chr(ord("A") + k) for k, s in enumerate(steps)}
-    st.markdown("\n".join(f"- **{letters[s.id]}.** {s.text.get(lang)}" for s in steps))
+    st.markdown("\n".join(f"- **{letters[s.id]}.** {images_as_text(s.text.get(lang))}"
+                           for s in steps))
     st.multiselect(t("practice.order_help", lang), [s.id for s in steps],
                    format_func=letters.__getitem__, key=f"{key}.order", placeholder="A, B, C …")
 

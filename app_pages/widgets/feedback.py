@@ -183,9 +183,9 @@ def choice_key(question, session: QuestionSession, lang: str) -> None:
     for option in question.options:
         mark = ":green[:material/check_circle:]" if option.correct else ":red[:material/cancel:]"
         mine = f" · _{t('practice.your_pick', lang)}_" if option.id in picked else ""
-        lines.append(f"- {mark} {option.text.get(lang)}{mine}")
+        lines.append(f"- {mark} {images_as_text(option.text.get(lang))}{mine}")
         if option.id in picked and not option.correct and option.feedback:
-            lines.append(f"    - {option.feedback.get(lang)}")
+            lines.append(f"    - {images_as_text(option.feedback.get(lang))}")
     st.markdown(f"**{t('practice.right_options', lang)}**\n\n" + "\n".join(lines))
     if question.multiple and answered is not None and not answered.correct:
         correct = {o.id for o in question.options if o.correct}
