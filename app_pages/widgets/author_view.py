@@ -148,10 +148,18 @@ def moodle_tools(bank, folders) -> None:
             upload = st.file_uploader(tr("author.moodle_file"), key="author.moodle.upload")
         if upload is None:
             return
-        try:
-            imported = import_moodle(upload.getvalue(), taken_ids=set(bank.questions))
-        except MoodleImportRefused as refused:
-            st.error(tr(f"author.moodle.refused.{refused.code}", **refused.params))
+        # Read once per file and bank, not on every rerun (a file may be 20 MB of images).
+        reading = (upload.file_id, frozenset(bank.questions))
+        cached = st.session_state.get("author.moodle.reading")
+        if cached is None or cached[0] != reading:
+            try:
+                cached = (reading, import_moodle(upload.getvalue(), taken_ids=set(bank.questions)))
+            except MoodleImportRefused as refused:
+                cached = (reading, refused)
+            st.session_state["author.moodle.reading"] = cached
+        imported = cached[1]
+        if isinstance(imported, MoodleImportRefused):
+            st.error(tr(f"author.moodle.refused.{imported.code}", **imported.params))
             return
         st.info(tr("author.moodle_imported", n=len(imported.questions)))
         notes_list(imported.notes)
