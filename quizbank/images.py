@@ -68,8 +68,9 @@ def image_names(text: str) -> list[str]:
 
 
 def images_as_text(text: str) -> str:
-    """Where an image cannot be drawn (an option's label): its alt text, or its name."""
-    return IMAGE_REF.sub(lambda m: f"[{m.group(1).strip() or m.group(2)}]", text)
+    """Where an image cannot be drawn (an option's label): its alt text, or its name, in escaped
+    brackets (`\\[alt\\]`, shown as [alt]), so text after it can never make it a link."""
+    return IMAGE_REF.sub(lambda m: f"\\[{m.group(1).strip() or m.group(2)}\\]", text)
 
 
 def read_image(folder: Path, name: str) -> bytes | None:
@@ -109,6 +110,8 @@ def write_images(folder: Path, images: dict[str, bytes]) -> list[Path]:
     """Write each image into `folder` (created if needed). A file already there with the same bytes
     is left as it is; one with other bytes raises ImageConflict before anything is written. Names
     must be `stored_image_name`s."""
+    if folder.exists() and (folder.is_symlink() or not folder.is_dir()):
+        raise ImageConflict(f"{folder} exists and is not a folder")
     targets = []
     for name, data in images.items():
         if not IMAGE_NAME.fullmatch(name) or image_kind(data) is None:

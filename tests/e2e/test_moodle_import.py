@@ -80,4 +80,10 @@ def test_moodle_import_in_the_interfaces_language_keeps_the_pictures(author_serv
     assert "/media/" in image.get_attribute("src")  # served by the app, not from the file
     expect(main(page).locator('[data-testid="stException"]')).to_have_count(0)
     save_screenshot(page, f"moodle-picture-{lang}")
+
+    # An option's picture: drawn above the choices; its label reads the alt text.
+    open_question(page, server.url, "greeting", lang)
+    expect(main(page).locator('[data-testid="stImage"] img')).to_have_count(2)
+    expect(main(page).get_by_role("radio", name="[with skip] A")).to_have_count(1)
+    expect(main(page).locator('[data-testid="stException"]')).to_have_count(0)
     page.close()

@@ -304,13 +304,21 @@ def test_write_images_never_overwrites(tmp_path):
     assert (tmp_path / "f" / name).read_bytes() == PNG + b"x"
     with pytest.raises(ValueError):
         write_images(tmp_path / "f", {"../x.png": PNG})
+    (tmp_path / "g").write_text("a file where the folder would go")
+    with pytest.raises(ImageConflict):
+        write_images(tmp_path / "g", {name: PNG})
+    os.symlink(tmp_path / "f", tmp_path / "h")
+    with pytest.raises(ImageConflict):
+        write_images(tmp_path / "h", {name: PNG})
 
 
 def test_split_images_and_their_text_form():
     text = "See ![a block](b.png) and ![](c.gif)."
     assert [p if isinstance(p, str) else p.name for p in split_images(text)] == [
         "See ", "b.png", " and ", "c.gif", "."]
-    assert images_as_text(text) == "See [a block] and [c.gif]."
+    assert images_as_text(text) == "See \\[a block\\] and \\[c.gif\\]."
+    # Text after the reference cannot turn what is left into a link.
+    assert images_as_text("![a](b.png)(javascript:x)") == "\\[a\\](javascript:x)"
 
 
 # --- the file on disk: command line and the Author page's save ----------------------------------
