@@ -443,6 +443,7 @@ def _question_id(element: Element, used: set[str]) -> tuple[str, str]:
 # content that is not kept (named per question).
 _READ = {"name", "questiontext", "generalfeedback", "idnumber", "tags", "hint", "answer"}
 _READ_BY_TYPE = {"multichoice": {"single"}, "numerical": {"units"}, "ordering": {"selecttype"}}
+_READ_IN = {"answer": {"text", "feedback", "file", "tolerance"}, "hint": {"text", "file"}}
 _SETTINGS = {"defaultgrade", "penalty", "hidden", "shuffleanswers", "answernumbering",
              "showstandardinstruction", "shownumcorrect", "usecase", "unitgradingtype",
              "unitpenalty", "showunits", "unitsleft", "layouttype", "selectcount", "gradingtype",
@@ -462,9 +463,20 @@ def _unread(element: Element, qtype: str, settings: set[str]) -> list[str]:
     read = _READ | _READ_BY_TYPE.get(qtype, set())
     unread = []
     for child in element:
-        if not isinstance(child.tag, str) or child.tag in read:
+        if not isinstance(child.tag, str):
             continue
-        if child.tag in _SETTINGS:
+        if child.tag in ("answer", "hint"):  # inside them: the text, its files, …
+            for part in child:
+                if not isinstance(part.tag, str) or part.tag in _READ_IN[child.tag]:
+                    continue
+                name = f"{child.tag}/{part.tag}"
+                if child.tag == "hint":  # Moodle's interactive-mode flags (clearwrong, …)
+                    settings.add(name)
+                elif _has_content(part) and name not in unread:
+                    unread.append(name)
+        elif child.tag in read:
+            continue
+        elif child.tag in _SETTINGS:
             settings.add(child.tag)
         elif _has_content(child) and child.tag not in unread:
             unread.append(child.tag)

@@ -366,3 +366,23 @@ def test_the_author_pages_save_writes_the_images_and_refuses_to_overwrite_one(tm
         save_new_file(text, bank, folder=tmp_path, file_name="figs2.yaml", images=result.images)
     assert (other / name).read_bytes() == b"someone else's picture"
     assert not (tmp_path / "figs2.yaml").exists()
+
+
+def test_old_images_answer_parts_and_hint_flags_are_named():
+    """Moodle's pre-2.0 `<image>`/`<image_base64>`, a part of an answer we do not read and a
+    hint's interactive-mode flags: each named, none dropped silently."""
+    xml = ('<quiz><question type="numerical"><name><text>Old</text></name>'
+           '<questiontext><text>2 + 2?</text></questiontext>'
+           '<image>old.png</image><image_base64>iVBORw0KGgo=</image_base64>'
+           '<answer fraction="100"><text>4</text><tolerance>0</tolerance>'
+           '<tolerancetype>2</tolerancetype></answer>'
+           '<answer fraction="0"><text>5</text><feedback><text></text></feedback></answer>'
+           '<hint><text>Count.</text><shownumcorrect/><clearwrong/></hint>'
+           '</question></quiz>')
+    result = import_moodle(xml)
+    (q,) = result.questions
+    assert q["hints"] == [{"en": "Count."}]
+    assert notes(result, "not_kept", "old") == [
+        {"question": "old", "fields": "image, image_base64, answer/tolerancetype"}]
+    assert notes(result, "wrong_answers_not_kept", "old")[0]["answers"] == "5"
+    assert notes(result, "moodle_settings")[0]["fields"] == "hint/clearwrong, hint/shownumcorrect"
