@@ -58,7 +58,7 @@ class MoodleImport:
     questions: list[dict] = field(default_factory=list)  # bank-file question mappings, valid
     notes: list[Note] = field(default_factory=list)
     # Images the questions show, by stored name: written into the folder named after the bank
-    # file (`quizbank.images`), e.g. by `save_import`.
+    # file (`quizbank.images`) by `quizbank.authoring.save_new_file` or `quizbank moodle-import`.
     images: dict[str, bytes] = field(default_factory=dict)
 
 
@@ -108,7 +108,7 @@ class _Reader:
         # Images beyond the import's limit are not kept (and named in the notes).
         room = MAX_IMAGES_PER_IMPORT - len(self.images) - len(self.kept_images)
         showable = {f.name: f.stored for f in files if f.stored is not None}
-        reading = html_to_markdown(html, images=showable if room > 0 else {})
+        reading = html_to_markdown(html, images=dict(list(showable.items())[:max(room, 0)]))
         self.dropped |= reading.dropped
         self.other_langs |= reading.other_langs
         self.images_missing |= reading.images_missing - {f.name for f in files}

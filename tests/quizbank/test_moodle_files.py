@@ -386,3 +386,20 @@ def test_old_images_answer_parts_and_hint_flags_are_named():
         {"question": "old", "fields": "image, image_base64, answer/tolerancetype"}]
     assert notes(result, "wrong_answers_not_kept", "old")[0]["answers"] == "5"
     assert notes(result, "moodle_settings")[0]["fields"] == "hint/clearwrong, hint/shownumcorrect"
+
+
+def test_no_more_than_the_import_limit_of_images_is_kept(monkeypatch):
+    from quizbank.moodle import imports
+
+    monkeypatch.setattr(imports, "MAX_IMAGES_PER_IMPORT", 2)
+    pictures = [stored_image_name(f"{k}.png", PNG + bytes([k])) for k in range(3)]
+    files = "".join(f'<file name="{k}.png" encoding="base64">'
+                    f'{base64.b64encode(PNG + bytes([k])).decode()}</file>' for k in range(3))
+    xml = ('<quiz><question type="truefalse"><name><text>Many</text></name><questiontext>'
+           '<text><![CDATA[' + "".join(f'<img src="@@PLUGINFILE@@/{k}.png">' for k in range(3))
+           + ']]></text>' + files + '</questiontext><answer fraction="100"><text>true</text>'
+           '</answer><answer fraction="0"><text>false</text><feedback><text>No</text></feedback>'
+           '</answer></question></quiz>')
+    result = import_moodle(xml)
+    assert sorted(result.images) == sorted(pictures[:2])
+    assert notes(result, "files_not_kept")[0]["files"] == "2.png"
