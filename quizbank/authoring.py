@@ -21,6 +21,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from .bank import Bank
 from .files import write_text_atomically
+from .images import ImageConflict, images_folder, write_images
 from .live import _duplicates, _ReadFile
 from .loader import SHIPPED_BANK, shown_path
 from .parse import ParsedQuestion, cross_check, parse_document
@@ -221,14 +222,23 @@ def _check_file_text(text: str, target: Path, bank: Bank) -> None:
         raise SaveRefused(problems)
 
 
-def save_new_file(text: str, bank: Bank, *, folder: Path, file_name: str) -> Path:
+def save_new_file(text: str, bank: Bank, *, folder: Path, file_name: str,
+                  images: dict[str, bytes] | None = None) -> Path:
     """A whole new bank file (e.g. imported from Moodle XML), validated with the bank; an existing
-    file is never replaced. Raises SaveRefused."""
+    file is never replaced. `images` (stored name -> bytes) go into the folder named after the
+    file (`quizbank.images`) before the file itself, so a learner never meets a question whose
+    picture is not there yet; an image file is never overwritten. Raises SaveRefused."""
     target = instructor_file(folder, file_name)
     if target.exists():
         raise SaveRefused([Problem(shown_path(target), None, "-", "-",
                                    "a file of that name exists; choose another name")])
     _check_file_text(text, target, bank)
+    if images:
+        try:
+            write_images(images_folder(target), images)
+        except ImageConflict as conflict:
+            raise SaveRefused([Problem(shown_path(target), None, "-", "-",
+                                       f"{conflict}; choose another file name")]) from None
     write_text_atomically(target, text)
     return target
 

@@ -10,6 +10,7 @@ from .author_tests import GraderUnavailable, import_grade_question, run_author_t
 from .enums import Difficulty, SourceText, Topic
 from .files import write_text_atomically
 from .folders import configured_folders
+from .images import ImageConflict, images_folder, write_images
 from .loader import load_bank, load_bank_folders
 from .problems import BankError
 from .schema import bank_file_schema
@@ -95,7 +96,8 @@ def cmd_moodle_export(args) -> int:
         print(f"no question with id {', '.join(unknown)}", file=sys.stderr)
         return EXIT_INVALID
     questions = [bank.questions[i] for i in wanted] if wanted else list(bank)
-    xml, notes = export_moodle(questions)
+    xml, notes = export_moodle(questions, image_folder=lambda question_id: images_folder(
+        Path(bank.location(question_id).path)))
     write_text_atomically(Path(args.output), xml)
     for note in notes:
         print(f"note: {note}")
@@ -124,6 +126,13 @@ def cmd_moodle_import(args) -> int:
     for note in imported.notes:
         print(f"note: {note}")
     if imported.questions:
+        if imported.images:  # before the bank file, which shows them
+            try:
+                write_images(images_folder(output), imported.images)
+            except ImageConflict as conflict:
+                print(f"{args.file}: {conflict}", file=sys.stderr)
+                return EXIT_INVALID
+            print(f"kept {len(imported.images)} images in {images_folder(output)}")
         write_text_atomically(output, questions_yaml(imported.questions))
     print(f"imported {len(imported.questions)} questions into {output}")
     return EXIT_OK if imported.questions else EXIT_INVALID

@@ -22,6 +22,7 @@ from app_pages.flows.exercises import answer_shape, shape_example
 from app_pages.flows.question_session import CONFIDENCES, kind_of
 from app_pages.state import lang as current_lang
 from app_pages.state import tr
+from app_pages.widgets.bank_text import IMAGE_REF, bank_images, images_as_text
 from tutor.i18n import has, t
 
 TEXT_TYPES = ("numeric", "expression")
@@ -172,16 +173,21 @@ def draw_input(question, session, lang: str, key: str) -> None:
 
 def choice_input(question, lang: str, key: str) -> None:
     """Radio for one correct option, checkboxes when several may be correct (labels are bank
-    Markdown with $LaTeX$, which radio and checkbox labels render)."""
+    Markdown with $LaTeX$, which radio and checkbox labels render; a label cannot hold a picture,
+    so an option's images are drawn above the choices, under the option's text)."""
     options = question.options
+    for o in options:
+        if IMAGE_REF.search(o.text.get(lang)):
+            st.caption(images_as_text(o.text.get(lang)))
+            bank_images(o.text.get(lang), question.id, lang)
     if not question.multiple:
-        texts = {o.id: o.text.get(lang) for o in options}
+        texts = {o.id: images_as_text(o.text.get(lang)) for o in options}
         st.radio(t("practice.choose_one", lang), [o.id for o in options], format_func=texts.__getitem__,
                  index=None, key=f"{key}.choice")
         return
     st.caption(t("practice.choose_all", lang))
     for o in options:
-        st.checkbox(o.text.get(lang), key=f"{key}.choice.{o.id}")
+        st.checkbox(images_as_text(o.text.get(lang)), key=f"{key}.choice.{o.id}")
 
 
 def shuffled_steps(question, seed: int) -> list:
@@ -199,7 +205,8 @@ def ordering_input(question, lang: str, key: str, seed: int = 0) -> None:
     """Steps shown lettered; the learner clicks the letters in order (multiselect keeps order)."""
     steps = shuffled_steps(question, seed)
     letters = {s.id: chr(ord("A") + k) for k, s in enumerate(steps)}
-    st.markdown("\n".join(f"- **{letters[s.id]}.** {s.text.get(lang)}" for s in steps))
+    st.markdown("\n".join(f"- **{letters[s.id]}.** {images_as_text(s.text.get(lang))}"
+                           for s in steps))
     st.multiselect(t("practice.order_help", lang), [s.id for s in steps],
                    format_func=letters.__getitem__, key=f"{key}.order", placeholder="A, B, C …")
 

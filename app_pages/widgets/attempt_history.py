@@ -15,6 +15,7 @@ import streamlit as st
 
 from app_pages.state import frame_params, tr
 from app_pages.widgets import resources
+from app_pages.widgets.bank_text import bank_markdown
 from tutor.dashboard import date_format
 
 TABLE_KEY = "dashboard.attempt_table"
@@ -85,7 +86,7 @@ def opened_attempt(row: pd.Series, lang: str, pattern: str, zone) -> None:
         if question is None:
             st.info(tr("dashboard.not_in_bank", id=row["question_id"]))
         else:
-            st.markdown(question.prompt.get(lang))  # bank text (validated YAML), not learner text
+            bank_markdown(question.prompt.get(lang), question.id, lang)  # bank text, its pictures
         st.caption(tr("dashboard.your_answer"))
         answer = str(row["answer"] or "")
         st.code(answer if answer.strip() else tr("dashboard.no_answer"), language=None,

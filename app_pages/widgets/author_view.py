@@ -11,6 +11,7 @@ import streamlit as st
 
 from app_pages.flows.question_session import open_session
 from app_pages.state import tr
+from app_pages.widgets.uploader_css import uploader_css
 
 EDITOR_LINES = (18, 40)  # the code editor's height in lines: (min, max)
 
@@ -99,9 +100,24 @@ def notes_list(notes) -> None:
         st.text("• " + tr(f"author.moodle.note.{note.code}", **note.params))
 
 
+MOODLE_UPLOADER_BOX = "moodle_uploader"  # the container whose uploader shows our own words
+
+
+def moodle_uploader_css() -> str:
+    """The Moodle uploader's button and note in the interface's language (uploader_css.py)."""
+    from quizbank.moodle.imports import MAX_BYTES
+
+    return uploader_css(MOODLE_UPLOADER_BOX, tr("author.moodle_upload_button"),
+                        tr("author.moodle_upload_note", mb=MAX_BYTES // (1024 * 1024)))
+
+
 def moodle_tools(bank, folders) -> None:
-    """Export a selection as Moodle XML; import a Moodle XML file into a new bank file."""
+    """Export a selection as Moodle XML; import a Moodle XML file into a new bank file, with the
+    images its questions show in the folder named after that file."""
+    from pathlib import Path
+
     from quizbank.authoring import SaveRefused, save_new_file
+    from quizbank.images import images_folder
     from quizbank.moodle import MoodleImportRefused, export_moodle, import_moodle, questions_yaml
 
     export_col, import_col = st.columns(2)
@@ -112,7 +128,8 @@ def moodle_tools(bank, folders) -> None:
         if st.button(tr("author.moodle_prepare"), key="author.moodle.prepare",
                      icon=":material/upload_file:"):
             st.session_state["author.moodle.export"] = export_moodle(
-                [bank.questions[i] for i in chosen] if chosen else bank)
+                [bank.questions[i] for i in chosen] if chosen else bank,
+                image_folder=lambda qid: images_folder(Path(bank.location(qid).path)))
         prepared = st.session_state.get("author.moodle.export")
         if prepared is not None:
             xml, notes = prepared
@@ -126,13 +143,23 @@ def moodle_tools(bank, folders) -> None:
         st.markdown(f"**{tr('author.moodle_import')}**")
         # Any file: a wrong one gets the import's own translated refusal, not Streamlit's
         # English "Invalid file extension" error.
-        upload = st.file_uploader(tr("author.moodle_file"), key="author.moodle.upload")
+        st.html(moodle_uploader_css())
+        with st.container(key=MOODLE_UPLOADER_BOX):
+            upload = st.file_uploader(tr("author.moodle_file"), key="author.moodle.upload")
         if upload is None:
             return
-        try:
-            imported = import_moodle(upload.getvalue(), taken_ids=set(bank.questions))
-        except MoodleImportRefused as refused:
-            st.error(tr(f"author.moodle.refused.{refused.code}", **refused.params))
+        # Read once per file and bank, not on every rerun (a file may be 20 MB of images).
+        reading = (upload.file_id, frozenset(bank.questions))
+        cached = st.session_state.get("author.moodle.reading")
+        if cached is None or cached[0] != reading:
+            try:
+                cached = (reading, import_moodle(upload.getvalue(), taken_ids=set(bank.questions)))
+            except MoodleImportRefused as refused:
+                cached = (reading, refused)
+            st.session_state["author.moodle.reading"] = cached
+        imported = cached[1]
+        if isinstance(imported, MoodleImportRefused):
+            st.error(tr(f"author.moodle.refused.{imported.code}", **imported.params))
             return
         st.info(tr("author.moodle_imported", n=len(imported.questions)))
         notes_list(imported.notes)
@@ -140,11 +167,14 @@ def moodle_tools(bank, folders) -> None:
             text = questions_yaml(imported.questions)
             name = st.text_input(tr("author.file_name"), value="moodle-import.yaml",
                                  key="author.moodle.name")
+            if imported.images:
+                st.caption(tr("author.moodle_images", n=len(imported.images),
+                              folder=images_folder(Path(name)).name + "/"))
             if st.button(tr("author.moodle_save"), key="author.moodle.save",
                          icon=":material/save:"):
                 try:
                     path = save_new_file(text, bank, folder=folders.author_folder,
-                                         file_name=name)
+                                         file_name=name, images=imported.images)
                 except SaveRefused as refused:
                     problems_list(refused.problems)
                 else:

@@ -18,6 +18,7 @@ from app_pages.flows.exercises import format_value
 from app_pages.flows.question_session import Graded, QuestionSession, kind_of
 from app_pages.state import lang as current_lang
 from app_pages.widgets.answer_inputs import answer_label
+from app_pages.widgets.bank_text import bank_images, bank_markdown, images_as_text
 from tutor.i18n import t
 from tutor.rating import Phase
 
@@ -66,10 +67,10 @@ def _verdict(graded: Graded, lang: str, kind: str) -> None:
     if graded.correct:
         return
     if result.malrule:  # bank text, authored with $LaTeX$
-        st.info(f"**{t('practice.malrule', lang)}** — {result.malrule}",
+        st.info(f"**{t('practice.malrule', lang)}** — {images_as_text(result.malrule)}",
                 icon=":material/lightbulb:")
     elif kind in MARKDOWN_FEEDBACK and result.feedback:
-        st.markdown(result.feedback)
+        st.markdown(images_as_text(result.feedback))
     elif result.feedback and not result.parts:
         st.text(result.feedback)
 
@@ -147,8 +148,9 @@ def hints(question, session: QuestionSession, lang: str, key: str) -> None:
     if total == 0:
         return
     for n, text in enumerate(session.visible_hints(question, lang), start=1):
-        st.info(f"**{t('practice.hint_label', lang, n=n)}** — {text}",
+        st.info(f"**{t('practice.hint_label', lang, n=n)}** — {images_as_text(text)}",
                 icon=":material/tips_and_updates:")
+        bank_images(text, question.id, lang)
     if session.can_show_hint(question) and not session.revealed:
         label = t("practice.hint_button", lang, shown=session.hints_shown + 1, total=total)
         # A callback runs before the rerun, so the new hint shows at once.
@@ -165,7 +167,7 @@ def solution(question, session: QuestionSession, lang: str) -> None:
             choice_key(question, session, lang)
         if kind == "generated" and session.variant is not None:
             generated_keys(question, session.variant, lang)
-        st.markdown(question.solution.get(lang))
+        bank_markdown(question.solution.get(lang), question.id, lang)
         if kind == "generated" and session.variant is not None:
             st.markdown(session.variant.solution.get(lang) or "")
 
@@ -181,9 +183,9 @@ def choice_key(question, session: QuestionSession, lang: str) -> None:
     for option in question.options:
         mark = ":green[:material/check_circle:]" if option.correct else ":red[:material/cancel:]"
         mine = f" · _{t('practice.your_pick', lang)}_" if option.id in picked else ""
-        lines.append(f"- {mark} {option.text.get(lang)}{mine}")
+        lines.append(f"- {mark} {images_as_text(option.text.get(lang))}{mine}")
         if option.id in picked and not option.correct and option.feedback:
-            lines.append(f"    - {option.feedback.get(lang)}")
+            lines.append(f"    - {images_as_text(option.feedback.get(lang))}")
     st.markdown(f"**{t('practice.right_options', lang)}**\n\n" + "\n".join(lines))
     if question.multiple and answered is not None and not answered.correct:
         correct = {o.id for o in question.options if o.correct}

@@ -19,6 +19,7 @@ from app_pages.flows.exercises import tolerance_value
 from app_pages.state import tr
 from app_pages.widgets import answer_inputs as inputs
 from app_pages.widgets import feedback
+from app_pages.widgets.bank_text import bank_markdown
 from app_pages.widgets.interview_view import interview_question
 from tutor.i18n import t
 
@@ -39,7 +40,7 @@ def question_header(question, session: flow.QuestionSession, lang: str) -> None:
     st.caption(t("practice.question_of", lang, topic=t(f"practice.topic.{question.topic}", lang),
                  type=t(f"practice.type.{kind}", lang),
                  difficulty=t(f"practice.difficulty.{level}", lang)))
-    st.markdown(question.prompt.get(lang))
+    bank_markdown(question.prompt.get(lang), question.id, lang)
     if session.variant is not None:  # this variant's numbers, built once when it was opened
         st.markdown(session.variant.prompt.get(lang) or "")
         st.caption(t("practice.generated_seed", lang, seed=session.seed))

@@ -20,6 +20,7 @@ import streamlit as st
 
 from app_pages.state import tr
 from app_pages.widgets import resources
+from app_pages.widgets.uploader_css import uploader_css
 from tutor.store import TutorError
 from tutor.transfer import MAX_IMPORT_BYTES, export_csv, export_json, import_json
 
@@ -27,24 +28,10 @@ _FLASH = "dashboard.import_done"
 _UPLOADER_BOX = "import_uploader"
 
 
-def css_string(text: str) -> str:
-    """A CSS string literal's contents (our own strings only, never learner text)."""
-    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
-
-
 def translated_uploader_css(box_key: str) -> str:
     """CSS that shows our translated button label and note in the uploader inside `box_key`."""
-    box = f".st-key-{box_key} [data-testid=stFileUploaderDropzone]"
-    button = css_string(tr("dashboard.upload_button"))
-    note = css_string(tr("dashboard.upload_note", mb=MAX_IMPORT_BYTES // (1024 * 1024)))
-    return (
-        "<style>"
-        f"{box} button [data-testid=stMarkdownContainer] p,"
-        f"{box} [data-testid=stFileUploaderDropzoneInstructions] span {{font-size: 0}}"
-        f'{box} button [data-testid=stMarkdownContainer] p::after {{content: "{button}"; font-size: 14px}}'
-        f'{box} [data-testid=stFileUploaderDropzoneInstructions] span::after {{content: "{note}"; font-size: 14px}}'
-        "</style>"
-    )
+    return uploader_css(box_key, tr("dashboard.upload_button"),
+                        tr("dashboard.upload_note", mb=MAX_IMPORT_BYTES // (1024 * 1024)))
 
 
 def transfer_section(db, profile_id: int, lang: str) -> None:

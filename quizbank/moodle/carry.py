@@ -7,6 +7,9 @@ characters in Moodle and commas separate tags in its editor, so values are joine
 
 from __future__ import annotations
 
+import json
+import re
+
 PREFIX = "rt-"
 FIELDS = ("type", "topic", "difficulty", "source", "tolerance", "symbols", "functions",
           "matrices", "steps", "options")
@@ -43,3 +46,43 @@ def read_tags(tags: list[str]) -> tuple[list[str], dict[str, str]]:
         else:
             own.append(tag)
     return own, carried
+
+
+# --- the comment block: fields too long for a tag ----------------------------------------------
+#
+# Author tests, accepted mutants and a question's own number of tries have no Moodle field and do
+# not fit in a 50-character tag. They travel as JSON in an HTML comment at the end of the general
+# feedback: `<!-- residual-tutor {"tests": [...], "accepted_mutants": [...], "tries": 2} -->`.
+# Moodle stores the feedback's HTML as imported and its filters never show a comment to students;
+# the import reads the block back (it is validated with the question like any other field). A
+# comment may not hold `--`, so every `-` in the JSON is written as the escape `\u002d` (the block
+# holds strings, lists and non-negative numbers only, so no `-` stands outside a string).
+
+BLOCK_FIELDS = ("tests", "accepted_mutants", "tries")
+_BLOCK = re.compile(r"<!--\s*residual-tutor\s+(\{.*?\})\s*-->", re.S)
+
+
+def carried_block(question) -> str:
+    """The comment block for `question` ("" when it has none of the fields)."""
+    data = question.model_dump(mode="json", include=set(BLOCK_FIELDS), exclude_defaults=True)
+    if not data:
+        return ""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("-", "\\u002d")
+    return f"<!-- residual-tutor {text} -->"
+
+
+def read_block(html: str) -> tuple[dict, str | None]:
+    """(the block's fields, a problem or None): `{}` when the HTML holds no block."""
+    match = _BLOCK.search(html or "")
+    if match is None:
+        return {}, None
+    try:
+        data = json.loads(match.group(1))
+    except ValueError as error:
+        return {}, str(error)
+    if not isinstance(data, dict):
+        return {}, "not a JSON object"
+    unknown = sorted(set(data) - set(BLOCK_FIELDS))
+    if unknown:
+        return {}, "unknown fields: " + ", ".join(unknown)
+    return data, None

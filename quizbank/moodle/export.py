@@ -3,22 +3,29 @@
 | ours | Moodle |
 | --- | --- |
 | choice | `multichoice` (several correct: each correct +100/n %, each wrong -100/n %, which is our score rule) |
-| numeric (one number) | `numerical`, with an absolute tolerance (relative and significant figures converted) |
+| numeric (one number) | `numerical`, with an absolute tolerance (relative and significant figures converted); each mal-rule a 0 % answer with its feedback |
 | expression | `shortanswer`: the key with 100 %, each mal-rule with 0 % and its feedback |
 | ordering | `ordering` (standard since Moodle 4.4), graded on all relative positions |
 | derivation, interview, generated, numeric vectors | not exported (a `Note` says why) |
 
 Texts go in both languages through multilang spans, maths as `\\( … \\)`; hints become Moodle hints
-and the solution the general feedback. Fields Moodle has no place for ride in `rt-` tags
-(`carry.py`), so an export imports back to the same question.
+and the solution the general feedback. Fields Moodle has no place for ride in `rt-` tags and the
+general feedback's comment block (`carry.py`), the category in a category element
+(`categories.py`), images of the bank folder as embedded files; so an export imports back to the
+same question.
 """
 
 from __future__ import annotations
 
+import base64
 import math
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from urllib.parse import unquote
 from xml.etree import ElementTree as ET
 
+from ..images import read_image
 from ..question_types import (
     ChoiceQuestion,
     ExpressionQuestion,
@@ -26,11 +33,13 @@ from ..question_types import (
     OrderingQuestion,
     Question,
 )
-from .carry import carried_tags
-from .markup import localized_to_html
+from .carry import carried_block, carried_tags
+from .categories import DEFAULT_CATEGORY, category_path
+from .markup import PLUGINFILE, localized_to_html
 from .notes import Note
 
-CATEGORY = "$course$/top/Residual Tutor"
+CATEGORY = DEFAULT_CATEGORY
+_IMAGE_SRC = re.compile(r'<img src="' + re.escape(PLUGINFILE) + r'([^"]+)"')
 
 
 def _text(parent: ET.Element, tag: str, text: str, *, html: bool = False, **attrs) -> ET.Element:
@@ -51,7 +60,8 @@ def _common(question: Question, qtype: str) -> ET.Element:
     element = ET.Element("question", type=qtype)
     _text(element, "name", question.id)
     _text(element, "questiontext", _html(question.prompt), html=True)
-    _text(element, "generalfeedback", _html(question.solution), html=True)
+    _text(element, "generalfeedback", _html(question.solution) + carried_block(question),
+          html=True)
     ET.SubElement(element, "defaultgrade").text = "1"
     ET.SubElement(element, "penalty").text = "0.3333333"
     ET.SubElement(element, "hidden").text = "0"
@@ -108,13 +118,27 @@ def _numeric(q: NumericQuestion, notes: list[Note]) -> ET.Element | None:
         notes.append(Note("skipped_vector", {"question": q.id}))
         return None
     element = _common(q, "numerical")
+    tolerance = repr(absolute_tolerance(q, notes))
     answer = _answer(element, 100, repr(float(q.answer)))
-    ET.SubElement(answer, "tolerance").text = repr(absolute_tolerance(q, notes))
+    ET.SubElement(answer, "tolerance").text = tolerance
+    for rule in q.malrules:  # Moodle's mal-rule: a wrong number with grade 0 and feedback
+        if not _is_number(rule.answer):
+            notes.append(Note("malrule_not_number", {"question": q.id, "answer": rule.answer}))
+            continue
+        wrong = _answer(element, 0, rule.answer.strip(), rule.feedback)
+        ET.SubElement(wrong, "tolerance").text = tolerance
     ET.SubElement(element, "unitgradingtype").text = "0"
     ET.SubElement(element, "unitpenalty").text = "0.1000000"
     ET.SubElement(element, "showunits").text = "3"
     ET.SubElement(element, "unitsleft").text = "0"
     return _finish(element, q)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
 
 
 def shortanswer_text(formula: str) -> str:
@@ -148,13 +172,32 @@ EXPORTERS = {"choice": _choice, "numeric": _numeric, "expression": _expression,
              "ordering": _ordering}
 
 
-def export_moodle(questions: Iterable[Question], *,
-                  category: str = CATEGORY) -> tuple[str, list[Note]]:
-    """(Moodle XML text, notes on what was skipped or approximated)."""
+def _attach_images(element: ET.Element, folder: Path | None, question_id: str,
+                   notes: list[Note]) -> None:
+    """Each field whose HTML shows an image of the bank folder gets that file embedded, as Moodle
+    does (`<file name=… encoding="base64">` beside the field's `<text>`)."""
+    for field in list(element.iter()):
+        text = field.find("text")
+        names = dict.fromkeys(unquote(n) for n in _IMAGE_SRC.findall(
+            (text.text or "") if text is not None else ""))
+        for name in names:
+            data = read_image(folder, name) if folder is not None else None
+            if data is None:
+                notes.append(Note("image_missing", {"question": question_id, "name": name}))
+                continue
+            file = ET.SubElement(field, "file", name=name, path="/", encoding="base64")
+            file.text = base64.b64encode(data).decode("ascii")
+
+
+def export_moodle(questions: Iterable[Question], *, category: str = CATEGORY,
+                  image_folder: Callable[[str], Path | None] = lambda question_id: None
+                  ) -> tuple[str, list[Note]]:
+    """(Moodle XML text, notes on what was skipped or approximated). Questions with a `category:`
+    tag go under that category (`categories.py`), the rest under `category`; `image_folder(id)`
+    is the folder of the question's images (`quizbank.images`), embedded in the file."""
     quiz = ET.Element("quiz")
-    heading = ET.SubElement(quiz, "question", type="category")
-    _text(heading, "category", category)
     notes: list[Note] = []
+    current = None
     for question in questions:
         exporter = EXPORTERS.get(question.type)
         if exporter is None:
@@ -162,8 +205,19 @@ def export_moodle(questions: Iterable[Question], *,
                                                "type": question.type}))
             continue
         element = exporter(question, notes)
-        if element is not None:
-            quiz.append(element)
+        if element is None:
+            continue
+        path = category_path(question.tags)
+        path = category if path == DEFAULT_CATEGORY else path
+        if path != current:  # Moodle: a category element sets the category of what follows
+            heading = ET.SubElement(quiz, "question", type="category")
+            _text(heading, "category", path)
+            current = path
+        _attach_images(element, image_folder(question.id), question.id, notes)
+        quiz.append(element)
+    if current is None:
+        heading = ET.SubElement(quiz, "question", type="category")
+        _text(heading, "category", category)
     ET.indent(quiz)
     xml = ET.tostring(quiz, encoding="unicode")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + xml + "\n", notes

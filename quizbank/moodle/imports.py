@@ -7,14 +7,18 @@ The file is untrusted. It is parsed by `defusedxml` with DTDs forbidden, so exte
 (`markup.html_to_markdown`). Formulas are checked with `grader.preview` (parsing only).
 
 Mapped: `multichoice`, `truefalse` (a two-option choice), `numerical` (one number, absolute
-tolerance), `shortanswer` whose key the grader reads as a formula (an expression question; 0 %
-answers with feedback become mal-rules), `ordering`. Everything else is reported. Moodle has no
+tolerance; 0 % answers with feedback become mal-rules), `shortanswer` whose key the grader reads as
+a formula (an expression question; 0 % answers with feedback become mal-rules), `ordering`.
+Embedded images the text shows are kept (`embedded.py`, `MoodleImport.images`), categories become
+`category:` tags (`categories.py`), tests, accepted mutants and tries come from the comment block
+(`carry.py`). Everything else is named in a note: no element is dropped silently. Moodle has no
 topic, difficulty or source: `rt-` tags of our own export carry them (`carry.py`), otherwise the
 caller's defaults are used and reported.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,13 +27,16 @@ from xml.etree.ElementTree import Element
 import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
+from ..images import MAX_IMAGES_PER_IMPORT
 from ..parse import parse_document
 from ..strict import KEBAB_PATTERN
-from .carry import read_tags
+from .carry import BLOCK_FIELDS, read_block, read_tags
+from .categories import category_tag, with_category
+from .embedded import embedded_files
 from .markup import html_to_markdown
 from .notes import MoodleImportRefused, Note
 
-MAX_BYTES = 5 * 1024 * 1024
+MAX_BYTES = 20 * 1024 * 1024  # the app's upload limit (.streamlit/config.toml): images make files large
 MAX_QUESTIONS = 2000
 PLACEHOLDER_FEEDBACK = {"zh": "此选项不正确。", "en": "This option is not correct."}
 PLACEHOLDER_SOLUTION = {"zh": "（待补充解答）", "en": "(Solution to be written.)"}
@@ -50,6 +57,9 @@ class ImportDefaults:
 class MoodleImport:
     questions: list[dict] = field(default_factory=list)  # bank-file question mappings, valid
     notes: list[Note] = field(default_factory=list)
+    # Images the questions show, by stored name: written into the folder named after the bank
+    # file (`quizbank.images`) by `quizbank.authoring.save_new_file` or `quizbank moodle-import`.
+    images: dict[str, bytes] = field(default_factory=dict)
 
 
 def parse_moodle_xml(data: bytes | str) -> Element:
@@ -80,22 +90,48 @@ def _field_text(element: Element | None, path: str = "text") -> str:
 class _Reader:
     """One `<question>` element's parts, noting what gets lost."""
 
-    def __init__(self, element: Element, name: str, notes: list[Note]):
+    def __init__(self, element: Element, name: str, notes: list[Note],
+                 images: dict[str, bytes] | None = None):
         self.element, self.name, self.notes = element, name, notes
+        self.images = {} if images is None else images  # the import's images so far, by name
+        self.kept_images: dict[str, bytes] = {}  # this question's, added to them if it imports
         self.dropped: set[str] = set()
         self.other_langs: set[str] = set()
+        self.read_fields: set[int] = set()  # id() of each field read, for the files of the rest
+        self.files_not_kept: set[str] = set()  # embedded files not shown as images
+        self.images_missing: set[str] = set()  # <img> of a file that is not embedded
 
     def localized(self, element: Element | None) -> dict | None:
         html = _field_text(element)
-        reading = html_to_markdown(html)
+        self.read_fields.add(id(element))
+        files = embedded_files(element)
+        # Images beyond the import's limit are not kept (and named in the notes).
+        room = MAX_IMAGES_PER_IMPORT - len(self.images) - len(self.kept_images)
+        showable = {f.name: f.stored for f in files if f.stored is not None}
+        reading = html_to_markdown(html, images=dict(list(showable.items())[:max(room, 0)]))
         self.dropped |= reading.dropped
         self.other_langs |= reading.other_langs
+        self.images_missing |= reading.images_missing - {f.name for f in files}
+        for file in files:
+            if file.name in reading.images_used:
+                self.kept_images[file.stored] = file.data
+            else:
+                self.files_not_kept.add(file.name or "?")
         return dict(reading.texts) or None
 
     def child(self, tag: str) -> Element | None:
         return self.element.find(tag)
 
     def finish_notes(self) -> None:
+        for parent in self.element.iter():  # files of fields that were not read
+            if id(parent) not in self.read_fields:
+                self.files_not_kept |= {f.name or "?" for f in embedded_files(parent)}
+        if self.files_not_kept:
+            self.notes.append(Note("files_not_kept", {
+                "question": self.name, "files": ", ".join(sorted(self.files_not_kept))}))
+        if self.images_missing:
+            self.notes.append(Note("images_missing", {
+                "question": self.name, "files": ", ".join(sorted(self.images_missing))}))
         if self.dropped:
             self.notes.append(Note("dropped_html", {"question": self.name,
                                                     "tags": ", ".join(sorted(self.dropped))}))
@@ -173,8 +209,22 @@ def _choice(reader: _Reader, q: dict, carried: dict, single: bool) -> dict | Non
     if partial:
         reader.notes.append(Note("partial_credit", {"question": q["id"],
                                                     "answers": ", ".join(partial)}))
+    if not single:
+        _own_score_rule(reader, q, [(o, _fraction(a)) for o, a in zip(options, answers,
+                                                                          strict=True)])
     q.update(type="choice", multiple=not single, options=options)
     return q
+
+
+def _own_score_rule(reader: _Reader, q: dict, graded: list[tuple[dict, float]]) -> None:
+    """Several right options are scored by our rule (each right one +1/n, each wrong one -1/n);
+    Moodle's own grades, when they differ, are named."""
+    share = 100.0 / sum(o["correct"] for o, _ in graded)
+    if all(abs(f - (share if o["correct"] else -share)) < 1e-3 or (not o["correct"] and f == 0)
+           for o, f in graded):
+        return
+    reader.notes.append(Note("grades_replaced", {
+        "question": q["id"], "grades": ", ".join(f"{o['id']} {f:g} %" for o, f in graded)}))
 
 
 def _truefalse(reader: _Reader, q: dict) -> dict | None:
@@ -239,8 +289,46 @@ def _numerical(reader: _Reader, q: dict, carried: dict) -> dict | None:
             reader.notes.append(Note("zero_tolerance", {"question": q["id"]}))
     if reader.element.find("units/unit") is not None:
         reader.notes.append(Note("units_dropped", {"question": q["id"]}))
+    _key_feedback(reader, q, keyed[0])
+    # Moodle's mal-rule: a wrong number (grade 0) with feedback. It is matched with the question's
+    # tolerance here (quizbank.grading.with_numeric_malrule).
+    malrules, partial, unused = [], [], []
+    for answer in answers:
+        text, fraction = _field_text(answer).strip(), _fraction(answer)
+        if answer in keyed or text == "*":
+            continue
+        feedback = reader.localized(answer.find("feedback"))
+        if fraction <= 0 and feedback and _is_number(text) and float(text) != key:
+            malrules.append({"answer": text, "feedback": feedback})
+        else:
+            (partial if 0 < fraction < 100 else unused).append(text or "?")
+    _wrong_answer_notes(reader, q, partial, unused)
     q.update(type="numeric", answer=key, tolerance=tolerance)
+    if malrules:
+        q["malrules"] = malrules
     return q
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
+def _key_feedback(reader: _Reader, q: dict, key: Element) -> None:
+    """The right answer's own feedback has no place here (the solution is shown instead)."""
+    if _field_text(key.find("feedback")).strip():  # its files are named by finish_notes
+        reader.notes.append(Note("key_feedback", {"question": q["id"]}))
+
+
+def _wrong_answer_notes(reader: _Reader, q: dict, partial: list[str], unused: list[str]) -> None:
+    if partial:
+        reader.notes.append(Note("partial_credit", {"question": q["id"],
+                                                    "answers": ", ".join(partial)}))
+    if unused:
+        reader.notes.append(Note("wrong_answers_not_kept", {"question": q["id"],
+                                                            "answers": ", ".join(unused)}))
 
 
 _WILDCARD = re.compile(r"(?<!\\)\*")  # Moodle short answers: `*` matches anything, `\*` is a star
@@ -295,21 +383,22 @@ def _shortanswer(reader: _Reader, q: dict, carried: dict) -> dict | None:
         reader.notes.append(Note("not_a_formula", {"question": q["id"], "answer": key,
                                                    "reason": reason.splitlines()[0]}))
         return None
-    malrules, partial = [], []
+    _key_feedback(reader, q, full[0])
+    malrules, partial, unused = [], [], []
     for answer in answers:
+        if answer in full:  # the key, or an extra right answer (noted above)
+            continue
         text, fraction = _field_text(answer).strip(), _fraction(answer)
-        feedback = reader.localized(answer.find("feedback"))
         if _WILDCARD.search(text):
             reader.notes.append(Note("wildcard", {"question": q["id"]}))
             continue  # a catch-all ("*"): our grader says what is wrong itself
         text = _literal(text)
+        feedback = reader.localized(answer.find("feedback"))
         if fraction <= 0 and feedback and text and text != key:
             malrules.append({"answer": text, "feedback": feedback})
-        elif 0 < fraction < 100:
-            partial.append(text)
-    if partial:
-        reader.notes.append(Note("partial_credit", {"question": q["id"],
-                                                    "answers": ", ".join(partial)}))
+        else:
+            (partial if 0 < fraction < 100 else unused).append(text or "?")
+    _wrong_answer_notes(reader, q, partial, unused)
     q.update(type="expression", answer=key, **{k: v for k, v in declared.items() if v})
     if malrules:
         q["malrules"] = malrules
@@ -337,7 +426,8 @@ def _ordering(reader: _Reader, q: dict, carried: dict) -> dict | None:
 def _question_id(element: Element, used: set[str]) -> tuple[str, str]:
     """(id, the id as written): the idnumber when it is a fresh kebab-case id, else one made
     from the name."""
-    name = _field_text(element.find("name")).strip() or "question"
+    # A name may hold HTML (`Question with <strong>invalid grades</strong>`): not in an id.
+    name = re.sub(r"<[^>]*>", " ", _field_text(element.find("name"))).strip() or "question"
     wanted = (element.findtext("idnumber") or "").strip() or name
     qid = wanted if re.fullmatch(KEBAB_PATTERN, wanted) and len(wanted) <= 80 else _kebab(wanted)
     base, k = qid, 2
@@ -346,6 +436,74 @@ def _question_id(element: Element, used: set[str]) -> tuple[str, str]:
         k += 1
     used.add(qid)
     return qid, wanted
+
+
+# Children of <question> each type reads; the rest are either Moodle's own settings for its
+# quiz engine (grade, penalty, shuffling, numbering, …: one note per import lists the ones seen) or
+# content that is not kept (named per question).
+_READ = {"name", "questiontext", "generalfeedback", "idnumber", "tags", "hint", "answer"}
+_READ_BY_TYPE = {"multichoice": {"single"}, "numerical": {"units"}, "ordering": {"selecttype"}}
+_READ_IN = {"answer": {"text", "feedback", "file", "tolerance"}, "hint": {"text", "file"}}
+_SETTINGS = {"defaultgrade", "penalty", "hidden", "shuffleanswers", "answernumbering",
+             "showstandardinstruction", "shownumcorrect", "usecase", "unitgradingtype",
+             "unitpenalty", "showunits", "unitsleft", "layouttype", "selectcount", "gradingtype",
+             "showgrading", "numberingstyle", "single", "selecttype"}
+
+
+_MAPPED_TYPES = {"multichoice", "truefalse", "numerical", "shortanswer", "ordering"}
+
+
+def _has_content(element: Element) -> bool:
+    return bool((element.text or "").strip()) or any(True for _ in element)
+
+
+def _unread(element: Element, qtype: str, settings: set[str]) -> list[str]:
+    """The children of `element` this import does not keep, with content; Moodle's settings are
+    collected in `settings` instead."""
+    read = _READ | _READ_BY_TYPE.get(qtype, set())
+    unread = []
+    for child in element:
+        if not isinstance(child.tag, str):
+            continue
+        if child.tag in ("answer", "hint"):  # inside them: the text, its files, …
+            for part in child:
+                if not isinstance(part.tag, str) or part.tag in _READ_IN[child.tag]:
+                    continue
+                name = f"{child.tag}/{part.tag}"
+                if child.tag == "hint":  # Moodle's interactive-mode flags (clearwrong, …)
+                    settings.add(name)
+                elif _has_content(part) and name not in unread:
+                    unread.append(name)
+        elif child.tag in read:
+            continue
+        elif child.tag in _SETTINGS:
+            settings.add(child.tag)
+        elif _has_content(child) and child.tag not in unread:
+            unread.append(child.tag)
+    return unread
+
+
+def _category(element: Element, notes: list[Note]) -> str | None:
+    """A `<question type="category">`: the tag for the questions that follow it."""
+    path = _field_text(element.find("category")).strip()
+    tag = category_tag(path)
+    lost = [child.tag for child in element if isinstance(child.tag, str)
+            and child.tag != "category" and _has_content(child)]
+    if lost:
+        notes.append(Note("category_not_kept", {"category": path or "?",
+                                                "fields": ", ".join(lost)}))
+    return tag
+
+
+def _carried_block(reader: _Reader, question: dict) -> None:
+    """Tests, accepted mutants and tries from the general feedback's comment block (carry.py)."""
+    block, problem = read_block(_field_text(reader.child("generalfeedback")))
+    if problem:
+        reader.notes.append(Note("block_unread", {"question": question["id"],
+                                                  "problem": problem}))
+    for name in BLOCK_FIELDS:
+        if name in block:
+            question[name] = block[name]
 
 
 def import_moodle(data: bytes | str, defaults: ImportDefaults = ImportDefaults(),
@@ -357,15 +515,22 @@ def import_moodle(data: bytes | str, defaults: ImportDefaults = ImportDefaults()
     root = parse_moodle_xml(data)
     result = MoodleImport()
     used = set(taken_ids)
+    settings: set[str] = set()
+    category: str | None = None
     for element in root.findall("question"):
         qtype = element.get("type", "")
         if qtype == "category":
+            category = _category(element, result.notes)
+            continue
+        if qtype not in _MAPPED_TYPES:
+            name = re.sub(r"<[^>]*>", " ", _field_text(element.find("name"))).strip()
+            result.notes.append(Note("unmapped_type", {"question": name or "?", "type": qtype}))
             continue
         qid, name = _question_id(element, used)
-        reader = _Reader(element, qid, result.notes)
+        reader = _Reader(element, qid, result.notes, result.images)
         tags = [_field_text(t).strip() for t in element.findall("tags/tag")]
         own_tags, carried = read_tags([t for t in tags if t])
-        question = _base(reader, qid, carried, own_tags, defaults)
+        question = _base(reader, qid, carried, with_category(own_tags, category), defaults)
         if qtype == "multichoice":
             single = (element.findtext("single") or "true").strip().lower() in ("true", "1")
             mapped = _choice(reader, question, carried, single)
@@ -375,16 +540,16 @@ def import_moodle(data: bytes | str, defaults: ImportDefaults = ImportDefaults()
             mapped = _numerical(reader, question, carried)
         elif qtype == "shortanswer":
             mapped = _shortanswer(reader, question, carried)
-        elif qtype == "ordering":
-            mapped = _ordering(reader, question, carried)
         else:
-            result.notes.append(Note("unmapped_type", {"question": name, "type": qtype}))
-            used.discard(qid)
-            continue
+            mapped = _ordering(reader, question, carried)
         reader.finish_notes()
         if mapped is None:
             used.discard(qid)
             continue
+        _carried_block(reader, mapped)
+        unread = _unread(element, qtype, settings)
+        if unread:
+            result.notes.append(Note("not_kept", {"question": qid, "fields": ", ".join(unread)}))
         problems = parse_document({"questions": [mapped]}, "<import>")[1]
         if problems:
             for problem in problems:
@@ -395,13 +560,16 @@ def import_moodle(data: bytes | str, defaults: ImportDefaults = ImportDefaults()
             continue
         if qid != name:
             result.notes.append(Note("renamed_id", {"question": qid, "old": name, "new": qid}))
+        result.images.update(reader.kept_images)
         result.questions.append(_ordered(mapped))
+    if settings:
+        result.notes.append(Note("moodle_settings", {"fields": ", ".join(sorted(settings))}))
     return result
 
 
 _ORDER = ["id", "type", "topic", "tags", "difficulty", "source", "prompt", "hints", "solution",
-          "multiple", "options", "answer", "tolerance", "symbols", "functions", "matrices",
-          "malrules", "steps"]
+          "tries", "multiple", "options", "answer", "tolerance", "symbols", "functions",
+          "matrices", "malrules", "accepted_mutants", "steps", "tests"]
 
 
 def _ordered(question: dict) -> dict:

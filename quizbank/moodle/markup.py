@@ -5,8 +5,11 @@ The subset the bank uses: paragraphs (a blank line), line breaks, `- ` / `1. ` l
 reads `\\( … \\)` and `\\[ … \\]`, so maths is converted to those and back.
 
 HTML coming from a Moodle file is untrusted: it is *read* by the standard library's tokenizer and
-only text and the handful of tags above survive, as Markdown; scripts, styles, images, links'
-targets and every attribute are dropped (each drop is reported). Nothing is ever rendered as HTML.
+only text and the handful of tags above survive, as Markdown; scripts, styles, images from
+elsewhere, links' targets and every other attribute are dropped (each drop is reported). Nothing is
+ever rendered as HTML. An image embedded in the file (`<img src="@@PLUGINFILE@@/name">` with a
+`<file name="name">` in the same field) becomes `![alt](stored name)` (`quizbank/images.py`), and
+the export writes such a reference back as an `<img>` with its file.
 
 Both languages travel in Moodle's multilang spans, `<span lang="en" class="multilang">…</span>`
 (and `{mlang en}…{mlang}` of the newer multilang filter is read too); text outside the spans
@@ -18,8 +21,12 @@ from __future__ import annotations
 import html
 import re
 from html.parser import HTMLParser
+from urllib.parse import quote, unquote
+
+from ..images import IMAGE_REF
 
 MOODLE_LANG = {"en": "en", "zh": "zh_cn"}  # our language -> Moodle's language pack name
+PLUGINFILE = "@@PLUGINFILE@@/"  # how Moodle's text refers to a file embedded in the question
 
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
 _CODE = re.compile(r"`([^`]+)`")
@@ -34,10 +41,14 @@ _NUMBERED = re.compile(r"^\d+\. ")
 def _inline(text: str) -> str:
     """One block's text: maths and code kept verbatim (escaped), then emphasis."""
     pieces, last = [], 0
-    for match in re.finditer(r"\$\$.+?\$\$|\$.+?\$|`[^`]+`", text, re.S):
+    for match in re.finditer(r"\$\$.+?\$\$|\$.+?\$|`[^`]+`|" + IMAGE_REF.pattern, text, re.S):
         pieces.append(_emphasis(html.escape(text[last:match.start()], quote=False)))
         token = match.group(0)
-        if token.startswith("$$"):
+        if token.startswith("!["):  # an image of the bank file's folder, attached by the export
+            alt, name = match.group(1), match.group(2)
+            pieces.append(f'<img src="{PLUGINFILE}{html.escape(quote(name))}" '
+                          f'alt="{html.escape(alt.strip())}">')
+        elif token.startswith("$$"):
             pieces.append(r"\[" + html.escape(token[2:-2], quote=False) + r"\]")
         elif token.startswith("$"):
             pieces.append(r"\(" + html.escape(token[1:-1], quote=False) + r"\)")
@@ -117,8 +128,11 @@ def our_lang(moodle_lang: str) -> str | None:
 class _ToMarkdown(HTMLParser):
     """Text and the subset's tags, per language. Every attribute is ignored."""
 
-    def __init__(self):
+    def __init__(self, images: dict[str, str]):
         super().__init__(convert_charrefs=True)
+        self.images = images  # Moodle's embedded file name -> the stored image's name
+        self.images_used: set[str] = set()  # embedded names shown as images
+        self.images_missing: set[str] = set()  # @@PLUGINFILE@@ images with no image to show
         self.out: list[tuple[str, str]] = []  # (language or "*" for every language, text)
         self.lang_stack: list[tuple[int, str]] = []  # (span depth where it opened, language)
         self.span_depth = 0
@@ -178,6 +192,8 @@ class _ToMarkdown(HTMLParser):
             self.emit(" ")
         elif tag in ("sup", "sub"):
             self.emit("^" if tag == "sup" else "_")
+        elif tag == "img":
+            self._image(attrs)
         elif tag not in _KNOWN:
             self.dropped.add(tag)
 
@@ -219,6 +235,22 @@ class _ToMarkdown(HTMLParser):
         else:
             self.emit(_escape_markdown(re.sub(r"\s+", " ", data)))
 
+    def _image(self, attrs: dict) -> None:
+        """An embedded image becomes `![alt](stored name)`; any other image (a web address, a
+        file not embedded or not an image we show) is left out and reported."""
+        src = attrs.get("src") or ""
+        if not src.startswith(PLUGINFILE):
+            self.dropped.add("img")
+            return
+        name = unquote(src[len(PLUGINFILE):])
+        stored = self.images.get(name)
+        if stored is None:
+            self.images_missing.add(name)
+            return
+        alt = re.sub(r"[\[\]\\$*_`\s]+", " ", attrs.get("alt") or "").strip()[:100]
+        self.images_used.add(name)
+        self.emit(f"![{alt}]({stored})")
+
     def _amend_fence_language(self, attrs) -> None:
         """`<pre><code class="language-python">`: the fence opened by <pre> gets the language."""
         lang = _code_language(attrs)
@@ -237,8 +269,9 @@ def _code_language(attrs: dict) -> str:
 
 
 def _escape_markdown(text: str) -> str:
-    """Plain text that must stay plain: a `$5` is not maths here (maths arrives as \\( \\))."""
-    return re.sub(r"(?<!\\)\$", r"\\$", text)
+    """Plain text that must stay plain: a `$5` is not maths here (maths arrives as \\( \\)), and
+    `![x](y)` typed as text is not an image (images arrive as <img>)."""
+    return re.sub(r"(?<!\\)\$", r"\\$", text).replace("![", "!\\[")
 
 
 def _maths_back(text: str) -> str:
@@ -264,18 +297,23 @@ def _tidy(parts: list[str]) -> str:
 class HtmlReading:
     """What an HTML field said: Markdown per language, and what was dropped on the way."""
 
-    def __init__(self, texts: dict[str, str], dropped: set[str], other_langs: set[str]):
+    def __init__(self, texts: dict[str, str], dropped: set[str], other_langs: set[str],
+                 images_used: set[str] = frozenset(), images_missing: set[str] = frozenset()):
         self.texts = texts  # {"en": …, "zh": …} (only languages that have text)
-        self.dropped = dropped  # tag names left out (script, img, …)
+        self.dropped = dropped  # tag names left out (script, a web image, …)
         self.other_langs = other_langs  # multilang languages we do not teach in
+        self.images_used = images_used  # embedded file names now shown as images
+        self.images_missing = images_missing  # @@PLUGINFILE@@ images that could not be kept
 
 
-def html_to_markdown(source: str, *, fallback_lang: str = "en") -> HtmlReading:
+def html_to_markdown(source: str, *, fallback_lang: str = "en",
+                     images: dict[str, str] | None = None) -> HtmlReading:
     """Moodle HTML -> our Markdown per language. Without multilang spans the text's language is
-    guessed: Chinese when it holds CJK characters, else `fallback_lang`."""
+    guessed: Chinese when it holds CJK characters, else `fallback_lang`. `images` maps the names
+    of the field's embedded images (`@@PLUGINFILE@@/name`) to the names they are stored under."""
     source = _MLANG2.sub(lambda m: f'<span lang="{m.group(1)}" class="multilang">'
                                    f"{m.group(2)}</span>", source)
-    reader = _ToMarkdown()
+    reader = _ToMarkdown(images or {})
     reader.feed(source)
     reader.close()
     langs = [lang for lang in ("en", "zh") if any(seg == lang for seg, _ in reader.out)]
@@ -288,4 +326,5 @@ def html_to_markdown(source: str, *, fallback_lang: str = "en") -> HtmlReading:
         if text:
             lang = "zh" if re.search(r"[\u3400-\u9fff]", text) else fallback_lang
             texts[lang] = text
-    return HtmlReading({k: v for k, v in texts.items() if v}, reader.dropped, reader.other_langs)
+    return HtmlReading({k: v for k, v in texts.items() if v}, reader.dropped, reader.other_langs,
+                       reader.images_used, reader.images_missing)

@@ -17,6 +17,9 @@ ENGLISH = {
     "sigfigs_approx": "{question}: '{sigfigs} significant figures' became an absolute tolerance "
                       "of {tolerance} (Moodle has no significant-figure rule)",
     "relative_approx": "{question}: the relative tolerance became an absolute one of {tolerance}",
+    "malrule_not_number": "{question}: the mal-rule answer '{answer}' is not one number; Moodle's "
+                          "numerical answers take one; not exported",
+    "image_missing": "{question}: the image {name} is not in its bank folder; not exported",
     "formula_as_text": "{question}: exported as a short answer; Moodle compares the text, so only "
                        "answers typed like the key ({answer}) or a mal-rule are recognised",
     # import
@@ -41,6 +44,19 @@ ENGLISH = {
     "renamed_id": "{question}: id '{old}' is not kebab-case or repeats; renamed to '{new}'",
     "invalid": "{question}: the imported question does not validate: {message}",
     "ordering_partial": "{question}: Moodle grades only a subset of the steps; all steps kept",
+    "files_not_kept": "{question}: embedded files not kept (only PNG, JPEG, GIF and WebP images "
+                      "shown in the text are): {files}",
+    "images_missing": "{question}: the text shows images that are not in the file: {files}",
+    "key_feedback": "{question}: the right answer's own feedback is not kept (the solution is "
+                    "shown instead)",
+    "wrong_answers_not_kept": "{question}: wrong answers without feedback are not kept "
+                              "({answers})",
+    "grades_replaced": "{question}: Moodle's grades ({grades}) are replaced by this app's rule: "
+                       "each right option +1/n, each wrong one -1/n",
+    "not_kept": "{question}: not kept: {fields}",
+    "category_not_kept": "category {category}: not kept: {fields}",
+    "block_unread": "{question}: the residual-tutor comment block could not be read ({problem})",
+    "moodle_settings": "Moodle's quiz settings have no place here and are not kept: {fields}",
 }
 
 
