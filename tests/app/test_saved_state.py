@@ -101,3 +101,21 @@ def test_an_answer_the_spool_cannot_take_is_not_saved_yet(open_page, database_ur
     at.session_state["lang"] = "zh"
     at = at.run()
     assert [w for w in at.warning if w.value.startswith("尚未保存")]
+
+
+def test_an_interview_skip_is_not_called_recorded_before_the_database_has_it(
+        small_bank, open_page, database_url, lock, tmp_path, monkeypatch):  # noqa: F811
+    monkeypatch.setenv("TUTOR_SPOOL_DIR", str(tmp_path / "spool"))
+    at = open_page("interview")
+    at.slider(key="interview.count").set_value(1)
+    at = button(at, "Start the interview").click().run()
+    lock.hold()
+    at = button(at, "I don't know: skip").click().run()
+    notes = [i.value for i in at.info]
+    assert "You said you don't know this one: it counts as not known yet." in notes
+    assert not [n for n in notes if "recorded" in n or "comes back" in n]
+    assert [n for n in notes if "Saved on this server" in n]
+    assert not _recorded(at)
+    lock.release()
+    assert _stored(database_url) == 1
+    assert any(c.value == "Saved." for c in at.run().caption)
