@@ -96,7 +96,10 @@ def profile_picker() -> None:
         profiles = db.list_profiles()
     except TutorError as exc:
         st.sidebar.error(exc.message(lang()), icon=":material/database:")
-        set_current_profile(None)
+        # The database is away: the profile this session already works on (chosen from the
+        # store in an earlier run) stays current, so its answers still go to the spool instead
+        # of being dropped; a visit that has none yet gets none.
+        set_current_profile(current_profile_id() if isinstance(exc, StoreUnavailable) else None)
         return
     if asked is not None and parse_profile_id(asked) not in {p.id for p in profiles}:
         st.sidebar.warning(tr("profile.unknown_in_link"), icon=":material/person_off:")
