@@ -36,6 +36,7 @@ from tutor.store import (
     Spool,
     StoreUnavailable,
     TutorError,
+    database_tag,
     spool_dir_for,
 )
 from tutor.store.records import MAX_ANSWER_CHARS
@@ -54,7 +55,7 @@ def _attempt_writer(url: str | None) -> AttemptWriter:
     # One writer per store (`url` keys the cache): the sessions never compete for the write lock.
     # Made, it first writes what a crashed server left in this store's spool.
     db = resources.progress_store()
-    return AttemptWriter(db, spool=Spool(spool_dir_for(db.url)))
+    return AttemptWriter(db, spool=Spool(spool_dir_for(db.url), database=database_tag(db.url)))
 
 
 def attempt_writer() -> AttemptWriter | None:

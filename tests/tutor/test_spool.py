@@ -61,6 +61,14 @@ def test_a_dead_processs_segment_is_adopted_and_a_live_ones_is_not(tmp_path):
     assert Spool(tmp_path).adopt() == [_entry(1), _entry(2)]
 
 
+def test_a_segment_of_another_database_is_left_alone(tmp_path):
+    theirs = Spool(tmp_path, database="other")
+    theirs.append([_entry(1)])
+    theirs.close()
+    assert Spool(tmp_path, database="ours").adopt() == []
+    assert Spool(tmp_path, database="other").adopt() == [_entry(1)]
+
+
 def test_a_torn_last_record_is_skipped_and_the_ones_before_it_kept(tmp_path):
     spool = Spool(tmp_path)
     spool.append([_entry(1), _entry(2)])

@@ -14,7 +14,7 @@ from tutor.store.errors import (
 )
 from tutor.store.progress import ProgressStore, utc_now
 from tutor.store.records import AttemptRecord, NewAttempt, Profile
-from tutor.store.spool import SPOOL_ENV, Spool, spool_dir_for
+from tutor.store.spool import SPOOL_ENV, Spool, database_tag, spool_dir_for
 from tutor.store.writer import AttemptWriter, PendingAttempt, SaveState
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "Spool",
     "StoreUnavailable",
     "TutorError",
+    "database_tag",
     "default_database_path",
     "resolve_database_url",
     "spool_dir_for",

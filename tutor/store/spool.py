@@ -1,6 +1,6 @@
 """The attempt spool: each attempt on this replica's disk (fsynced) before it goes to the database.
 
-    spool = Spool(spool_dir_for(store.url))
+    spool = Spool(spool_dir_for(store.url), database=database_tag(store.url))
     spool.append([SpooledAttempt(profile_id, attempt, moment), ...])   # durable when it returns
     spool.settled(attempt.key)                # in the database (or refused for good)
     waiting = spool.adopt()                   # at start: what dead processes left, oldest first
@@ -10,7 +10,9 @@ down loses nothing its learners were told was saved; the next process to start o
 directory writes what it finds into the database (`AttemptWriter` does), once each (every
 attempt carries its key: `ProgressStore.record_attempt` skips a key already stored).
 
-Files. Each process appends to a segment of its own, `<pid>-<time>.spool`, and holds an
+Files. Each process appends to a segment of its own, `<database>.<pid>-<time>.spool` (the tag of
+the database it writes to: a spool folder shared by apps on different databases replays each
+segment into its own database only), and holds an
 exclusive `flock` on it for as long as it lives; a segment whose lock can be taken belongs to a
 dead process and is adopted (replicas may share the directory: two starting at once never adopt
 the same segment). A segment is made under a temporary name, locked, then renamed, so no one
@@ -49,14 +51,17 @@ ROTATE_BYTES = 64 * 1024
 _log = logging.getLogger(__name__)
 
 
+def database_tag(url: URL) -> str:
+    """A short name for the database (its URL without the password, hashed)."""
+    return hashlib.sha256(url.render_as_string(hide_password=True).encode()).hexdigest()[:16]
+
+
 def spool_dir_for(url: URL, env: Mapping[str, str] = os.environ) -> Path:
-    """`$TUTOR_SPOOL_DIR`, else a folder per database under the user's data dir (a spool is
-    replayed into the database it was written for, never another)."""
+    """`$TUTOR_SPOOL_DIR`, else a folder per database under the user's data dir."""
     if env.get(SPOOL_ENV):
         return Path(env[SPOOL_ENV])
     base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    digest = hashlib.sha256(url.render_as_string(hide_password=True).encode()).hexdigest()[:16]
-    return Path(base) / APP_DIR_NAME / "spool" / digest
+    return Path(base) / APP_DIR_NAME / "spool" / database_tag(url)
 
 
 @dataclass(frozen=True)
@@ -115,8 +120,9 @@ def _fsync_dir(path: Path) -> None:
 class Spool:
     """The segments of one directory that this process holds (its own and those it adopted)."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, database: str = "attempts") -> None:
         self.directory = Path(directory)
+        self.database = database  # segments of other databases are left alone
         self._lock = threading.Lock()
         self._held: dict[Path, int] = {}  # segment -> open descriptor (holding its flock)
         self._waiting: dict[Path, set[str]] = {}  # segment -> keys not settled yet
@@ -150,7 +156,7 @@ class Spool:
         self.directory.mkdir(parents=True, exist_ok=True)
         if created:
             _fsync_dir(self.directory.parent)
-        name = f"{os.getpid()}-{time.time_ns()}"
+        name = f"{self.database}.{os.getpid()}-{time.time_ns()}"
         making = self.directory / f"{name}.tmp"
         fd = os.open(making, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
         try:
@@ -200,7 +206,7 @@ class Spool:
             return []
         found: list[tuple[datetime, int, SpooledAttempt]] = []
         for path in sorted(self.directory.iterdir()):
-            if path.suffix not in (SUFFIX, ".tmp"):
+            if path.suffix not in (SUFFIX, ".tmp") or not path.name.startswith(f"{self.database}."):
                 continue
             fd = self._take(path)
             if fd is None:
