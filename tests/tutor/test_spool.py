@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -186,6 +187,18 @@ def test_a_restarted_writer_stores_each_spooled_attempt_once(store, profile, tmp
     assert [a.key for a in stored] == [f"key-{n}" for n in range(1, 6)]
     assert [a.created_at for a in stored] == [e.moment for e in entries]
     assert list(tmp_path.glob("*.spool")) == []  # all settled: the adopted segment is gone
+
+
+def test_a_living_writer_takes_over_the_spool_of_one_that_died(store, profile, tmp_path):
+    writer = AttemptWriter(store, spool=Spool(tmp_path), adopt_every=0.05)
+    died = Spool(tmp_path)  # another replica on the same folder, killed with attempts on disk
+    died.append([_entry(n, profile_id=profile.id) for n in (1, 2)])
+    died.close()
+    deadline = time.monotonic() + 30
+    while store.count_attempts(profile.id) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert writer.replayed == 2
+    assert [a.key for a in store.list_attempts(profile.id)] == ["key-1", "key-2"]
 
 
 class _DiesAfter:

@@ -24,8 +24,10 @@ attempt gets a key (its unique id, unless it has one), then:
    store's own state (`StoreUnavailable`) stays in the spool for the next start.
 
 A new writer first writes what dead processes left in the spool (`Spool.adopt`: oldest first,
-so cards move in time order), before anything submitted to it; a replayed attempt already in
-the database (the process died after writing it) is found by its key and not written again.
+so cards move in time order), before anything submitted to it, and looks again whenever it has
+been idle for `adopt_every` seconds (a replica sharing the folder with one that died takes over
+its spool even if the dead one is never restarted); a replayed attempt already in the database
+(the process died after writing it) is found by its key and not written again.
 One store thread also means the app's own sessions never compete for SQLite's write lock; other
 processes (a second app server) still can, and are waited for. At interpreter exit the queues
 are drained for up to `EXIT_FLUSH_S` seconds.
@@ -53,6 +55,7 @@ from tutor.store.spool import Spool, SpooledAttempt
 RETRYABLE = ("locked", "unreachable")
 _log = logging.getLogger(__name__)
 EXIT_FLUSH_S = 10.0
+ADOPT_EVERY_S = 5.0
 
 
 class SaveState(StrEnum):
@@ -98,9 +101,11 @@ class AttemptWriter:
 
     def __init__(self, store: ProgressStore, *, spool: Spool | None = None,
                  first_delay: float = 0.05, max_delay: float = 2.0,
+                 adopt_every: float = ADOPT_EVERY_S,
                  sleep: Callable[[float], None] = time.sleep) -> None:
         self.store = store
         self.spool = spool
+        self.adopt_every = adopt_every
         self.first_delay = first_delay
         self.max_delay = max_delay
         self._sleep = sleep
@@ -112,15 +117,18 @@ class AttemptWriter:
         self.replayed = 0  # attempts found in the spool at start
         atexit.register(self.flush, EXIT_FLUSH_S)
         if spool is not None:
-            for entry in spool.adopt():
-                replayed = PendingAttempt(entry.attempt.key)
-                replayed.mark_spooled()
-                self._to_store.put((entry, replayed))
-                self.replayed += 1
-            if self.replayed:
-                _log.warning("spool: %d attempts left by a dead process, writing them",
-                             self.replayed)
-                self._ensure_threads()
+            self._adopt()
+            self._ensure_threads()  # and looks for dead processes' spools while idle
+
+    def _adopt(self) -> None:
+        found = self.spool.adopt()
+        for entry in found:
+            replayed = PendingAttempt(entry.attempt.key)
+            replayed.mark_spooled()
+            self._to_store.put((entry, replayed))
+        if found:
+            self.replayed += len(found)
+            _log.warning("spool: %d attempts left by a dead process, writing them", len(found))
 
     def submit(self, profile_id: int, attempt: NewAttempt, *,
                now: datetime | None = None) -> PendingAttempt:
@@ -181,7 +189,12 @@ class AttemptWriter:
     # ---- the store thread -----------------------------------------------------------------
     def _store_loop(self) -> None:
         while True:
-            entry, pending = self._to_store.get()
+            try:
+                entry, pending = self._to_store.get(timeout=self.adopt_every)
+            except queue.Empty:
+                if self.spool is not None:
+                    self._adopt()
+                continue
             try:
                 if pending.set_running_or_notify_cancel():
                     self._write(entry, pending)
