@@ -85,6 +85,20 @@ def test_an_answer_in_the_spool_is_saved_on_this_server_then_saved(open_page, da
     assert not [i for i in at.info if "Saved on this server" in i.value]
 
 
+def test_show_the_solution_says_comes_back_tomorrow_only_once_scheduled(open_page, database_url,  # noqa: F811
+                                                                        lock, tmp_path,
+                                                                        monkeypatch):
+    monkeypatch.setenv("TUTOR_SPOOL_DIR", str(tmp_path / "spool"))
+    at = open_page("practice", q=NUMERIC)
+    lock.hold()
+    at = button(at, "I don't know: show the solution").click().run()
+    notes = [i.value for i in at.info]
+    assert "You asked for the solution: this counts as not known yet." in notes
+    assert not [n for n in notes if "tomorrow" in n]
+    assert [n for n in notes if "Saved on this server" in n]
+    assert not _recorded(at)
+
+
 def test_an_answer_the_spool_cannot_take_is_not_saved_yet(open_page, database_url, lock,  # noqa: F811
                                                           tmp_path, monkeypatch):
     blocked = tmp_path / "spool"
