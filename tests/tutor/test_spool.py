@@ -229,3 +229,17 @@ def test_a_replay_cut_short_is_finished_by_the_next_start_once_each(store, profi
     assert writer.flush(timeout=30)
     dying.stop.set()
     assert [a.key for a in store.list_attempts(profile.id)] == [f"key-{n}" for n in range(1, 6)]
+
+
+def test_without_a_spool_an_attempt_is_saved_only_once_stored(busy_store):
+    ada = busy_store.create_profile("Ada")
+    writer = AttemptWriter(busy_store, first_delay=0.01, max_delay=0.05)
+    holder = _locked_sqlite(busy_store.path)
+    try:
+        pending = writer.submit(ada.id, NewAttempt("q1", "wrong"), now=T0)
+        assert not pending.wait_durable(timeout=0.3)
+        assert pending.state is SaveState.PENDING
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert pending.wait_durable(timeout=30) and pending.state is SaveState.STORED
