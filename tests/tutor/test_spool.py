@@ -54,6 +54,13 @@ def test_a_record_reads_back_as_written():
     assert back == entry and skipped == 0
 
 
+def test_the_spool_folder_is_made_when_first_needed(tmp_path):
+    spool = Spool(tmp_path / "a" / "b" / "spool")
+    spool.append([_entry(1)])
+    spool.close()
+    assert Spool(tmp_path / "a" / "b" / "spool").adopt() == [_entry(1)]
+
+
 def test_a_dead_processs_segment_is_adopted_and_a_live_ones_is_not(tmp_path):
     live = Spool(tmp_path)
     live.append([_entry(1), _entry(2)])

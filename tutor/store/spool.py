@@ -152,10 +152,10 @@ class Spool:
             self._waiting[segment].update(e.attempt.key for e in entries)
 
     def _begin_segment(self) -> Path:
-        created = not self.directory.exists()
+        missing = [d for d in (self.directory, *self.directory.parents) if not d.exists()]
         self.directory.mkdir(parents=True, exist_ok=True)
-        if created:
-            _fsync_dir(self.directory.parent)
+        for made in reversed(missing):  # each new folder's entry in its parent, top down
+            _fsync_dir(made.parent)
         name = f"{self.database}.{os.getpid()}-{time.time_ns()}"
         making = self.directory / f"{name}.tmp"
         fd = os.open(making, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
