@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run serve serve-class class-load-check test test-postgres lint bench load load-check browser clean
+.PHONY: run serve serve-class class-load-check spool-fault-check test test-postgres lint bench load load-check browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,11 @@ load-check: $(STAMP)
 # The class deployment under load through HAProxy, one replica killed mid-run (README, "A class").
 class-load-check: $(STAMP)
 	$(PY) bench/class_load.py --check --replicas 2 --learners 30 --think 1 --ramp 5 --duration 30 --kill-at 10
+
+# Issue 23's fault test: PostgreSQL down -> learners submit -> the replica SIGKILLed -> PostgreSQL
+# back -> the replica restarted; fails if an answer the page called saved is lost or doubled.
+spool-fault-check: $(STAMP)
+	$(PY) bench/spool_fault.py --check
 
 clean:
 	rm -rf $(VENV) artifacts .pytest_cache

@@ -125,8 +125,11 @@ if session.stage is Stage.ANSWER and session.expired(utc_now()):
     go(session)
 
 if session.current is not None and session.current.timed_out:
-    st.warning(tr("interview.submitted_at_zero" if session.current.answer else "interview.empty_at_zero"),
-               icon=":material/timer_off:")
+    if session.current.answer:
+        note = "interview.submitted_at_zero"
+    else:  # "recorded" only once the database has it
+        note = "interview.empty_at_zero" if session.current.rating else "interview.empty_at_zero_unrecorded"
+    st.warning(tr(note), icon=":material/timer_off:")
 if session.stage is Stage.ANSWER:
     inputs.interview_input(key)
     inputs.confidence_input(key)
@@ -151,6 +154,8 @@ elif session.stage is Stage.REVEAL:
 else:  # FOLLOWUPS
     run = session.current
     stage_outcome(question, run, lang())
+    if record is not None:
+        recording.save_status()
     rating_panel(run.rating, run.due, run.choices, key=key,
                  on_change=None if rerate is None else (
                      lambda rating: go(flow_state.interview_session().rerate(rating, rerate))))

@@ -147,6 +147,9 @@ def _first_page_work() -> None:
 
     resources.bank()
     resources.progress_store()
+    from app_pages.widgets import progress
+
+    progress.attempt_writer()  # what a crashed server left in the spool is written now
 
 
 def _first_run_begins() -> None:

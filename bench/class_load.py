@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -90,7 +91,8 @@ def start_topology(replicas: int, database_url: str, *, port: int, app_port_base
                    provider: str | None = None) -> Topology:
     env = {**os.environ, "TUTOR_DATABASE_URL": database_url, "PORT": str(port),
            "APP_PORT_BASE": str(app_port_base), "RUN_DIR": str(run_dir),
-           "APP_MAXCONN": str(app_maxconn), "QUEUE_TIMEOUT": queue_timeout}
+           "APP_MAXCONN": str(app_maxconn), "QUEUE_TIMEOUT": queue_timeout,
+           "TUTOR_SPOOL_DIR": str(run_dir / "spool")}
     env.pop("TUTOR_OIDC_METADATA_URL", None)
     if provider:
         env.update({"TUTOR_OIDC_METADATA_URL": f"{provider}/.well-known/openid-configuration",
@@ -234,6 +236,9 @@ def main() -> int:
 
     run_dir = Path(f"/tmp/residual-tutor-class-load-{args.port}")
     run_dir.mkdir(exist_ok=True)
+    # A fresh database each run, so a fresh spool: a replica killed in an earlier run must not
+    # have its attempts replayed into this run's learners' profiles.
+    shutil.rmtree(run_dir / "spool", ignore_errors=True)
     if args.database == "postgres":
         database_url = postgres_url()
         reset_database(database_url)

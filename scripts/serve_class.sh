@@ -11,8 +11,11 @@
 # Without either the app runs with local profiles (anyone can pick any profile: not for a class).
 #
 # Other knobs: APP_MAXCONN (connections per replica before the "busy" page, default 150),
-# QUEUE_TIMEOUT (5s), COOKIE_SECURE=1 behind HTTPS. Pids in $RUN_DIR/pids (app1..appN, proxy);
-# Ctrl-C stops the replicas and the proxy (PostgreSQL keeps running, as a system service).
+# QUEUE_TIMEOUT (5s), COOKIE_SECURE=1 behind HTTPS, TUTOR_SPOOL_DIR (where the replicas keep the
+# answers the database has not taken yet; default ~/.local/share/residual-tutor/spool/<database>,
+# shared by the replicas: keep it on a disk that survives a restart). Pids in $RUN_DIR/pids
+# (app1..appN, proxy); Ctrl-C stops the replicas and the proxy (PostgreSQL keeps running, as a
+# system service).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

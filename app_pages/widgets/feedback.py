@@ -48,8 +48,10 @@ def _verdict(graded: Graded, lang: str, kind: str) -> None:
         st.caption(t("practice.unreadable_not_counted", lang))
         st.code(result.feedback or result.error or "", language=None, wrap_lines=True)
         return
-    if graded.gave_up:
-        st.info(t("practice.gave_up", lang), icon=":material/menu_book:")
+    if graded.gave_up:  # "comes back tomorrow" only once the database has scheduled it
+        recorded = graded.rating is not None
+        st.info(t("practice.gave_up" if recorded else "practice.gave_up_unrecorded", lang),
+                icon=":material/menu_book:")
         return
     if graded.correct:
         st.success(t("practice.correct", lang), icon=":material/check_circle:")

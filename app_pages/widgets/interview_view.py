@@ -75,6 +75,10 @@ def interview_question(question, session: flow.QuestionSession, lang: str, *, ke
     if last is None:
         return
     feedback.verdict(last, lang, number=len(session.graded))
+    if record is not None:
+        from app_pages.widgets import recording
+
+        recording.save_status()
     rubric_outcome(question, last.rubric, lang)
     first = session.first
     if first is not None:

@@ -60,8 +60,9 @@ def stage_outcome(question, run, lang: str) -> None:
     outcome = run.outcome
     # one verdict per question of the interview: `verdict-1` is what browser tests wait for
     with st.container(key="verdict"), st.container(key="verdict-1"):
-        if run.skipped:
-            st.info(tr("interview.skipped"), icon=":material/help:")
+        if run.skipped:  # "recorded … comes back tomorrow" only once the database has it
+            st.info(tr("interview.skipped" if run.rating else "interview.skipped_unrecorded"),
+                    icon=":material/help:")
         elif outcome.verdict == "correct":
             st.success(tr("practice.correct"), icon=":material/check_circle:")
         else:

@@ -2,10 +2,13 @@
 before the page) and the attempt writer for the current profile. A store problem (corrupt, locked,
 unwritable file) is shown in the learner's language; the page keeps working without saving.
 
-Attempts go through one `AttemptWriter` per store: queued, written in order by its thread and
-retried while the database is busy, so an attempt whose verdict the learner saw is never
-dropped. The page waits up to `SAVE_WAIT_S` for the write (it takes milliseconds); if the
-database is busy longer, it says the answer will be saved and moves on.
+Attempts go through one `AttemptWriter` per store: put in this server's spool on disk (fsynced),
+then written in order by its thread and retried while the database is busy or down; a server
+restarted after a crash writes what its spool holds (the writer is made with the store, so it
+starts at once). The page waits up to `SAVE_WAIT_S` for the write (it takes milliseconds), and
+`save_status` says where the session's answers are: "not saved yet" until one is durable (on disk
+here or in the database), "saved on this server" until the database has it, then "saved". Nothing
+claims more: the rating ("Recorded for review as …") comes only from the database's answer.
 """
 
 from __future__ import annotations
@@ -25,10 +28,24 @@ from app_pages.state import (
 )
 from app_pages.widgets import resources
 from tutor.i18n import LANGUAGES, t
-from tutor.store import ENV_URL, AttemptWriter, ProgressStore, StoreUnavailable, TutorError
+from tutor.store import (
+    ENV_URL,
+    AttemptWriter,
+    ProgressStore,
+    SaveState,
+    Spool,
+    StoreUnavailable,
+    TutorError,
+    database_tag,
+    spool_dir_for,
+)
 from tutor.store.records import MAX_ANSWER_CHARS
 
 SAVE_WAIT_S = 1.0
+SAVES_KEY = "progress.saves"  # this session's attempts whose saved state is still to be shown
+# How often the status line looks again while an answer is not in the database: a class of 300
+# with PostgreSQL down polls 60 times a second at 5 s (each a fragment run of one element).
+POLL_S = 5.0
 
 PICKER_KEY = "profile.picker"
 NEW_NAME_KEY = "profile.new_name"
@@ -37,18 +54,29 @@ _CREATE_ERROR = "profile.create_error"
 
 @st.cache_resource(show_spinner=False)
 def _attempt_writer(url: str | None) -> AttemptWriter:
-    # One writer thread per store (`url` keys the cache): the sessions never compete for the
-    # write lock.
-    return AttemptWriter(resources.progress_store())
+    # One writer per store (`url` keys the cache): the sessions never compete for the write lock.
+    # Made, it first writes what a crashed server left in this store's spool.
+    db = resources.progress_store()
+    return AttemptWriter(db, spool=Spool(spool_dir_for(db.url), database=database_tag(db.url)))
+
+
+def attempt_writer() -> AttemptWriter | None:
+    """The server's attempt writer (None while the store cannot be opened)."""
+    try:
+        return _attempt_writer(os.environ.get(ENV_URL))
+    except StoreUnavailable:
+        return None
 
 
 def store() -> ProgressStore | None:
     """The shared store, or None (with the reason in the sidebar) when it cannot be opened."""
     try:
-        return resources.progress_store()
+        db = resources.progress_store()
     except StoreUnavailable as exc:
         st.sidebar.error(exc.message(lang()), icon=":material/database:")
         return None
+    attempt_writer()  # with the store: a spool left by a crash is written at once
+    return db
 
 
 def shown_name(name: str) -> str:
@@ -71,7 +99,10 @@ def profile_picker() -> None:
         profiles = db.list_profiles()
     except TutorError as exc:
         st.sidebar.error(exc.message(lang()), icon=":material/database:")
-        set_current_profile(None)
+        # The database is away: the profile this session already works on (chosen from the
+        # store in an earlier run) stays current, so its answers still go to the spool instead
+        # of being dropped; a visit that has none yet gets none.
+        set_current_profile(current_profile_id() if isinstance(exc, StoreUnavailable) else None)
         return
     if asked is not None and parse_profile_id(asked) not in {p.id for p in profiles}:
         st.sidebar.warning(tr("profile.unknown_in_link"), icon=":material/person_off:")
@@ -114,24 +145,54 @@ def recorder():
 
     The profile is read when the attempt is recorded, so an attempt always lands in the profile
     the picker shows. `record` returns the stored attempt, or None when it was refused (a warning
-    says why) or is still waiting for a busy database (a caption says it will be saved)."""
+    says why) or is not in the database yet (`save_status` says whether it is saved)."""
     db = store()
-    if db is None or current_profile_id() is None:
+    writer = attempt_writer()
+    if db is None or writer is None or current_profile_id() is None:
         return None
-    writer = _attempt_writer(os.environ.get(ENV_URL))
 
     def record(attempt):
         if len(attempt.answer) > MAX_ANSWER_CHARS:  # the learner can type that much: say so
             st.warning(tr("profile.answer_too_long", max=MAX_ANSWER_CHARS), icon=":material/save:")
             return None
         pending = writer.submit(current_profile_id(), attempt)
+        # answers already in the database were said "Saved." under their verdict: forgotten
+        waiting = [p for p in st.session_state.get(SAVES_KEY) or []
+                   if p.state in (SaveState.PENDING, SaveState.SPOOLED)]
+        st.session_state[SAVES_KEY] = [*waiting, pending]
         try:
             return pending.result(timeout=SAVE_WAIT_S)
         except TimeoutError:
-            st.caption(tr("practice.saving"))
-            return None
+            return None  # not in the database yet: the status line says whether it is saved
         except TutorError as exc:
             st.warning(tr("practice.attempt_not_saved", error=exc.message(lang())))
             return None
 
     return record
+
+
+def save_status() -> None:
+    """Where this session's latest answers are, under their verdict: "Not saved yet" while one
+    is only in memory, "Saved on this server" while one waits for the database on disk here,
+    "Saved." once all are in the database (until the next answer). While one is not in the
+    database the line looks again every `POLL_S` seconds."""
+    saves = st.session_state.get(SAVES_KEY) or []
+    if any(p.state in (SaveState.PENDING, SaveState.SPOOLED) for p in saves):
+        st.fragment(_save_line, run_every=POLL_S)()
+    elif saves:
+        _save_line()
+
+
+def _save_line() -> None:
+    saves = [p for p in st.session_state.get(SAVES_KEY) or [] if p.state is not SaveState.REFUSED]
+    states = {p.state for p in saves}
+    # the container's key says the state to the browser tests and the load generator
+    if SaveState.PENDING in states:
+        with st.container(key="save-pending"):
+            st.warning(tr("practice.not_saved_yet"), icon=":material/cloud_off:")
+    elif SaveState.SPOOLED in states:
+        with st.container(key="save-spooled"):
+            st.info(tr("practice.saved_on_server"), icon=":material/save:")
+    elif saves:
+        with st.container(key="save-stored"):
+            st.caption(tr("practice.saved"))

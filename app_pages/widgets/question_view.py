@@ -18,7 +18,7 @@ from app_pages.flows import question_session as flow
 from app_pages.flows.exercises import tolerance_value
 from app_pages.state import tr
 from app_pages.widgets import answer_inputs as inputs
-from app_pages.widgets import feedback
+from app_pages.widgets import feedback, recording
 from app_pages.widgets.bank_text import bank_markdown
 from app_pages.widgets.interview_view import interview_question
 from tutor.i18n import t
@@ -82,6 +82,8 @@ def question_view(question, session: flow.QuestionSession, lang: str, *, key: st
         # in order, should a run have been cut short before recording one)
         for graded in st.session_state.pop(f"{wkey}.unsaved", []):
             flow.save(session, question, graded, record=record, mode=mode)
+        if record is not None:
+            recording.save_status()
         last = session.last
         if kind == "derivation" and last.result.steps:
             from app_pages.widgets.derivation_view import line_statuses

@@ -1,5 +1,6 @@
 """The writers the question pages pass down: record an attempt for the chosen profile, and change
-a right answer's rating afterwards. None when nothing can be saved (no store, no profile)."""
+a right answer's rating afterwards. None when nothing can be saved (no store, no profile).
+`save_status()` draws, under a verdict, whether the session's answers are saved yet."""
 
 from __future__ import annotations
 
@@ -13,6 +14,11 @@ from tutor.store import TutorError
 def recorder():
     """`record(new_attempt)` for the chosen profile (it also draws the sidebar's profile picker)."""
     return progress.recorder()
+
+
+def save_status() -> None:
+    """"Not saved yet" / "Saved on this server" / "Saved." for the session's latest answers."""
+    progress.save_status()
 
 
 def rerater():

@@ -32,6 +32,7 @@ from bench.loadgen.answers import learner_state
 from bench.loadgen.connection import UNREADABLE_KEY, VERDICT_KEY, AppTab, TabError
 
 MAX_FORMS = 3  # forms per answer (the interview's is two)
+SAVED_KEYS = ("save-stored", "save-spooled")  # app_pages/widgets/progress.py: durable answers
 
 
 @dataclass
@@ -64,6 +65,9 @@ class LearnerLog:
     reconnects: int = 0  # page loads again after a broken connection
     alerts: list[str] = field(default_factory=list)  # alert texts on screen with a verdict
     refused: int = 0  # submits the page refused (the previous verdict stayed): not attempts
+    # attempts the page had called saved: `acknowledged` as it stood the last time a verdict came
+    # with "Saved." or "Saved on this server" (the line covers every answer of the session)
+    saved: int = 0
     profile: str | None = None  # the profile id this learner made for itself (new_profile)
 
 
@@ -136,6 +140,8 @@ async def answer_one(tab: AppTab, config: LearnerConfig, rng: random.Random, log
         log.unreadable += 1
     else:
         log.acknowledged += 1
+    if any(tab.page.keyed_block(key) is not None for key in SAVED_KEYS):
+        log.saved = log.acknowledged
 
     shown = tab.page.keyed_block(VERDICT_KEY)
     onward = tab.page.buttons_after(shown.path) if shown is not None else []

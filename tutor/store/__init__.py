@@ -14,7 +14,8 @@ from tutor.store.errors import (
 )
 from tutor.store.progress import ProgressStore, utc_now
 from tutor.store.records import AttemptRecord, NewAttempt, Profile
-from tutor.store.writer import AttemptWriter
+from tutor.store.spool import SPOOL_ENV, Spool, database_tag, spool_dir_for
+from tutor.store.writer import AttemptWriter, PendingAttempt, SaveState
 
 __all__ = [
     "ENV_URL",
@@ -24,12 +25,18 @@ __all__ = [
     "AttemptWriter",
     "DraftWriter",
     "NewAttempt",
+    "PendingAttempt",
     "Profile",
     "ProfileError",
     "ProgressStore",
+    "SPOOL_ENV",
+    "SaveState",
+    "Spool",
     "StoreUnavailable",
     "TutorError",
+    "database_tag",
     "default_database_path",
     "resolve_database_url",
+    "spool_dir_for",
     "utc_now",
 ]

@@ -109,7 +109,56 @@ def attempt_from_row(row: Row) -> AttemptRecord:
         mode=row.mode,
         created_at=row.created_at,
         phase=row.phase,
+        key=row.client_key,
     )
+
+
+def stored_attempt(conn: Connection, key: str) -> AttemptRecord | None:
+    """The attempt recorded under this client key, if any."""
+    row = conn.execute(select(attempts).where(attempts.c.client_key == key)).first()
+    return None if row is None else attempt_from_row(row)
+
+
+def move_card(conn: Connection, profile_id: int, question_id: str, rating: Rating | int,
+              moment: datetime, *, confidence: int | None) -> tuple[CardState, CardState]:
+    """Schedule the card of `question_id` with a review at `moment`; returns (before, after).
+
+    Reviews usually arrive in time order. One that does not (an attempt replayed from a replica's
+    spool after the learner answered the same question elsewhere) is put in its place: the card
+    is taken as it was before the first later review (that attempt's `card_before`), moved by
+    this review, and the later reviews are applied again after it with the ratings they have, so
+    the card ends as if every review had been written in time order.
+    """
+    where = and_(cards.c.profile_id == profile_id, cards.c.question_id == question_id)
+    row = conn.execute(select(cards).where(where)).first()
+    later: list[Row] = []
+    if row is not None and row.last_review is not None and row.last_review > moment:
+        later = conn.execute(
+            select(attempts.c.id, attempts.c.rating, attempts.c.created_at,
+                   attempts.c.confidence, attempts.c.card_before)
+            .where(attempts.c.profile_id == profile_id, attempts.c.question_id == question_id,
+                   attempts.c.card_before.is_not(None), attempts.c.created_at > moment)
+            .order_by(attempts.c.created_at, attempts.c.id)
+        ).all()
+    if later:
+        before = card_from_json(later[0].card_before)
+        if before.last_review is None:  # it was new then: new as of this earlier review
+            before = new_card(question_id, moment)
+    else:
+        before = card_from_row(row) if row else new_card(question_id, moment)
+    moved = schedule(before, Rating(int(rating)), moment, confidence=confidence)
+    card = moved
+    for review in later:
+        conn.execute(update(attempts).where(attempts.c.id == review.id)
+                     .values(card_before=card_to_json(card)))
+        card = schedule(card, Rating(review.rating), review.created_at,
+                        confidence=review.confidence)
+    if row:
+        conn.execute(update(cards).where(where).values(**card_values(card)))
+    else:
+        conn.execute(cards.insert().values(profile_id=profile_id, question_id=question_id,
+                                           **card_values(card)))
+    return before, moved
 
 
 def require_profile(conn: Connection, profile_id: int) -> Profile:
@@ -220,27 +269,21 @@ class ProgressStore(Database):
 
         def work(conn: Connection) -> AttemptRecord:
             require_profile(conn, profile_id)
+            if attempt.key is not None and (known := stored_attempt(conn, attempt.key)):
+                if known.profile_id != profile_id:
+                    raise ValueError(f"attempt key {attempt.key!r} belongs to another profile")
+                return known  # written before (a retry or a replay): once is enough
             moved = None
             before = None
             if rating is not None:
-                where = and_(cards.c.profile_id == profile_id, cards.c.question_id == attempt.question_id)
-                row = conn.execute(select(cards).where(where)).first()
-                before = card_from_row(row) if row else new_card(attempt.question_id, moment)
-                moved = schedule(before, rating, moment, confidence=attempt.confidence)
-                if row:
-                    conn.execute(update(cards).where(where).values(**card_values(moved)))
-                else:
-                    conn.execute(
-                        cards.insert().values(
-                            profile_id=profile_id, question_id=attempt.question_id,
-                            **card_values(moved),
-                        )
-                    )
-            row_values = {**values, "card_before": before and card_to_json(before)}
+                before, moved = move_card(conn, profile_id, attempt.question_id, rating, moment,
+                                          confidence=attempt.confidence)
+            row_values = {**values, "card_before": before and card_to_json(before),
+                          "client_key": attempt.key}
             new_id = conn.execute(attempts.insert().values(**row_values)).inserted_primary_key[0]
             return AttemptRecord(
-                id=new_id, **{**values, "rubric_ticks": tuple(attempt.rubric_ticks)}, card=moved,
-                before=before,
+                id=new_id, **{**values, "rubric_ticks": tuple(attempt.rubric_ticks)},
+                key=attempt.key, card=moved, before=before,
             )
 
         return self.write(work, lock_key=profile_id)

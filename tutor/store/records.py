@@ -20,6 +20,7 @@ from tutor.review import CardState
 MAX_QUESTION_ID = 200
 MAX_ANSWER_CHARS = 20_000
 MAX_PROFILE_NAME = 80
+MAX_ATTEMPT_KEY = 64
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,10 @@ class Profile:
 @dataclass(frozen=True)
 class NewAttempt:
     """One graded answer to record. The rubric flags and `slow_after_seconds` only feed the
-    rating; `phase` says whether it is the visit's first try (rated, counted) or not."""
+    rating; `phase` says whether it is the visit's first try (rated, counted) or not. `key` is
+    the attempt's unique id, made by the app when the answer is submitted (`AttemptWriter` gives
+    one to an attempt without): recording an attempt whose key is already stored changes
+    nothing, so a retried or replayed write lands once."""
 
     question_id: str
     verdict: Verdict | str
@@ -49,6 +53,7 @@ class NewAttempt:
     bonus_hit: bool = False
     slow_after_seconds: float | None = field(default=DEFAULT_SLOW_SECONDS)
     phase: Phase | str = Phase.FIRST
+    key: str | None = None
 
     def problems(self) -> list[str]:
         """Every reason this attempt cannot be stored (empty when it is fine)."""
@@ -75,6 +80,10 @@ class NewAttempt:
             found.append(f"mode {self.mode!r} is not one of {[m.value for m in Mode]}")
         if self.phase not in {p.value for p in Phase}:
             found.append(f"phase {self.phase!r} is not one of {[p.value for p in Phase]}")
+        if self.key is not None and not (
+            isinstance(self.key, str) and 0 < len(self.key) <= MAX_ATTEMPT_KEY
+        ):
+            found.append(f"key must be text of 1..{MAX_ATTEMPT_KEY} characters")
         return found
 
     def outcome(self) -> Outcome:
@@ -112,6 +121,7 @@ class AttemptRecord:
     mode: str
     created_at: datetime
     phase: str = Phase.FIRST.value
+    key: str | None = None
     card: CardState | None = field(default=None, compare=False)
     before: CardState | None = field(default=None, compare=False)
 

@@ -82,6 +82,8 @@ attempts = Table(
     Column("mode", String(16), nullable=False),
     Column("phase", String(16), nullable=False),
     Column("card_before", Text, nullable=True),
+    # the app's own id for the attempt (unique: a replayed attempt is written once)
+    Column("client_key", String(64), nullable=True, unique=True),
 )
 
 cards = Table(
