@@ -22,11 +22,13 @@ from ..reading.nodes import (
     Ident,
     Matrix,
     MatSym,
+    Member,
     Mul,
     Neg,
     Node,
     Num,
     Pow,
+    Series,
     Sym,
     Transpose,
 )
@@ -96,7 +98,40 @@ _TO_SYMPY = {
     Transpose: lambda n: to_sympy(push_transpose(n.arg)),
     Factorial: lambda n: sympy.factorial(to_sympy(n.arg)),
     Matrix: lambda n: sympy.ImmutableMatrix([[to_sympy(e) for e in row] for row in n.rows]),
+    Series: lambda n: _series(n),
+    Member: lambda n: _member(n),
 }
+
+
+def _series(node: Series):
+    """sympy.Sum / sympy.Product over the range as it runs (a downward range of commuting terms
+    is the upward one from the other end; non-commuting factors are left to sampling)."""
+    body = to_sympy(node.body)
+    if not body.is_commutative:
+        raise CannotDecide("matrix_series")
+    low, high = to_sympy(node.lower), to_sympy(node.upper)
+    if node.descending:
+        low, high = high, low
+    index = sympy.Symbol(node.var, integer=True)
+    body = body.subs(symbol(node.var), index)
+    build = sympy.Sum if node.op == "sum" else sympy.Product
+    return build(body, (index, low, high)).doit()
+
+
+def _member(node: Member):
+    """x_{l+1}: an indexed symbol (or function) of the family; its index an integer formula."""
+    index = to_sympy(node.index)
+    if node.kind == "symbol":
+        return sympy.IndexedBase(node.family)[index]
+    if node.kind == "matrix":
+        raise CannotDecide("matrix_series")
+    f = sympy.Function(f"{node.family}_{sympy.sstr(index)}")
+    args = [to_sympy(a) for a in node.args]
+    if node.order == 0:
+        return f(*args)
+    (arg,) = args
+    t = sympy.Dummy("t")
+    return sympy.Subs(sympy.Derivative(f(t), (t, node.order)), t, arg)
 
 
 def push_transpose(node: Node) -> Node:

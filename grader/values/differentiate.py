@@ -22,11 +22,13 @@ from ..reading.nodes import (
     Ident,
     Matrix,
     MatSym,
+    Member,
     Mul,
     Neg,
     Node,
     Num,
     Pow,
+    Series,
     Sym,
     Transpose,
     count_nodes,
@@ -78,6 +80,10 @@ _EXPAND = {
     Diff: _expand_diff,
     Transpose: lambda n: Transpose(_expand(n.arg)),
     Matrix: lambda n: Matrix(tuple(tuple(_expand(e) for e in row) for row in n.rows)),
+    Series: lambda n: Series(n.op, n.var, _expand(n.lower), _expand(n.upper), _expand(n.body),
+                             n.descending),
+    Member: lambda n: Member(n.family, n.index, n.kind, tuple(_expand(a) for a in n.args),
+                             n.order),
 }
 
 
@@ -208,7 +214,36 @@ _DERIVATIVE = {
     Factorial: lambda n, var: _d_gamma(n, (n.arg,), var),
     Matrix: lambda n, var: Matrix(tuple(tuple(derivative(e, var) for e in row)
                                         for row in n.rows)),
+    Series: lambda n, var: _d_series(n, var),
+    Member: lambda n, var: _d_member(n, var),
 }
+
+
+def _d_series(node: Series, var: str) -> Node:
+    """d/dx of a sum is the sum of the terms' derivatives (the bounds are integers, constant in
+    x); a product whose terms depend on x is left to "cannot decide"."""
+    if node.var == var:
+        raise CannotDecide("unknown_node")
+    d_body = derivative(node.body, var)
+    if d_body == ZERO:
+        return ZERO
+    if node.op != "sum":
+        raise CannotDecide("product_derivative")
+    return Series("sum", node.var, node.lower, node.upper, d_body, node.descending)
+
+
+def _d_member(node: Member, var: str) -> Node:
+    """A member x_l is a name of its own (constant in x); F_l(u)' = F_l'(u) u'."""
+    if node.kind != "function":
+        return ZERO
+    if len(node.args) != 1:
+        if all(derivative(a, var) == ZERO for a in node.args):
+            return ZERO
+        raise CannotDecide("partial_derivative")
+    da = derivative(node.args[0], var)
+    if da == ZERO:
+        return ZERO
+    return mul(Member(node.family, node.index, "function", node.args, node.order + 1), da)
 
 def _square(a: Node) -> Node:
     return Pow(a, TWO)

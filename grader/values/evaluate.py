@@ -12,8 +12,9 @@ the learner's answer always see the same values and the expected values can be c
 from __future__ import annotations
 
 import math
+import threading
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -30,11 +31,13 @@ from ..reading.nodes import (
     Ident,
     Matrix,
     MatSym,
+    Member,
     Mul,
     Neg,
     Node,
     Num,
     Pow,
+    Series,
     Sym,
     Transpose,
     is_constant,
@@ -78,6 +81,16 @@ class Env:
     symbols: dict[str, np.ndarray] = field(default_factory=dict)
     matrices: dict[str, np.ndarray] = field(default_factory=dict)
     functions: dict[str, FunctionModel] = field(default_factory=dict)
+    # Indexed families (reading/families.py): recursions by family name, and the members they
+    # gave, by (family, index), each an array over all k points (values/indexed.py builds such
+    # environments; the shared ones have no relations).
+    relations: dict = field(default_factory=dict)
+    members: dict = field(default_factory=dict)
+
+    def bound(self, name: str, values: np.ndarray) -> Env:
+        """This environment with the index `name` of a sum or product set to `values` (the
+        caches of drawn matrices, functions and members are shared: they depend on names only)."""
+        return replace(self, symbols={**self.symbols, name: values})
 
     def rng(self, name: str) -> np.random.Generator:
         return np.random.default_rng([zlib.crc32(name.encode()), self.seed])
@@ -122,7 +135,15 @@ class Env:
         return self.functions[key]
 
 
+# Terms of sums and products evaluated in one `evaluate` call (per thread), members computed
+# from a relation, and the largest member index a relation is run to.
+MAX_SERIES_EVALUATIONS = 4000
+MAX_RELATION_INDEX = 64
+_Budget = threading.local()
+
+
 def evaluate(node: Node, env: Env) -> np.ndarray:
+    _Budget.terms = MAX_SERIES_EVALUATIONS
     with np.errstate(all="ignore"):
         return _eval(expand_derivatives(node), env)
 
@@ -196,9 +217,10 @@ def _pow(node: Pow, env: Env) -> np.ndarray:
     return np.linalg.matrix_power(base, int(abs(k)))
 
 
-def _apply(node: Apply, env: Env) -> np.ndarray:
+def _apply(node: Apply, env: Env, values: list[np.ndarray] | None = None) -> np.ndarray:
     name, order = node.name, node.order
-    values = [_eval(a, env) for a in node.args]
+    if values is None:
+        values = [_eval(a, env) for a in node.args]
     if len(values) == 1:
         return env.function(name).value(values[0], order)
     if len({v.shape for v in values}) != 1:
@@ -264,6 +286,95 @@ def _matrix(node: Matrix, env: Env) -> np.ndarray:
     return np.stack([np.stack(row, axis=-1) for row in entries], axis=-2)
 
 
+# -- sums, products and family members (reading/series.py, reading/families.py) -----------------
+
+def _whole_values(value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(integers, ok): a bound or index at each point, and where it is a real whole number."""
+    if is_matrix(value):
+        raise EvalError("function_argument_shapes", name="sum")
+    real = value.real
+    ok = np.isfinite(value) & (np.abs(value.imag) <= 1e-9) & (np.abs(real) < 2 ** 31)
+    rounded = np.round(np.where(ok, real, 0.0))
+    ok &= np.abs(real - rounded) <= 1e-9 * (1 + np.abs(real))
+    return rounded.astype(np.int64), ok
+
+
+def _series(node: Series, env: Env) -> np.ndarray:
+    """Terms in the order the index runs (`descending`: downwards); at each point only that
+    point's own terms count; a range that runs past its end is empty (0 for a sum, 1 or I for a
+    product). Points whose bounds are not whole numbers are undefined."""
+    lower, lower_ok = _whole_values(_eval(node.lower, env))
+    upper, upper_ok = _whole_values(_eval(node.upper, env))
+    step = -1 if node.descending else 1
+    count = np.maximum((lower - upper + 1) if node.descending else (upper - lower + 1), 0)
+    count = np.where(lower_ok & upper_ok, count, 0)
+    most = max(int(count.max(initial=0)), 1)  # one term at least: the body's shape
+    _Budget.terms = getattr(_Budget, "terms", MAX_SERIES_EVALUATIONS) - most
+    if _Budget.terms < 0:
+        raise EvalError("series_terms_exceeded", limit=MAX_SERIES_EVALUATIONS)
+    total = None
+    for j in range(most):
+        term = _eval(node.body, env.bound(node.var, (lower + step * j).astype(complex)))
+        active = j < count
+        total = _accumulate(node.op, total, term, active)
+    return np.where(_broadcast_mask(lower_ok & upper_ok, total), total, np.nan)
+
+
+def _broadcast_mask(mask: np.ndarray, like: np.ndarray) -> np.ndarray:
+    return mask.reshape(mask.shape + (1,) * (like.ndim - 1))
+
+
+def _accumulate(op: str, total: np.ndarray | None, term: np.ndarray,
+                active: np.ndarray) -> np.ndarray:
+    mask = _broadcast_mask(active, term)
+    if op == "sum":
+        term = np.where(mask, term, 0)
+        return term if total is None else total + term
+    if not is_matrix(term):
+        term = np.where(mask, term, 1)
+        return term if total is None else _multiply_values(total, term)
+    if term.shape[1] != term.shape[2]:
+        raise EvalError("matrix_power_square", shape=_shape_text(term))
+    identity = np.broadcast_to(np.eye(term.shape[1], dtype=complex), term.shape)
+    term = np.where(mask, term, identity)
+    return term if total is None else _multiply_values(total, term)  # in the order the index runs
+
+
+def _member(node: Member, env: Env) -> np.ndarray:
+    """Each point takes the member its own index names: x_{l+1} at l = 2 is x_3."""
+    index, ok = _whole_values(_eval(node.index, env))
+    args = [_eval(a, env) for a in node.args]
+    result = None
+    for m in np.unique(index[ok]).tolist():
+        value = _member_value(node, int(m), args, env)
+        if result is None:
+            result = np.full(value.shape, np.nan, dtype=complex)
+        at = _broadcast_mask((index == m) & ok, value)
+        result = np.where(at, value, result)
+    if result is None:  # no point has a whole index: undefined everywhere
+        return np.full(env.k, np.nan, dtype=complex)
+    return result
+
+
+def _member_value(node: Member, m: int, args: list[np.ndarray], env: Env) -> np.ndarray:
+    """The member of index m at every point."""
+    name = f"{node.family}_{m}"
+    if node.kind == "function":
+        return _apply(Apply(name, node.args, node.order), env, args)
+    relation = env.relations.get(node.family)
+    if relation is None or m < relation.first_index:
+        if relation is not None and m < 0:
+            return np.full(env.k, np.nan, dtype=complex)  # before the first member
+        return env.matrix(name) if node.kind == "matrix" else env.symbol(name)
+    key = (node.family, m)
+    if key not in env.members:
+        if m > MAX_RELATION_INDEX:
+            raise EvalError("relation_too_far", limit=MAX_RELATION_INDEX)
+        at = np.full(env.k, m - relation.offset, dtype=complex)
+        env.members[key] = _eval(relation.rhs, env.bound(relation.var, at))
+    return env.members[key]
+
+
 def _scalar(env: Env, value: float) -> np.ndarray:
     return np.full(env.k, value, dtype=complex)
 
@@ -286,6 +397,8 @@ _EVAL = {
     Transpose: _transpose,
     Factorial: lambda n, env: _factorial(n, env),
     Matrix: _matrix,
+    Series: _series,
+    Member: _member,
 }
 
 

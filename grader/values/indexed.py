@@ -1,0 +1,194 @@
+"""Sample formulas with sums, products, family members or integer names at integer points.
+
+A sum or product is decided by evaluating both formulas at many integer values of their bounds
+(issue 24): every integer name (declared in `integers`, or used in a bound or a member's index)
+takes whole values 0..INTEGER_HIGH, the other names their usual random values (evaluate.Env).
+Only points where every range of either formula *as written* makes sense are used: an upward
+range from a to b needs b >= a - 1 (b = a - 1 is the empty range: a sum of 0, a product of 1),
+a downward one a >= b - 1. So `x_L = x_l + \\sum_{i=l}^{L-1} F_i(x_i)` is checked where l <= L,
+and `\\sum_{i=1}^{n} i = n(n+1)/2` where n >= 0, as the texts mean them; points with an empty
+range come first so that the empty case is always checked when it can occur. Ranges whose
+bounds use an enclosing sum's index are not constrained: there the usual convention holds (a
+range that runs past its end is empty).
+
+With declared relations (`x_{l+1} = x_l + F_l(x_l)`) the family's members are computed by running
+the recursion from random first members at each point (evaluate._member_value).
+
+Rational terms are then checked exactly (exact.py's `exact_value`, Fractions) at every integer
+point, with the other names at exact binary values of their float samples: an exact "different"
+is certified, and an exact "equal" at every point replaces the float agreement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+import numpy as np
+
+from ..errors import GraderError
+from ..reading.families import Relation
+from ..reading.nodes import Member, Node, Series, Sym, facts, free_names, walk
+from ..result import Counterexample
+from .counterexample import format_value
+from .decide import MATRIX_SIZE, SEED, SampleVerdict, compare_values
+from .evaluate import Env, evaluate
+from .exact import exact_value
+
+INTEGER_HIGH = 9
+CANDIDATES = 600
+SCALAR_POINTS = 24
+MATRIX_POINTS = 12  # matrix products are checked at more points than other matrix formulas
+WIDE_POINTS = 8  # scalar points whose real names spread over the decades (evaluate.Env.symbol)
+EMPTY_FIRST = 3  # points with an empty range put first, when there are such points
+MAX_EXACT_BITS = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class Indexing:
+    """What a question declares about integers: integer names and the families' relations."""
+
+    integers: frozenset[str] = frozenset()
+    relations: tuple[Relation, ...] = ()
+
+
+NO_INDEXING = Indexing()
+
+
+def needs_integer_points(answer: Node, expected: Node, indexing: Indexing | None) -> bool:
+    if facts(answer).indexed or facts(expected).indexed:
+        return True
+    if indexing is None or not indexing.integers:
+        return False
+    return bool(indexing.integers & (facts(answer).symbols | facts(expected).symbols))
+
+
+def integer_names(nodes: tuple[Node, ...], indexing: Indexing) -> set[str]:
+    """Declared integers used, and every free name in a bound or a member's index."""
+    names: set[str] = set()
+    for node in nodes:
+        used = free_names(node)
+        names |= indexing.integers & used
+        for part in walk(node):
+            if type(part) is Series:
+                names |= (_names(part.lower) | _names(part.upper)) & used
+            elif type(part) is Member:
+                names |= _names(part.index) & used
+    return names
+
+
+def _names(node: Node) -> set[str]:
+    return {n.name for n in walk(node) if type(n) is Sym}
+
+
+def _ranges(nodes: tuple[Node, ...], free: set[str]) -> list[Series]:
+    """The ranges whose bounds use only free integer names (none of an enclosing index)."""
+    return [part for node in nodes for part in walk(node) if type(part) is Series
+            and (_names(part.lower) | _names(part.upper)) <= free]
+
+
+def indexed_env(nodes: tuple[Node, ...], matrix_mode: bool, indexing: Indexing,
+                vectors: bool = False) -> Env:
+    """An environment whose integer names take whole values at which every range of `nodes`
+    makes sense (see the module docstring)."""
+    names = sorted(integer_names(nodes, indexing))
+    k = MATRIX_POINTS if matrix_mode else SCALAR_POINTS
+    env = Env(k=k, n=MATRIX_SIZE, seed=SEED, column_vectors=vectors and matrix_mode,
+              wide=0 if matrix_mode else WIDE_POINTS)
+    env.relations = {r.family: r for r in indexing.relations}
+    if not names:
+        return env
+    rng = np.random.default_rng([SEED, len(names), 24])
+    table = rng.integers(0, INTEGER_HIGH + 1, (CANDIDATES, len(names)))
+    table = np.unique(table, axis=0)
+    rng.shuffle(table)
+    probe = Env(k=len(table), n=1, seed=SEED)
+    for column, name in enumerate(names):
+        probe.symbols[name] = table[:, column].astype(complex)
+    keep = np.ones(len(table), dtype=bool)
+    empty = np.zeros(len(table), dtype=bool)
+    for series in _ranges(nodes, set(names)):
+        try:
+            low, high = evaluate(series.lower, probe).real, evaluate(series.upper, probe).real
+        except GraderError:
+            continue
+        count = (low - high + 1) if series.descending else (high - low + 1)
+        keep &= count >= 0
+        empty |= count == 0
+    rows = table[keep]
+    if len(rows) == 0:
+        rows = table  # no point where every range makes sense: sample anyway, undefined points
+    else:
+        first = np.flatnonzero(empty[keep])[:EMPTY_FIRST]
+        rest = np.setdiff1d(np.arange(len(rows)), first)
+        rows = rows[np.concatenate([first, rest])]
+    picks = rows[np.arange(k) % len(rows)]
+    for column, name in enumerate(names):
+        env.symbols[name] = picks[:, column].astype(complex)
+    return env
+
+
+def indexed_verdict(answer: Node, expected: Node, indexing: Indexing | None) -> SampleVerdict:
+    """Both formulas at the same integer points; exact where their terms are rational."""
+    indexing = indexing or NO_INDEXING
+    matrix_mode = bool(facts(answer).matrices or facts(expected).matrices)
+    env = indexed_env((answer, expected), matrix_mode, indexing, vectors=True)
+    try:
+        expected_value = evaluate(expected, env)
+    except GraderError:
+        if not env.column_vectors:
+            raise
+        env = indexed_env((answer, expected), matrix_mode, indexing)
+        expected_value = evaluate(expected, env)
+    answer_value = evaluate(answer, env)
+    verdict = compare_values(answer_value, expected_value, flatten_vectors=not matrix_mode,
+                             env=env)
+    if verdict.status == "shape":
+        return verdict
+    exact = None if matrix_mode else _exact_verdict(answer, expected, env)
+    if exact is not None:
+        return exact
+    if verdict.status == "different":  # the point as sampled: integer names, both values
+        j = verdict.sample
+        shown = ", ".join(f"{n} = {int(env.symbols[n][j].real)}"
+                          for n in sorted(integer_names((answer, expected), indexing)))
+        example = Counterexample(shown, format_value(answer_value[j]),
+                                 format_value(expected_value[j]))
+        return replace(verdict, example=example)
+    return verdict
+
+
+def _exact_verdict(answer: Node, expected: Node, env: Env) -> SampleVerdict | None:
+    """Fractions at every point, when both formulas are rational there (None otherwise)."""
+    names = sorted(facts(answer).symbols | facts(expected).symbols)
+    if any(name not in env.symbols for name in names):
+        return None
+    defined = 0
+    for j in range(env.k):
+        point = {name: Fraction(float(env.symbols[name][j].real)) for name in names}
+        a, e = exact_value(answer, point), exact_value(expected, point)
+        if a is None or e is None:
+            if e is not None:
+                return None  # the answer is not rational here: leave it to the floats
+            continue
+        if a.numerator.bit_length() + e.numerator.bit_length() > MAX_EXACT_BITS:
+            return None
+        defined += 1
+        if a != e:
+            shown = ", ".join(f"{n} = {_point_text(point[n])}" for n in names)
+            example = Counterexample(shown, _exact_text(a), _exact_text(e))
+            return SampleVerdict("different", sample=j, env=env, example=example, path="exact",
+                                 certified=True)
+    if defined < min(6, env.k):
+        return None
+    return SampleVerdict("equal", env=env, path="exact")
+
+
+def _point_text(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else format_value(float(value))
+
+
+def _exact_text(value: Fraction) -> str:
+    if value.denominator == 1 and abs(value.numerator) < 10 ** 15:
+        return str(value.numerator)
+    return format_value(float(value))
