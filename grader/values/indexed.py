@@ -87,6 +87,12 @@ def _ranges(nodes: tuple[Node, ...], free: set[str]) -> list[Series]:
             and (_names(part.lower) | _names(part.upper)) <= free]
 
 
+def _members(nodes: tuple[Node, ...], free: set[str]) -> list[Member]:
+    """The family members whose index uses only free integer names."""
+    return [part for node in nodes for part in walk(node) if type(part) is Member
+            and _names(part.index) <= free]
+
+
 def indexed_env(nodes: tuple[Node, ...], matrix_mode: bool, indexing: Indexing,
                 vectors: bool = False) -> Env:
     """An environment whose integer names take whole values at which every range of `nodes`
@@ -115,6 +121,11 @@ def indexed_env(nodes: tuple[Node, ...], matrix_mode: bool, indexing: Indexing,
         count = (low - high + 1) if series.descending else (high - low + 1)
         keep &= count >= 0
         empty |= count == 0
+    for member in _members(nodes, set(names)):  # x_{L-1} needs L >= 1: layers start at 0
+        try:
+            keep &= evaluate(member.index, probe).real >= 0
+        except GraderError:
+            continue
     rows = table[keep]
     if len(rows) == 0:
         rows = table  # no point where every range makes sense: sample anyway, undefined points
