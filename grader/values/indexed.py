@@ -2,7 +2,8 @@
 
 A sum or product is decided by evaluating both formulas at many integer values of their bounds
 (issue 24): every integer name (declared in `integers`, or used in a bound or a member's index)
-takes whole values 0..INTEGER_HIGH, the other names their usual random values (evaluate.Env).
+takes whole values 0..INTEGER_HIGH (0..RELATION_HIGH, and no values over the decades,
+when relations are declared), the other names their usual random values (evaluate.Env).
 Only points where every range of either formula *as written* makes sense are used: an upward
 range from a to b needs b >= a - 1 (b = a - 1 is the empty range: a sum of 0, a product of 1),
 a downward one a >= b - 1. So `x_L = x_l + \\sum_{i=l}^{L-1} F_i(x_i)` is checked where l <= L,
@@ -36,6 +37,7 @@ from .evaluate import Env, evaluate
 from .exact import exact_value
 
 INTEGER_HIGH = 9
+RELATION_HIGH = 6
 CANDIDATES = 600
 SCALAR_POINTS = 24
 MATRIX_POINTS = 12  # matrix products are checked at more points than other matrix formulas
@@ -96,16 +98,39 @@ def _members(nodes: tuple[Node, ...], free: set[str]) -> list[Member]:
 def indexed_env(nodes: tuple[Node, ...], matrix_mode: bool, indexing: Indexing,
                 vectors: bool = False) -> Env:
     """An environment whose integer names take whole values at which every range of `nodes`
-    makes sense (see the module docstring)."""
-    names = sorted(integer_names(nodes, indexing))
+    makes sense (see the module docstring). Shared by every comparison with the same integer
+    names, ranges, member indices and relations (its values depend on nothing else), as
+    decide.sampling_env is."""
+    names = tuple(sorted(integer_names(nodes, indexing)))
+    free = set(names)
+    ranges = tuple(dict.fromkeys((r.lower, r.upper, r.descending) for r in _ranges(nodes, free)))
+    indices = tuple(dict.fromkeys(m.index for m in _members(nodes, free)))
+    key = (names, ranges, indices, matrix_mode, vectors, indexing.relations)
+    env = _ENVS.get(key)
+    if env is None:
+        if len(_ENVS) >= MAX_SHARED_ENVS:
+            _ENVS.clear()
+        env = _ENVS[key] = _new_env(names, ranges, indices, matrix_mode, indexing, vectors)
+    return env
+
+
+MAX_SHARED_ENVS = 256
+_ENVS: dict[tuple, Env] = {}
+
+
+def _new_env(names: tuple[str, ...], ranges: tuple, indices: tuple, matrix_mode: bool,
+             indexing: Indexing, vectors: bool) -> Env:
     k = MATRIX_POINTS if matrix_mode else SCALAR_POINTS
-    env = Env(k=k, n=MATRIX_SIZE, seed=SEED, column_vectors=vectors and matrix_mode,
-              wide=0 if matrix_mode else WIDE_POINTS)
+    # A recursion run from values over the decades overflows within a few layers (x + F(x)
+    # with a cubic F): with relations, near values only, and depths up to RELATION_HIGH.
+    wide = 0 if matrix_mode or indexing.relations else WIDE_POINTS
+    env = Env(k=k, n=MATRIX_SIZE, seed=SEED, column_vectors=vectors and matrix_mode, wide=wide)
     env.relations = {r.family: r for r in indexing.relations}
     if not names:
         return env
+    high = RELATION_HIGH if indexing.relations else INTEGER_HIGH
     rng = np.random.default_rng([SEED, len(names), 24])
-    table = rng.integers(0, INTEGER_HIGH + 1, (CANDIDATES, len(names)))
+    table = rng.integers(0, high + 1, (CANDIDATES, len(names)))
     table = np.unique(table, axis=0)
     rng.shuffle(table)
     probe = Env(k=len(table), n=1, seed=SEED)
@@ -113,17 +138,17 @@ def indexed_env(nodes: tuple[Node, ...], matrix_mode: bool, indexing: Indexing,
         probe.symbols[name] = table[:, column].astype(complex)
     keep = np.ones(len(table), dtype=bool)
     empty = np.zeros(len(table), dtype=bool)
-    for series in _ranges(nodes, set(names)):
+    for lower, upper, descending in ranges:
         try:
-            low, high = evaluate(series.lower, probe).real, evaluate(series.upper, probe).real
+            low, high = evaluate(lower, probe).real, evaluate(upper, probe).real
         except GraderError:
             continue
-        count = (low - high + 1) if series.descending else (high - low + 1)
+        count = (low - high + 1) if descending else (high - low + 1)
         keep &= count >= 0
         empty |= count == 0
-    for member in _members(nodes, set(names)):  # x_{L-1} needs L >= 1: layers start at 0
+    for index in indices:  # x_{L-1} needs L >= 1: layers start at 0
         try:
-            keep &= evaluate(member.index, probe).real >= 0
+            keep &= evaluate(index, probe).real >= 0
         except GraderError:
             continue
     rows = table[keep]
@@ -156,7 +181,9 @@ def indexed_verdict(answer: Node, expected: Node, indexing: Indexing | None) -> 
                              env=env)
     if verdict.status == "shape":
         return verdict
-    exact = None if matrix_mode else _exact_verdict(answer, expected, env)
+    if verdict.status == "equal" and verdict.points.rounding_level(env.k - env.wide):
+        return verdict  # agreement at rounding level: the float rule of confirm.py
+    exact = None if matrix_mode else _exact_verdict(answer, expected, env, verdict.sample)
     if exact is not None:
         return exact
     if verdict.status == "different":  # the point as sampled: integer names, both values
@@ -169,19 +196,27 @@ def indexed_verdict(answer: Node, expected: Node, indexing: Indexing | None) -> 
     return verdict
 
 
-def _exact_verdict(answer: Node, expected: Node, env: Env) -> SampleVerdict | None:
-    """Fractions at every point, when both formulas are rational there (None otherwise)."""
+def _exact_verdict(answer: Node, expected: Node, env: Env,
+                   differing: int | None) -> SampleVerdict | None:
+    """Fractions at every point (the differing one first; points with the same values once),
+    when both formulas are rational there (None otherwise)."""
     names = sorted(facts(answer).symbols | facts(expected).symbols)
     if any(name not in env.symbols for name in names):
         return None
     defined = 0
-    for j in range(env.k):
+    order = ([differing] if differing is not None else []) + [
+        j for j in range(env.k) if j != differing]
+    seen = set()
+    for j in order:
         point = {name: Fraction(float(env.symbols[name][j].real)) for name in names}
+        signature = tuple(point.values())
+        if signature in seen:
+            defined += 1  # the same values as a point already found equal
+            continue
+        seen.add(signature)
         a, e = exact_value(answer, point), exact_value(expected, point)
         if a is None or e is None:
-            if e is not None:
-                return None  # the answer is not rational here: leave it to the floats
-            continue
+            return None  # not rational here (or a pole): the float verdict stands
         if a.numerator.bit_length() + e.numerator.bit_length() > MAX_EXACT_BITS:
             return None
         defined += 1
