@@ -44,6 +44,13 @@ MESSAGES: dict[str, dict[str, str]] = {
                            "zh": "此处不计算区间连乘的导数；请先用乘积法则写成求和"},
     "matrix_series": {"en": "a sum or product of matrices is checked only by sampling",
                       "zh": "矩阵的求和与连乘只能通过取样检查"},
+    "member_derivative_order": {"en": "only first derivatives by a family member are checked",
+                                "zh": "对族成员求导只检查一阶导数"},
+    "member_derivative_not_smooth": {"en": "a derivative by a family member is checked only for "
+                                           "smooth formulas (no |x|, sign, max, min)",
+                                     "zh": "对族成员求导只检查光滑的式子（不含 |x|、sign、max、min）"},
+    "indexed_symbolic": {"en": "members of a family are checked only by sampling",
+                         "zh": "族成员只能通过取样检查"},
     "relation_too_far": {"en": "a member's index is too large to compute from its relation "
                                "(limit {limit})",
                          "zh": "该项的下标过大，无法由递推关系算出（上限 {limit}）"},

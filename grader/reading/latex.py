@@ -141,6 +141,8 @@ def _apply(node: Apply) -> str:
 
 def _diff(node: Diff) -> str:
     v, order = name_latex(node.var), node.order
+    if type(node.expr) is Member and node.var.partition("_")[0] == node.expr.family:
+        return rf"\frac{{\partial {_render(node.expr)}}}{{\partial {v}}}"  # ∂x_L/∂x_l
     op = rf"\frac{{d}}{{d{v}}}" if order == 1 else rf"\frac{{d^{{{order}}}}}{{d{v}^{{{order}}}}}"
     return rf"{op}\left({_render(node.expr)}\right)"
 

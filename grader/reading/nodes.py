@@ -238,7 +238,8 @@ def _facts_of_named(named: list[Node], root: Node) -> Facts:
     symbols = {n.name for n in named if type(n) is Sym} | {n.var for n in named if type(n) is Diff}
     indexed = any(type(n) in (Series, Member) for n in named)
     if indexed:  # the index of a sum or product is bound: it is not one of the formula's names
-        symbols = free_names(root) | {n.var for n in named if type(n) is Diff}
+        symbols = free_names(root) | {n.var for n in named if type(n) is Diff
+                                      and not _by_member(n)}
     applied = [n for n in named if type(n) is Apply]
     matrices = {n.name for n in named if type(n) is MatSym}
     functions = {n.name for n in applied if len(n.args) == 1}
@@ -249,6 +250,12 @@ def _facts_of_named(named: list[Node], root: Node) -> Facts:
     return Facts(frozenset(symbols), frozenset(matrices), frozenset(functions),
                  any(len(n.args) != 1 for n in applied), any(type(n) is Diff for n in named),
                  constant=False, indexed=indexed)
+
+
+def _by_member(node: Diff) -> bool:
+    """d/dx_l of a formula with members of the family x: x_l is a member, not a name."""
+    family, sep, _ = node.var.partition("_")
+    return bool(sep) and any(type(n) is Member and n.family == family for n in walk(node.expr))
 
 
 def free_names(node: Node) -> set[str]:

@@ -384,6 +384,9 @@ class Parser:
         if t.kind == "name":
             return self.parse_name()
         if t.kind == "leibniz":
+            member_derivative = self.member_leibniz(t)
+            if member_derivative is not None:
+                return member_derivative
             function, _, var = t.text.partition("/")
             raise ParseError("leibniz_undeclared", t.pos, function=function, var=var)
         if t.kind == "diffop":
@@ -826,6 +829,20 @@ class Parser:
             return self.make(Member(family, index, "function", tuple(args), order))
         kind = "matrix" if family in decls.matrices else "symbol"
         return self.make(Member(family, index, kind))
+
+    def member_leibniz(self, t: Token) -> Node | None:
+        """`\\frac{\\partial x_L}{\\partial x_l}`, `dx_L/dx_l`: a member differentiated by a
+        member of the same family (through its relation: values/evaluate.py), else None."""
+        top, _, var = t.text.partition("/")
+        family = top.partition("_")[0]
+        if "_" not in top or family not in self.decls.families \
+                or var.partition("_")[0] != family or family in self.decls.functions:
+            return None
+        self.take()
+        self.member_index(var.partition("_")[2], t)  # an index that can be read
+        member = self.make(Member(family, self.member_index(top.partition("_")[2], t),
+                                  "matrix" if family in self.decls.matrices else "symbol"))
+        return self.make(Diff(member, var, 1))
 
     def member_index(self, subscript: str, t: Token) -> Node:
         """The subscript of a member as a formula of integers (`l+1` -> l + 1)."""

@@ -119,19 +119,9 @@ def _series(node: Series):
 
 
 def _member(node: Member):
-    """x_{l+1}: an indexed symbol (or function) of the family; its index an integer formula."""
-    index = to_sympy(node.index)
-    if node.kind == "symbol":
-        return sympy.IndexedBase(node.family)[index]
-    if node.kind == "matrix":
-        raise CannotDecide("matrix_series")
-    f = sympy.Function(f"{node.family}_{sympy.sstr(index)}")
-    args = [to_sympy(a) for a in node.args]
-    if node.order == 0:
-        return f(*args)
-    (arg,) = args
-    t = sympy.Dummy("t")
-    return sympy.Subs(sympy.Derivative(f(t), (t, node.order)), t, arg)
+    """Family members are left to sampling: sympy knows neither the declared relations (it
+    would call x_{l+1} and x_l + F_l(x_l) different) nor that x_{l+1} at l = 2 is x_3."""
+    raise CannotDecide("indexed_symbolic")
 
 
 def push_transpose(node: Node) -> Node:

@@ -33,6 +33,7 @@ from ..reading.nodes import (
     Transpose,
     count_nodes,
     facts,
+    walk,
 )
 
 ZERO, ONE, TWO = Num(0.0, "0"), Num(1.0, "1"), Num(2.0, "2")
@@ -62,6 +63,10 @@ def _expand(node: Node) -> Node:
 
 
 def _expand_diff(node: Diff) -> Node:
+    if by_member(node):  # through a family's recursion: evaluated, not expanded (evaluate.py)
+        if node.order != 1:
+            raise CannotDecide("member_derivative_order")
+        return Diff(_expand(node.expr), node.var, 1)
     result = _expand(node.expr)
     for _ in range(node.order):
         result = derivative(result, node.var)
@@ -209,7 +214,7 @@ _DERIVATIVE = {
     Func: _d_func,
     FuncN: _d_func_n,
     Apply: _d_apply,
-    Diff: lambda n, var: derivative(_expand(n), var),
+    Diff: lambda n, var: _d_diff(n, var),
     Transpose: lambda n, var: Transpose(derivative(n.arg, var)),
     Factorial: lambda n, var: _d_gamma(n, (n.arg,), var),
     Matrix: lambda n, var: Matrix(tuple(tuple(derivative(e, var) for e in row)
@@ -217,6 +222,20 @@ _DERIVATIVE = {
     Series: lambda n, var: _d_series(n, var),
     Member: lambda n, var: _d_member(n, var),
 }
+
+
+def by_member(node: Diff) -> bool:
+    """d/dx_l of a formula with members of the family x (∂x_L/∂x_l): x_L depends on x_l through
+    the family's relation, which no rule here can see; evaluate.py differentiates the values."""
+    family, sep, _ = node.var.partition("_")
+    return bool(sep) and any(type(n) is Member and n.family == family for n in walk(node.expr))
+
+
+def _d_diff(node: Diff, var: str) -> Node:
+    expanded = _expand(node)
+    if type(expanded) is Diff:  # a derivative by a member, differentiated again
+        raise CannotDecide("member_derivative_order")
+    return derivative(expanded, var)
 
 
 def _d_series(node: Series, var: str) -> Node:

@@ -15,15 +15,17 @@ import math
 import threading
 import zlib
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import numpy as np
 
-from ..errors import EvalError
+from ..errors import CannotDecide, EvalError, GraderError
 from ..reading.constant import binomial_of, constant_value, factorial_of
 from ..reading.nodes import (
     Add,
     Apply,
     Const,
+    Diff,
     Div,
     Factorial,
     Func,
@@ -41,6 +43,7 @@ from ..reading.nodes import (
     Sym,
     Transpose,
     is_constant,
+    walk,
 )
 from .differentiate import expand_derivatives
 
@@ -86,6 +89,9 @@ class Env:
     # environments; the shared ones have no relations).
     relations: dict = field(default_factory=dict)
     members: dict = field(default_factory=dict)
+    # (family, index per point): the member whose value is moved by MEMBER_STEP * i, for a
+    # derivative by that member (_member_derivative)
+    perturbed: tuple | None = None
 
     def bound(self, name: str, values: np.ndarray) -> Env:
         """This environment with the index `name` of a sum or product set to `values` (the
@@ -161,6 +167,44 @@ def _eval(node: Node, env: Env) -> np.ndarray:
     if rule is None:  # a Diff: expand_derivatives has replaced every one before this walk
         raise EvalError("cannot_evaluate")
     return rule(node, env)
+
+
+# -- derivatives by a family member (∂x_L/∂x_l, differentiate.by_member) ---------------------------
+
+MEMBER_STEP = 1e-30
+# Not analytic, so the complex step cannot differentiate through them.
+_NOT_ANALYTIC = frozenset(("abs", "sign", "floor", "ceil", "max", "min", "cbrt"))
+
+
+def _member_derivative(node: Diff, env: Env) -> np.ndarray:
+    """d expr / d x_l at each point, by the complex step (Squire & Trapp 1998; Martins, Sturdza
+    & Alonso 2003): x_l (the member of that point's index) is moved by MEMBER_STEP * i and the
+    family's later members are run again from it through the relation, so the derivative of
+    x_L carries the whole chain x_l -> x_{l+1} -> ... -> x_L. Exact to rounding for analytic
+    formulas (no cancellation: the step is imaginary); formulas with |x|, sign, max are
+    refused."""
+    if any(type(n) in (Func, FuncN) and n.name in _NOT_ANALYTIC for n in walk(node.expr)):
+        raise CannotDecide("member_derivative_not_smooth")
+    family, _, subscript = node.var.partition("_")
+    index, ok = _whole_values(_eval(member_index(subscript), env))
+    if any(type(n) is Member and n.family == family and n.kind != "symbol"
+           for n in walk(node.expr)):
+        raise CannotDecide("matrix_derivative")
+    moved = replace(env, members={}, perturbed=(family, np.where(ok, index, -1)))
+    base = _eval(node.expr, replace(env, members=env.members, perturbed=None))
+    value = _eval(node.expr, moved)
+    return np.where(_broadcast_mask(ok, value), (value - base).imag / MEMBER_STEP, np.nan)
+
+
+@lru_cache(maxsize=256)
+def member_index(subscript: str) -> Node:
+    """The index of `x_<subscript>` as a formula (`l+1` -> l + 1)."""
+    from ..reading.parser import parse  # noqa: PLC0415 - the reading stage, only for this
+
+    try:
+        return parse(subscript)[0]
+    except GraderError as err:
+        raise EvalError("cannot_evaluate") from err
 
 
 def _add(node: Add, env: Env) -> np.ndarray:
@@ -365,14 +409,25 @@ def _member_value(node: Member, m: int, args: list[np.ndarray], env: Env) -> np.
     if relation is None or m < relation.first_index:
         if relation is not None and m < 0:
             return np.full(env.k, np.nan, dtype=complex)  # before the first member
-        return env.matrix(name) if node.kind == "matrix" else env.symbol(name)
+        if node.kind == "matrix":
+            return env.matrix(name)
+        return _moved(node.family, m, env.symbol(name), env)
     key = (node.family, m)
     if key not in env.members:
         if m > MAX_RELATION_INDEX:
             raise EvalError("relation_too_far", limit=MAX_RELATION_INDEX)
         at = np.full(env.k, m - relation.offset, dtype=complex)
-        env.members[key] = _eval(relation.rhs, env.bound(relation.var, at))
+        env.members[key] = _moved(node.family, m, _eval(relation.rhs, env.bound(relation.var, at)),
+                                  env)
     return env.members[key]
+
+
+def _moved(family: str, m: int, value: np.ndarray, env: Env) -> np.ndarray:
+    """The member's value, moved by the complex step where it is the one differentiated by."""
+    if env.perturbed is None or env.perturbed[0] != family:
+        return value
+    hit = env.perturbed[1] == m
+    return value + 1j * MEMBER_STEP * _broadcast_mask(hit, value) if hit.any() else value
 
 
 def _scalar(env: Env, value: float) -> np.ndarray:
@@ -399,6 +454,7 @@ _EVAL = {
     Matrix: _matrix,
     Series: _series,
     Member: _member,
+    Diff: _member_derivative,  # only derivatives by a member are left after expansion
 }
 
 

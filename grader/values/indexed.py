@@ -22,6 +22,7 @@ is certified, and an exact "equal" at every point replaces the float agreement.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -29,7 +30,7 @@ import numpy as np
 
 from ..errors import GraderError
 from ..reading.families import Relation
-from ..reading.nodes import Member, Node, Series, Sym, facts, free_names, walk
+from ..reading.nodes import Diff, Member, Node, Series, Sym, facts, free_names, walk
 from ..result import Counterexample
 from .counterexample import format_value
 from .decide import MATRIX_SIZE, SEED, SampleVerdict, compare_values
@@ -76,6 +77,8 @@ def integer_names(nodes: tuple[Node, ...], indexing: Indexing) -> set[str]:
                 names |= (_names(part.lower) | _names(part.upper)) & used
             elif type(part) is Member:
                 names |= _names(part.index) & used
+            elif type(part) is Diff and "_" in part.var:  # d/dx_{l}: l is an integer
+                names |= set(re.findall(r"[A-Za-z]+", part.var.partition("_")[2])) & used
     return names
 
 

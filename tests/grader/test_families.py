@@ -84,3 +84,26 @@ def test_a_relation_that_is_not_a_recursion_is_a_misconfigured_question(relation
                            "families": ["x", "F"], "functions": ["F"], "integers": ["l"],
                            "relations": [relation]})
     assert result.error
+
+
+# -- the gradient of the unrolled form, through the recursion (He et al. 2016b, eq. (5)) --------
+
+GRADIENT = r"\frac{\partial x_L}{\partial x_l}"
+
+
+@pytest.mark.parametrize("lines, expected", [
+    ([r"1 + \frac{\partial}{\partial x_l}\sum_{i=l}^{L-1} F_i(x_i)"], ["verified"]),
+    ([r"\prod_{i=l}^{L-1} (1 + F_i'(x_i))"], ["verified"]),  # scalar layers: the chain rule
+    ([r"1 + \frac{\partial}{\partial x_l}\sum_{i=l}^{L-1} F_i(x_i)",
+      r"\prod_{i=l}^{L-1} (1 + F_i'(x_i))"], ["verified", "verified"]),
+    ([r"\prod_{i=l}^{L} (1 + F_i'(x_i))"], ["does_not_follow"]),  # one factor too many
+    ([r"1 + \sum_{i=l}^{L-1} F_i'(x_i)"], ["does_not_follow"]),  # the cross terms dropped
+    ([r"\prod_{i=l}^{L-1} F_i'(x_i)"], ["does_not_follow"]),  # the identity path dropped
+])
+def test_the_gradient_of_the_unrolled_form_is_checked_through_the_recursion(lines, expected):
+    assert derivation(lines, GRADIENT, **RESIDUAL) == expected
+
+
+def test_the_gradient_is_previewed_as_written():
+    out = grader.preview(GRADIENT, **RESIDUAL)
+    assert out["interpreted"] == r"\frac{\partial x_{L}}{\partial x_{l}}" and out["note"] is None
