@@ -388,6 +388,8 @@ def _member(node: Member, env: Env) -> np.ndarray:
     """Each point takes the member its own index names: x_{l+1} at l = 2 is x_3."""
     index, ok = _whole_values(_eval(node.index, env))
     args = [_eval(a, env) for a in node.args]
+    if node.kind == "function" and len(args) == 1:
+        return _function_members(node, index, ok, args[0], env)
     result = None
     for m in np.unique(index[ok]).tolist():
         value = _member_value(node, int(m), args, env)
@@ -398,6 +400,31 @@ def _member(node: Member, env: Env) -> np.ndarray:
     if result is None:  # no point has a whole index: undefined everywhere
         return np.full(env.k, np.nan, dtype=complex)
     return result
+
+
+def _function_members(node: Member, index: np.ndarray, ok: np.ndarray, arg: np.ndarray,
+                      env: Env) -> np.ndarray:
+    """F_i(t) at every point, each with its own member's coefficients: one evaluation of the
+    random function (evaluate.FunctionModel) whatever the number of distinct indices."""
+    if not ok.any():
+        return np.full(arg.shape, np.nan, dtype=complex)
+    low, high = int(index[ok].min()), int(index[ok].max())
+    table = _coefficient_table(node.family, low, high, env)
+    rows, points = np.where(ok, index, low) - low, np.arange(env.k)
+    value = FunctionModel({t: table[t][rows, points] for t in FUNCTION_TERMS}).value(
+        arg, node.order)
+    return np.where(_broadcast_mask(ok, value), value, np.nan)
+
+
+def _coefficient_table(family: str, low: int, high: int, env: Env) -> dict[str, np.ndarray]:
+    """Per term, the coefficients of the members low..high (rows) at every point (columns);
+    kept with the environment's members."""
+    key = (family, "coefficients", low, high)
+    if key not in env.members:
+        models = [env.function(f"{family}_{m}") for m in range(low, high + 1)]
+        env.members[key] = {t: np.stack([model.coef[t] for model in models])
+                            for t in FUNCTION_TERMS}
+    return env.members[key]
 
 
 def _member_value(node: Member, m: int, args: list[np.ndarray], env: Env) -> np.ndarray:
