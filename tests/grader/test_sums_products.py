@@ -199,3 +199,26 @@ def test_ten_thousand_characters_are_refused():
     result = grader.check({"kind": "expression", "expected": "n",
                            "answer": r"\sum_{i=1}^{n} i + " * 600})
     assert result.error
+
+
+# -- exactness: differences floats cannot see are found in Fractions ------------------------------
+
+@pytest.mark.parametrize("start, line", [
+    (r"\sum_{i=1}^{n} i", r"\frac{n(n+1)}{2} + 10^{-20}"),
+    (r"\sum_{k=0}^{n}\binom{n}{k} a^k", "(1+a)^n + 10^{-12}"),
+    (r"\sum_{i=1}^{n} 3^{40} i", r"3^{40}\frac{n(n+1)}{2} + 1"),  # beyond a float's 53 bits
+])
+def test_tiny_and_huge_differences_are_certified_exactly(start, line):
+    result = grader.check({"kind": "derivation", "start": start, "answer": [line],
+                           "symbols": ["a"]})
+    assert [s.status.value for s in result.steps] == ["does_not_follow"]
+    shown = result.steps[0].feedback.split("this line gives ")[1]
+    mine, before = shown.split(", the line before gives ")
+    assert mine != before.rstrip(".")  # the digits that differ are shown
+
+
+def test_an_exact_closed_form_with_cancellation_is_verified():
+    """(1+a)^n near a = -1 cancels in floats; the exact check verifies it."""
+    result = grader.check({"kind": "derivation", "start": r"\sum_{k=0}^{n}\binom{n}{k} a^k",
+                           "answer": ["(1+a)^n"], "symbols": ["a"]})
+    assert [s.status.value for s in result.steps] == ["verified"]
