@@ -26,8 +26,9 @@ from ..errors import LimitError, ParseError
 from .constant import constant_value
 from .nodes import Add, Div, Mul, Neg, Node, Num, Pow, Series, Sym, children, is_constant, walk
 
-# Terms of one sum or product with constant bounds (\sum_{i=1}^{10^9} is refused at once).
-MAX_SERIES_TERMS = 10_000
+# Terms of a sum or product with constant bounds, nested ones multiplied (\sum_{i=1}^{10^9} is
+# refused at once); the same bound as evaluate.MAX_SERIES_EVALUATIONS, for ranges with names.
+MAX_SERIES_TERMS = 1000
 MAX_SERIES_NESTING = 4
 REFERENCE_LOWERCASE, REFERENCE_CAPITAL = 20, 40
 SERIES_OPS = {"sum": "sum", "prod": "prod", "product": "prod"}
@@ -43,14 +44,22 @@ def make_series(op: str, var: str, lower: Node, upper: Node, body: Node, pos: in
             if value is None or not value.is_integer():
                 raise ParseError("series_bound_whole", pos)
     descending = runs_downward(lower, upper)
-    if is_constant(lower) and is_constant(upper):
-        count = abs(constant_value(upper) - constant_value(lower)) + 1
-        if count > MAX_SERIES_TERMS:
-            raise LimitError("series_too_long", pos, limit=MAX_SERIES_TERMS)
+    if _static_terms(lower, upper, body) > MAX_SERIES_TERMS:
+        raise LimitError("series_too_long", pos, limit=MAX_SERIES_TERMS)
     nesting = 1 + max((_nesting(n) for n in (lower, upper, body)), default=0)
     if nesting > MAX_SERIES_NESTING:
         raise LimitError("series_too_deep", pos, limit=MAX_SERIES_NESTING)
     return Series(op, var, lower, upper, body, descending)
+
+
+def _static_terms(lower: Node, upper: Node, body: Node) -> float:
+    """Terms to evaluate as far as the written numbers tell: this range's (when its bounds are
+    numbers) times the largest count of the ranges nested in its body."""
+    count = 1.0
+    if is_constant(lower) and is_constant(upper):
+        count = abs(constant_value(upper) - constant_value(lower)) + 1
+    inner = [_static_terms(n.lower, n.upper, n.body) for n in walk(body) if type(n) is Series]
+    return count * max(inner, default=1.0)
 
 
 def runs_downward(lower: Node, upper: Node) -> bool:

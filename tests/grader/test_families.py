@@ -107,3 +107,24 @@ def test_the_gradient_of_the_unrolled_form_is_checked_through_the_recursion(line
 def test_the_gradient_is_previewed_as_written():
     out = grader.preview(GRADIENT, **RESIDUAL)
     assert out["interpreted"] == r"\frac{\partial x_{L}}{\partial x_{l}}" and out["note"] is None
+
+
+@pytest.mark.parametrize("answer, words", [
+    ("x_{1000}", "too large to compute from its relation"),
+    (r"\sum_{i=1}^{9}\sum_{j=1}^{9}\sum_{k=1}^{9}\sum_{m=1}^{9} x_{i+j+k+m}", "too many terms"),
+    (r"\frac{\partial |x_L|}{\partial x_l}", None),  # not a member: read as an unknown Leibniz
+])
+def test_hostile_members_get_a_clear_message(answer, words):
+    result = grader.check({"kind": "expression", "expected": "x_L", "answer": answer,
+                           **RESIDUAL})
+    assert result.error
+    if words:
+        assert words in result.error
+
+
+def test_a_product_of_member_derivatives_is_evaluated():
+    """Regression: the complex-step derivative came back as floats, and comparing it with a
+    complex value failed (UFuncTypeError)."""
+    square = GRADIENT + " " + GRADIENT
+    lines = [r"\left(\prod_{i=l}^{L-1} (1 + F_i'(x_i))\right)^2"]
+    assert derivation(lines, square, **RESIDUAL) == ["verified"]

@@ -165,6 +165,7 @@ def test_a_bare_product_asks_for_its_range(lang, words):
 HOSTILE = [
     (r"\sum_{i=1}^{10^{9}} i", "series_too_long"),
     (r"\prod_{i=1}^{100000} 2", "series_too_long"),
+    (r"\sum_{i=1}^{9}\sum_{j=1}^{9}\sum_{k=1}^{9}\sum_{m=1}^{9} i", "series_too_long"),  # 6561
     ("sum(i, i, 1, 10^9)", "series_too_long"),
     (r"\sum_{i=1}^{n}" * 5 + " i", "series_too_deep"),
     (r"\sum_{i=1}^{i} i", "series_bound_uses_index"),
@@ -186,6 +187,7 @@ def test_hostile_ranges_are_refused_while_reading(text, key):
     r"\sum_{i=1}^{10^9 n} i",  # huge only once n is known: stopped while evaluating
     r"\sum_{i=1}^{n^4}\sum_{j=1}^{n^4} i j",
     r"\prod_{i=1}^{2^{2^{n}}} (1 + 1/i)",
+    r"\sum_{i=1}^{n}\sum_{j=1}^{n}\sum_{k=1}^{n}\sum_{m=1}^{n} i j k m",
 ])
 def test_huge_symbolic_ranges_get_a_clear_message(text):
     """Bounded by a count of terms (evaluate.MAX_SERIES_EVALUATIONS), not by a clock: the
