@@ -1,5 +1,6 @@
-"""A question's declarations as the values stage needs them for integer points: its integer
-names and the recursions of its families (`relations`, read here once per declaration set)."""
+"""A question's declarations as the values stage needs them: its integer names, the recursions
+of its families (`relations`, read here once per declaration set) and the names declared
+`positive` or `nonnegative` (values/indexed.py samples them at their magnitudes)."""
 
 from __future__ import annotations
 
@@ -15,13 +16,14 @@ from ..values.indexed import NO_INDEXING, Indexing
 @lru_cache(maxsize=256)
 def indexing_of(decls: Declarations) -> Indexing:
     """Raises ParseError for a relation that cannot be read or is not a recursion."""
-    if not decls.integers and not decls.relations:
+    if not (decls.integers or decls.relations or decls.positive or decls.nonnegative):
         return NO_INDEXING
     relations = tuple(relation_from_text(text, decls) for text in decls.relations)
     names = set(decls.integers)
     for relation in relations:  # a relation's index is an integer wherever it is used
         names.add(relation.var)
-    return Indexing(frozenset(names), relations)
+    # Sampled magnitudes are never 0, so nonnegative names are sampled like positive ones.
+    return Indexing(frozenset(names), relations, decls.positive | decls.nonnegative)
 
 
 def relation_from_text(text: str, decls: Declarations) -> Relation:

@@ -55,10 +55,12 @@ EXACT_POINTS = 8  # the first points: an empty range and distinct integer values
 
 @dataclass(frozen=True, slots=True)
 class Indexing:
-    """What a question declares about integers: integer names and the families' relations."""
+    """What a question declares about its names' values: integer names, the families'
+    relations, and the names whose values are positive or nonnegative (sampled as |x|)."""
 
     integers: frozenset[str] = frozenset()
     relations: tuple[Relation, ...] = ()
+    positive: frozenset[str] = frozenset()
 
 
 NO_INDEXING = Indexing()
@@ -67,9 +69,10 @@ NO_INDEXING = Indexing()
 def needs_integer_points(answer: Node, expected: Node, indexing: Indexing | None) -> bool:
     if facts(answer).indexed or facts(expected).indexed:
         return True
-    if indexing is None or not indexing.integers:
+    if indexing is None or not (indexing.integers or indexing.positive):
         return False
-    return bool(indexing.integers & (facts(answer).symbols | facts(expected).symbols))
+    used = facts(answer).symbols | facts(expected).symbols
+    return bool((indexing.integers | indexing.positive) & used)
 
 
 def integer_names(nodes: tuple[Node, ...], indexing: Indexing) -> set[str]:
@@ -114,7 +117,7 @@ def indexed_env(nodes: tuple[Node, ...], matrix_mode: bool, indexing: Indexing,
     free = set(names)
     ranges = tuple(dict.fromkeys((r.lower, r.upper, r.descending) for r in _ranges(nodes, free)))
     indices = tuple(dict.fromkeys(m.index for m in _members(nodes, free)))
-    key = (names, ranges, indices, matrix_mode, vectors, indexing.relations)
+    key = (names, ranges, indices, matrix_mode, vectors, indexing.relations, indexing.positive)
     env = _ENVS.get(key)
     if env is None:
         if len(_ENVS) >= MAX_SHARED_ENVS:
@@ -135,6 +138,8 @@ def _new_env(names: tuple[str, ...], ranges: tuple, indices: tuple, matrix_mode:
     wide = 0 if matrix_mode or indexing.relations else WIDE_POINTS
     env = Env(k=k, n=MATRIX_SIZE, seed=SEED, column_vectors=vectors and matrix_mode, wide=wide)
     env.relations = {r.family: r for r in indexing.relations}
+    for name in sorted(indexing.positive - set(names)):  # a > 0: its samples' magnitudes
+        env.symbols[name] = np.abs(env.symbol(name)).astype(complex)
     if not names:
         return env
     high = RELATION_HIGH if indexing.relations else INTEGER_HIGH

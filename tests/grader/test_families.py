@@ -128,3 +128,19 @@ def test_a_product_of_member_derivatives_is_evaluated():
     square = GRADIENT + " " + GRADIENT
     lines = [r"\left(\prod_{i=l}^{L-1} (1 + F_i'(x_i))\right)^2"]
     assert derivation(lines, square, **RESIDUAL) == ["verified"]
+
+
+# -- domains: positive and nonnegative names ------------------------------------------------------
+
+@pytest.mark.parametrize("answer, expected, declared, correct", [
+    ("sqrt(a^2)", "a", {}, False),  # a real a: |a|
+    ("sqrt(a^2)", "a", {"positive": ["a"]}, True),
+    ("sqrt(a^2)", "a", {"nonnegative": ["a"]}, True),
+    ("2 log(a)", "log(a^2)", {"positive": ["a"]}, True),
+    ("-a", "a", {"positive": ["a"]}, False),
+    (r"\sum_{i=1}^{n} \sqrt{a^2}", "n a", {"positive": ["a"], "integers": ["n"]}, True),
+])
+def test_positive_names_are_sampled_positive(answer, expected, declared, correct):
+    result = grader.check({"kind": "expression", "expected": expected, "answer": answer,
+                           "symbols": ["a"], **declared})
+    assert result.correct is correct
