@@ -31,7 +31,7 @@ LATEX_OPS = {"cdot": "*", "times": "*", "ast": "*", "div": "/", "mid": "|", "ver
 LATEX_SKIP = {"left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "quad", "qquad",
               "displaystyle", "limits"}
 LATEX_NAME_WRAPPERS = {"mathbf", "boldsymbol", "bm", "mathrm", "mathit", "operatorname",
-                       "vec", "mathsf", "text"}
+                       "vec", "mathsf", "text", "mathcal"}  # \mathcal{F}: the residual branch
 LATEX_CMDS = {"frac": "frac", "dfrac": "frac", "tfrac": "frac", "cfrac": "frac", "sqrt": "sqrt",
               "top": "top", "intercal": "top", "T": "top",
               "binom": "binom", "dbinom": "binom", "tbinom": "binom"}

@@ -40,6 +40,7 @@ def test_the_same_index_value_is_the_same_member_and_distinct_ones_differ():
 @pytest.mark.parametrize("lines, expected", [
     ([r"x_l + \sum_{i=l}^{L-1} F_i(x_i)"], ["verified"]),  # the unrolled form (He et al. 2016b)
     ([r"x_0 + \sum_{i=0}^{L-1} F_i(x_i)"], ["verified"]),
+    ([r"x_l + \sum_{i=l}^{L-1} \mathcal{F}_i(x_i)"], ["verified"]),  # as the papers write F
     ([r"x_l + \sum_{i=l}^{L} F_i(x_i)"], ["does_not_follow"]),  # one layer too many
     ([r"x_l + \sum_{i=l+1}^{L-1} F_i(x_i)"], ["does_not_follow"]),  # one layer too few
     ([r"x_l + \sum_{i=l}^{L-1} F_i(x_l)"], ["does_not_follow"]),  # every block at x_l
