@@ -151,7 +151,10 @@ def full_verdict(answer: Node, expected: Prepared | Node,
     if exact is not None and exact.status == "equal":
         return exact
     sampled_verdict = sampling_verdict(answer, expected, indexing)
-    if sampled_verdict.path == "exact":  # integer points, checked in Fractions (indexed.py)
+    if sampled_verdict.status != "undecided" and (
+            sampled_verdict.path == "exact" or needs_integer_points(answer, exp_node, indexing)):
+        # Integer points (indexed.py) decided it, exactly where the terms allowed; the
+        # multi-precision walk and the nice points of confirm.py know no sums or members.
         return sampled_verdict
     verdict = confirmed(answer, exp_node, sampled_verdict, exact)
     if verdict.status == "undecided" and symbolic is not None:

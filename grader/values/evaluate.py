@@ -439,7 +439,10 @@ def _member_value(node: Member, m: int, args: list[np.ndarray], env: Env) -> np.
             return np.full(env.k, np.nan, dtype=complex)  # before the first member
         if node.kind == "matrix":
             return env.matrix(name)
-        return _moved(node.family, m, env.symbol(name), env)
+        drawn = env.members.get(name)  # kept with the members: a bound index copies `symbols`
+        if drawn is None:
+            drawn = env.members[name] = env.symbol(name)
+        return _moved(node.family, m, drawn, env)
     key = (node.family, m)
     if key not in env.members:
         if m > MAX_RELATION_INDEX:
