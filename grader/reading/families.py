@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..errors import ParseError
 from .constant import constant_value
-from .nodes import Add, Member, Neg, Node, Num, Sym, is_constant, walk
+from .nodes import Add, Member, Node, Sym, is_constant, walk
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,10 +80,3 @@ def _lag(index: Node, var: str) -> int | None:
         return found[1]
     return None
 
-
-def shifted(index: Node, by: int) -> Node:
-    """index + by, as a tree (for rendering the first members of a range)."""
-    if by == 0:
-        return index
-    number = Num(float(abs(by)), str(abs(by)))
-    return Add((index, number if by > 0 else Neg(number)))

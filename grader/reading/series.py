@@ -20,8 +20,6 @@ neither convention a reader can assume; written with bounds, both orders can be 
 
 from __future__ import annotations
 
-import math
-
 from ..errors import LimitError, ParseError
 from .constant import constant_value
 from .nodes import Add, Div, Mul, Neg, Node, Num, Pow, Series, Sym, children, is_constant, walk
@@ -116,12 +114,3 @@ def _nesting(node: Node) -> int:
         stack.extend((c, depth) for c in children(current))
     return deepest
 
-
-def term_count(lower: int, upper: int, descending: bool) -> int:
-    """Terms of a range at whole-number bounds: negative when it runs past its end by more than
-    the one step that makes it empty (such points are not sampled: values/indexed.py)."""
-    return (lower - upper + 1) if descending else (upper - lower + 1)
-
-
-def is_whole(value: float) -> bool:
-    return math.isfinite(value) and float(value).is_integer()
