@@ -48,8 +48,11 @@ def warm_up() -> None:
         pass
 
 
-def preview(text: str, *, symbols=(), functions=(), matrices=(), lang: str = "en") -> dict:
+def preview(text: str, *, symbols=(), functions=(), matrices=(), lang: str = "en",
+            **schema) -> dict:
     """What the grader reads in `text` (LaTeX built from the tree), for every keystroke.
+    `schema`: the declaration schema's other lists (`integers`, `families`, `positive`,
+    `nonnegative`, `relations`; docs/contracts.md).
 
     Only parsing happens here (bounded by the parser's limits), in-process; nothing is evaluated.
     """
@@ -58,7 +61,8 @@ def preview(text: str, *, symbols=(), functions=(), matrices=(), lang: str = "en
         return {"interpreted": None, "error": message("empty", lang)}
     try:
         decls = declarations({"symbols": list(symbols), "functions": list(functions),
-                              "matrices": list(matrices)})
+                              "matrices": list(matrices),
+                              **{field: list(names) for field, names in schema.items()}})
     except BadRequest as err:
         return {"interpreted": None, "error": message("bad_request", lang, reason=str(err))}
     try:
@@ -71,7 +75,8 @@ def preview(text: str, *, symbols=(), functions=(), matrices=(), lang: str = "en
         return {"interpreted": None, "error": message("too_deep", lang, limit="")}
     sentences = [message(key, lang) for key in notes]
     if decls.symbols or decls.matrices or decls.functions:  # t typed where the question has x
-        sentences.append(other_names_note(node, set(decls.symbols), decls, lang))
+        sentences.append(other_names_note(node, set(decls.symbols) | decls.integers, decls,
+                                          lang))
     return {"interpreted": to_latex(node), "error": None,
             "note": " ".join(s for s in sentences if s) or None}
 

@@ -8,6 +8,52 @@ MESSAGES: dict[str, dict[str, str]] = {
                         "zh": "字符 {char} 不能出现在公式中"},
     "bad_subscript": {"en": "a subscript must follow _ (write x_0 or x_{l+1})",
                       "zh": "下划线 _ 后应跟下标（如 x_0 或 x_{l+1}）"},
+    # sums, products and indexed families (reading/series.py, reading/families.py)
+    "series_needs_range": {"en": "write the range of {op}: {op}_{{i=1}}^{{n}} (a bare {op}_l does "
+                                 "not say where it starts, nor, for a product of matrices, in "
+                                 "which order: {op}_{{l=1}}^{{L}} runs up, {op}_{{l=L}}^{{1}} down)",
+                           "zh": "请写出 {op} 的范围：{op}_{{i=1}}^{{n}}（只写 {op}_l 说不清从哪里开始，"
+                                 "对矩阵连乘也说不清顺序：{op}_{{l=1}}^{{L}} 由小到大，"
+                                 "{op}_{{l=L}}^{{1}} 由大到小）"},
+    "series_needs_body": {"en": "the sum or product has nothing after its range",
+                          "zh": "求和或连乘的范围后面缺少被加（乘）的项"},
+    "series_arguments": {"en": "{name} needs four arguments: {name}(expression, i, first, last)",
+                         "zh": "{name} 需要四个参数：{name}(表达式, i, 起点, 终点)"},
+    "series_bound_uses_index": {"en": "the bounds of a sum or product cannot use its own index "
+                                      "{var}",
+                                "zh": "求和或连乘的上下限不能用它自己的指标 {var}"},
+    "series_bound_whole": {"en": "the bounds of a sum or product must be whole numbers",
+                           "zh": "求和或连乘的上下限必须是整数"},
+    "series_too_long": {"en": "the sum or product has too many terms to check (limit {limit}); "
+                              "write its closed form, or the range with a name such as n",
+                        "zh": "求和或连乘的项数过多，无法逐项检查（上限 {limit} 项）；"
+                              "请写出它的闭式，或用 n 之类的名字表示范围"},
+    "series_too_deep": {"en": "sums and products are nested too deeply (more than {limit})",
+                        "zh": "求和与连乘嵌套过深（超过 {limit} 层）"},
+    "bad_member_index": {"en": "the index of {name} must be a whole number or a formula of "
+                               "integers such as l+1",
+                         "zh": "{name} 的下标必须是整数，或 l+1 这样的整数表达式"},
+    "bad_relation": {"en": "a relation must give one member from the ones before it, e.g. "
+                           "x_{{l+1}} = x_l + F_l(x_l)",
+                     "zh": "递推关系应由前面的项给出后一项，例如 x_{{l+1}} = x_l + F_l(x_l)"},
+    "series_terms_exceeded": {"en": "the sums and products need more than {limit} terms at the "
+                                    "values checked",
+                              "zh": "在检查所用的取值下，求和与连乘需要超过 {limit} 项"},
+    "product_derivative": {"en": "the derivative of a product over a range is not worked out "
+                                  "here; write it as a sum (the product rule) first",
+                           "zh": "此处不计算区间连乘的导数；请先用乘积法则写成求和"},
+    "matrix_series": {"en": "a sum or product of matrices is checked only by sampling",
+                      "zh": "矩阵的求和与连乘只能通过取样检查"},
+    "member_derivative_order": {"en": "only first derivatives by a family member are checked",
+                                "zh": "对族成员求导只检查一阶导数"},
+    "member_derivative_not_smooth": {"en": "a derivative by a family member is checked only for "
+                                           "smooth formulas (no |x|, sign, max, min)",
+                                     "zh": "对族成员求导只检查光滑的式子（不含 |x|、sign、max、min）"},
+    "indexed_symbolic": {"en": "members of a family are checked only by sampling",
+                         "zh": "族成员只能通过取样检查"},
+    "relation_too_far": {"en": "a member's index is too large to compute from its relation "
+                               "(limit {limit})",
+                         "zh": "该项的下标过大，无法由递推关系算出（上限 {limit}）"},
     "bad_command_argument": {"en": "{command} needs a name in braces, e.g. {command}{{W}}",
                              "zh": "{command} 后需要花括号中的名字，例如 {command}{{W}}"},
     "unknown_environment": {"en": "only matrix environments (bmatrix, pmatrix) are understood",
@@ -199,6 +245,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "part_expected": {"en": "expected answer", "zh": "标准答案"},
     "part_malrule": {"en": "mal-rule", "zh": "错误规则"},
     "part_start": {"en": "starting line", "zh": "起始式"},
+    "part_relations": {"en": "declared relations", "zh": "声明的递推关系"},
     "timeout": {"en": "Grading took too long and was stopped; please simplify your answer.",
                 "zh": "判分超时已被终止，请简化你的答案。"},
     "bad_request": {"en": "Malformed request: {reason}", "zh": "请求格式错误：{reason}"},

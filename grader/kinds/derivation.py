@@ -37,9 +37,11 @@ from ..result import Result, Step, StepStatus
 from ..values.counterexample import format_value
 from ..values.decide import canonical_shape, sampling_env, uses_matrices
 from ..values.evaluate import evaluate
+from ..values.indexed import Indexing
 from .exact_decimal import undefined_everywhere
 from .expression import ExpectedBroken, SymbolicCheck, counterexample_of, full_verdict, prepare
 from .feedback import caret_text, counterexample_text, misconfigured, reason, result
+from .indexing import indexing_of
 
 MAX_LINES = 40
 DEFAULT_APPROX_RTOL = 1e-3
@@ -81,6 +83,10 @@ def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
         return misconfigured("part_expected", err, lang)
     if not lines:
         return result(feedback=message("no_lines", lang), error=message("no_lines", lang))
+    try:
+        indexing = indexing_of(decls)
+    except ParseError as err:
+        return misconfigured("part_relations", err, lang)
     # The start's and target's variables are the question's names too (2xy is 2·x·y).
     names = set().union(*(symbol_names(n) for n in (start_node, target_node) if n is not None))
     decls = decls.with_symbols(names)
@@ -92,7 +98,7 @@ def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
     used: Approximation | None = None  # the loosest tolerance an approximate line used
     for number, text in enumerate(lines, start=1):
         step, node, approximation = _check_line(number, str(text), previous, decls, lang,
-                                                symbolic, tolerance)
+                                                symbolic, tolerance, indexing)
         steps.append(step)
         last_node = node
         if node is not None:
@@ -103,7 +109,7 @@ def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
             used = approximation.loosest(used)
     first_wrong = next((s.line for s in steps if s.status is not StepStatus.VERIFIED), None)
     reaches = target_node is None or (last_node is not None and
-                                      _reaches(last_node, target_node, symbolic, used))
+                                      _reaches(last_node, target_node, symbolic, used, indexing))
     correct = first_wrong is None and reaches
     prefix = (first_wrong - 1) if first_wrong else len(lines)
     score = 1.0 if correct else (prefix / len(lines)) * (1.0 if reaches else 0.5)
@@ -119,21 +125,22 @@ def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
 
 
 def _reaches(last: Node, target: Node, symbolic: SymbolicCheck | None,
-             used: Approximation | None) -> bool:
-    if _same(last, target, symbolic) == "equal":
+             used: Approximation | None, indexing: Indexing) -> bool:
+    if _same(last, target, symbolic, indexing) == "equal":
         return True
     return used is not None and approximately(last, target, used)[0] == "equal"
 
 
-def _same(a: Node, b: Node, symbolic: SymbolicCheck | None) -> str:
+def _same(a: Node, b: Node, symbolic: SymbolicCheck | None, indexing: Indexing) -> str:
     try:
-        return full_verdict(a, b, symbolic).status
+        return full_verdict(a, b, symbolic, indexing).status
     except (EvalError, ExpectedBroken):
         return "undecided"
 
 
 def _check_line(number: int, text: str, previous: Node | None, decls: Declarations, lang: str,
                 symbolic: SymbolicCheck | None, tolerance: Approximation | None,
+                indexing: Indexing,
                 ) -> tuple[Step, Node | None, Approximation | None]:
     try:
         node, _, notes = parse_with_notes(text, decls)
@@ -149,7 +156,7 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
         step = _check_approximation(number, node, previous, approximation, interpreted, lang)
         return step, node, approximation
     try:
-        verdict = full_verdict(node, previous, symbolic)
+        verdict = full_verdict(node, previous, symbolic, indexing)
     except (EvalError, ExpectedBroken) as err:
         inner = err.err if isinstance(err, ExpectedBroken) else err
         text_ = message("step_cannot_decide", lang, line=number) + " " + reason(inner, lang)

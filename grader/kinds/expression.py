@@ -32,6 +32,7 @@ from ..values.decide import (
     valid_count,
 )
 from ..values.evaluate import Env, evaluate
+from ..values.indexed import Indexing, indexed_verdict, needs_integer_points
 from .exact_decimal import undefined_everywhere
 from .feedback import (
     cannot_grade,
@@ -41,6 +42,7 @@ from .feedback import (
     shape_text,
     unreadable,
 )
+from .indexing import indexing_of
 
 # (answer tree, expected tree) -> True / False / None (cannot decide); runs in the worker.
 SymbolicCheck = Callable[[Node, Node], bool | None]
@@ -97,9 +99,14 @@ def inside_the_domain(node: Node, env: Env, value: np.ndarray) -> tuple[Env, np.
     return (seek, seek_value) if valid_count(seek_value) > valid_count(value) else (env, value)
 
 
-def sampling_verdict(answer: Node, expected: Prepared | Node) -> SampleVerdict:
-    """Raises EvalError for an answer that cannot be evaluated; CannotDecide becomes undecided."""
+def sampling_verdict(answer: Node, expected: Prepared | Node,
+                     indexing: Indexing | None = None) -> SampleVerdict:
+    """Raises EvalError for an answer that cannot be evaluated; CannotDecide becomes undecided.
+    Sums, products, family members and integer names are sampled at integer points
+    (values/indexed.py)."""
     exp = expected if isinstance(expected, Prepared) else Prepared(expected, {})
+    if needs_integer_points(answer, exp.node, indexing):
+        return _indexed_sampling_verdict(answer, exp.node, indexing)
     matrix_mode = uses_matrices(answer, exp.node)
     try:
         env, expected_value = sampled(exp, matrix_mode)
@@ -114,6 +121,22 @@ def sampling_verdict(answer: Node, expected: Prepared | Node) -> SampleVerdict:
     return compare_values(answer_value, expected_value, flatten_vectors=not matrix_mode, env=env)
 
 
+def _indexed_sampling_verdict(answer: Node, expected: Node,
+                              indexing: Indexing | None) -> SampleVerdict:
+    try:
+        return indexed_verdict(answer, expected, indexing)
+    except CannotDecide:
+        return SampleVerdict("undecided")
+    except EvalError as err:
+        try:  # the expected formula's own fault, or the answer's?
+            indexed_verdict(expected, expected, indexing)
+        except EvalError:
+            raise ExpectedBroken(err) from err
+        except CannotDecide:
+            return SampleVerdict("undecided")
+        raise
+
+
 class ExpectedBroken(Exception):
     def __init__(self, err: GraderError) -> None:
         super().__init__(err.key)
@@ -121,12 +144,19 @@ class ExpectedBroken(Exception):
 
 
 def full_verdict(answer: Node, expected: Prepared | Node,
-                 symbolic: SymbolicCheck | None) -> SampleVerdict:
+                 symbolic: SymbolicCheck | None,
+                 indexing: Indexing | None = None) -> SampleVerdict:
     exp_node = expected.node if isinstance(expected, Prepared) else expected
     exact = exactly(answer, exp_node)  # two rational expressions: decided exactly
     if exact is not None and exact.status == "equal":
         return exact
-    verdict = confirmed(answer, exp_node, sampling_verdict(answer, expected), exact)
+    sampled_verdict = sampling_verdict(answer, expected, indexing)
+    if sampled_verdict.status != "undecided" and (
+            sampled_verdict.path == "exact" or needs_integer_points(answer, exp_node, indexing)):
+        # Integer points (indexed.py) decided it, exactly where the terms allowed; the
+        # multi-precision walk and the nice points of confirm.py know no sums or members.
+        return sampled_verdict
+    verdict = confirmed(answer, exp_node, sampled_verdict, exact)
     if verdict.status == "undecided" and symbolic is not None:
         outcome = symbolic(answer, exp_node)
         if outcome is True:
@@ -151,7 +181,11 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
         return unreadable(answer, err, lang)
     interpreted = to_latex(node)
     try:
-        verdict = full_verdict(node, exp, symbolic)
+        indexing = indexing_of(decls)
+    except ParseError as err:
+        return misconfigured("part_relations", err, lang)
+    try:
+        verdict = full_verdict(node, exp, symbolic, indexing)
     except EvalError as err:
         return cannot_grade(err, lang, interpreted)
     except ExpectedBroken as broken:
@@ -165,7 +199,8 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
                       interpreted=interpreted)
     # An undeclared name is a variable like any other (0*z is right for 0); when the answer is
     # not right, say that it uses a name the question does not (t for x, X for x).
-    names_note = other_names_note(node, question_names | decls.symbols, decls, lang)
+    names_note = other_names_note(node, question_names | decls.symbols | decls.integers, decls,
+                                  lang)
     # A mal-rule names the mistake, which says more than a shape (g^T (I+W) is the row form).
     matched = match_malrule(node, malrules, decls, symbolic)
     if matched is not None:

@@ -55,23 +55,48 @@ def canonical_name(name: object) -> str:
 
 
 DECLARED_FIELDS = ("symbols", "functions", "matrices")
+# The declaration schema's other fields (docs/contracts.md): integer names, indexed families,
+# domains of names declared above, and recursions written as equations.
+INDEX_FIELDS = ("integers", "families", "positive", "nonnegative")
+RELATIONS_FIELD = "relations"
+MAX_RELATIONS = 10
+MAX_RELATION_LENGTH = 200
 
 
 def declarations(request: dict) -> Declarations:
-    if not (request.get("symbols") or request.get("functions") or request.get("matrices")):
+    if not any(request.get(field) for field in DECLARED_FIELDS + INDEX_FIELDS
+               + (RELATIONS_FIELD,)):
         return NO_DECLARATIONS  # numeric questions declare nothing: share one empty set
-    lists = []
-    for field in DECLARED_FIELDS:
-        value = request.get(field) or []
-        if isinstance(value, str):
-            value = [value]
-        if not isinstance(value, list | tuple) or len(value) > MAX_DECLARED:
-            raise BadRequest(f"{field} must be a list of names")
-        if all(isinstance(v, str) for v in value):
-            lists.append(_canonical_names(tuple(value)))
-        else:  # raises at the first name that is not a string
-            lists.append(tuple(canonical_name(v) for v in value))
-    return _declarations_of(*lists)
+    lists = [_names_field(request, field) for field in DECLARED_FIELDS]
+    if not any(request.get(field) for field in INDEX_FIELDS + (RELATIONS_FIELD,)):
+        return _declarations_of(*lists)
+    more = [_names_field(request, field) for field in INDEX_FIELDS]
+    return _indexed_declarations_of(*lists, *more, _relations_field(request))
+
+
+def _names_field(request: dict, field: str) -> tuple[str, ...]:
+    value = request.get(field) or []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple) or len(value) > MAX_DECLARED:
+        raise BadRequest(f"{field} must be a list of names")
+    if all(isinstance(v, str) for v in value):
+        return _canonical_names(tuple(value))
+    return tuple(canonical_name(v) for v in value)  # raises at the first name not a string
+
+
+def _relations_field(request: dict) -> tuple[str, ...]:
+    """Relations stay text (read by kinds/indexing.py, with the other declarations)."""
+    value = request.get(RELATIONS_FIELD) or []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple) or len(value) > MAX_RELATIONS or not all(
+            isinstance(v, str) and 0 < len(v) <= MAX_RELATION_LENGTH for v in value):
+        raise BadRequest(f"relations must be a list of at most {MAX_RELATIONS} equations "
+                         f"(each at most {MAX_RELATION_LENGTH} characters)")
+    if not all(v.count("=") == 1 for v in value):
+        raise BadRequest("each relation must be one equation, e.g. x_{l+1} = x_l + F_l(x_l)")
+    return tuple(value)
 
 
 # Every answer to a question declares the same names: they are read once (bounded caches of
@@ -85,6 +110,22 @@ def _canonical_names(names: tuple[str, ...]) -> tuple[str, ...]:
 def _declarations_of(symbols: tuple[str, ...], functions: tuple[str, ...],
                      matrices: tuple[str, ...]) -> Declarations:
     return Declarations.of(symbols, functions, matrices)
+
+
+@lru_cache(maxsize=1024)
+def _indexed_declarations_of(symbols, functions, matrices, integers, families, positive,
+                             nonnegative, relations) -> Declarations:
+    declared = set(symbols) | set(functions) | set(matrices) | set(integers) | set(families)
+    for field, names in (("positive", positive), ("nonnegative", nonnegative)):
+        unknown = sorted(set(names) - declared)
+        if unknown:
+            raise BadRequest(f"{field} names must be declared in another list: "
+                             f"{', '.join(unknown)}")
+    clash = sorted(set(integers) & (set(functions) | set(matrices)))
+    if clash:
+        raise BadRequest(f"integers cannot also be functions or matrices: {', '.join(clash)}")
+    return Declarations.of(symbols, functions, matrices, integers=integers, families=families,
+                           positive=positive, nonnegative=nonnegative, relations=relations)
 
 
 def tolerance(request: dict) -> Tolerance:

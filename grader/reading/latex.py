@@ -15,11 +15,13 @@ from .nodes import (
     Ident,
     Matrix,
     MatSym,
+    Member,
     Mul,
     Neg,
     Node,
     Num,
     Pow,
+    Series,
     Sym,
     Transpose,
 )
@@ -139,6 +141,8 @@ def _apply(node: Apply) -> str:
 
 def _diff(node: Diff) -> str:
     v, order = name_latex(node.var), node.order
+    if type(node.expr) is Member and node.var.partition("_")[0] == node.expr.family:
+        return rf"\frac{{\partial {_render(node.expr)}}}{{\partial {v}}}"  # ∂x_L/∂x_l
     op = rf"\frac{{d}}{{d{v}}}" if order == 1 else rf"\frac{{d^{{{order}}}}}{{d{v}^{{{order}}}}}"
     return rf"{op}\left({_render(node.expr)}\right)"
 
@@ -166,4 +170,87 @@ _RENDER = {
     Transpose: lambda n: f"{{{_wrap(n.arg, ATOM)}}}^{{\\top}}",
     Factorial: lambda n: _wrap(n.arg, ATOM) + "!",
     Matrix: _matrix,
+    Series: lambda n: _series(n),
+    Member: lambda n: _member(n),
 }
+
+
+_SERIES_SIGNS = {"sum": r"\sum", "prod": r"\prod"}
+_NON_COMMUTING = (MatSym, Ident)
+
+
+def _series(node: Series) -> str:
+    r"""`\sum_{i=1}^{n} i`; a product of matrices also shows its order written out,
+    `\prod_{l=L}^{1} W_{l} \;[= W_{L} W_{L-1} \cdots W_{1}]` (the order the index runs)."""
+    body = _wrap(node.body, MUL + 1)
+    text = (rf"{_SERIES_SIGNS[node.op]}_{{{name_latex(node.var)}={_render(node.lower)}}}"
+            rf"^{{{_render(node.upper)}}} {body}")
+    if node.op == "prod" and _non_commuting(node.body):
+        step = -1 if node.descending else 1
+        first = _at(node, node.lower)
+        second = _at(node, _shifted(node.lower, step))
+        last = _at(node, node.upper)
+        text += rf" \;\left[= {first} \, {second} \cdots {last}\right]"
+    return text
+
+
+def _non_commuting(node: Node) -> bool:
+    from .nodes import walk  # noqa: PLC0415 - walk is cheap; only products of matrices need it
+    return any(isinstance(n, _NON_COMMUTING) or (type(n) is Member and n.kind == "matrix")
+               for n in walk(node))
+
+
+def _shifted(bound: Node, step: int) -> Node:
+    """bound + step, with a written number folded in (1 -> 2, L - 1 -> L - 2)."""
+    if type(bound) is Num:
+        value = int(bound.value) + step
+        return Num(float(value), str(value))
+    terms = bound.terms if type(bound) is Add else (bound,)
+    last = terms[-1]
+    number = last.arg if type(last) is Neg else last
+    if len(terms) > 1 and type(number) is Num:
+        value = (-number.value if type(last) is Neg else number.value) + step
+        rest = terms[:-1]
+        if value == 0:
+            return rest[0] if len(rest) == 1 else Add(rest)
+        folded = Num(abs(value), str(int(abs(value))))
+        return Add((*rest, folded if value > 0 else Neg(folded)))
+    one = Num(1.0, "1")
+    return Add((*terms, one if step > 0 else Neg(one)))
+
+
+def _at(node: Series, value: Node) -> str:
+    """The product's factor at index `value`, rendered (the index replaced in the body)."""
+    return _wrap(substitute(node.body, node.var, value), MUL + 1)
+
+
+def substitute(node: Node, name: str, value: Node) -> Node:
+    """`node` with the symbol `name` replaced by `value` (not under a range that binds it)."""
+    if type(node) is Sym:
+        return value if node.name == name else node
+    if type(node) is Series and node.var == name:
+        return node
+    changes = {}
+    for field in node.__slots__:
+        current = getattr(node, field)
+        if isinstance(current, tuple):
+            changes[field] = tuple(
+                tuple(substitute(x, name, value) for x in item) if isinstance(item, tuple)
+                else substitute(item, name, value) if _is_node(item) else item
+                for item in current)
+        elif _is_node(current):
+            changes[field] = substitute(current, name, value)
+    return type(node)(**{f: changes.get(f, getattr(node, f)) for f in node.__slots__}) \
+        if changes else node
+
+
+def _is_node(value: object) -> bool:
+    return hasattr(value, "__slots__") and type(value).__module__ == Num.__module__
+
+
+def _member(node: Member) -> str:
+    head = f"{name_latex(node.family)}_{{{_render(node.index)}}}"
+    if node.kind != "function":
+        return head
+    inner = ", ".join(_render(a) for a in node.args)
+    return rf"{head}{chr(39) * node.order}\left({inner}\right)"

@@ -31,9 +31,12 @@ LATEX_OPS = {"cdot": "*", "times": "*", "ast": "*", "div": "/", "mid": "|", "ver
 LATEX_SKIP = {"left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "quad", "qquad",
               "displaystyle", "limits"}
 LATEX_NAME_WRAPPERS = {"mathbf", "boldsymbol", "bm", "mathrm", "mathit", "operatorname",
-                       "vec", "mathsf", "text"}
+                       "vec", "mathsf", "text", "mathcal"}  # \mathcal{F}: the residual branch
 LATEX_CMDS = {"frac": "frac", "dfrac": "frac", "tfrac": "frac", "cfrac": "frac", "sqrt": "sqrt",
-              "top": "top", "intercal": "top", "T": "top"}
+              "top": "top", "intercal": "top", "T": "top",
+              "binom": "binom", "dbinom": "binom", "tbinom": "binom"}
+# \sum and \prod (∑, ∏ after normalization): a `bigop` token; its range follows as _{i=a}^{b}.
+LATEX_BIG_OPERATORS = {"sum": "sum", "prod": "prod"}
 MATRIX_ENVS = {"bmatrix", "pmatrix", "matrix", "Bmatrix"}
 
 NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # also read by plain_numbers.py
@@ -45,13 +48,13 @@ BRACED_SUBSCRIPT_RE = re.compile(r"\{([A-Za-z0-9+\-, ]{1,20})\}")
 COMMAND_RE = re.compile(r"\\([A-Za-z]+|.)")
 WRAPPED_NAME_RE = re.compile(r"\{\s*([A-Za-z]+)\s*\}")
 ENV_RE = re.compile(r"\{([A-Za-z]+\*?)\}")
-OPERATORS = "+-*/^()[]{},;|'!&=%"
+OPERATORS = "+-*/^()[]{},;|'!&=%_"  # "_": the range of \\sum_{i=1}^{n} (names read their own)
 LOG = "log"  # its subscript is a base: log_2x is log_2 x
 MAXIMA_CONSTANTS = ("pi", "e")
 
 
 class Token(NamedTuple):  # a tuple: tokens are made in the hot path, and tuples are cheap
-    kind: str  # num | name | op | cmd | begin | end | rowsep | eof
+    kind: str  # num | name | op | cmd | bigop | begin | end | rowsep | eof
     text: str
     pos: int
     end: int
@@ -145,6 +148,8 @@ def _read_command(text: str, i: int, space: bool) -> tuple[Token | None, int]:
         return Token("name", LATEX_NAMES[word] + suffix, i, stop, space), stop
     if word in LATEX_CMDS:
         return Token("cmd", LATEX_CMDS[word], i, end, space), end
+    if word in LATEX_BIG_OPERATORS:
+        return Token("bigop", LATEX_BIG_OPERATORS[word], i, end, space), end
     if word in LATEX_NAME_WRAPPERS:
         wrapped = WRAPPED_NAME_RE.match(text, end)
         if wrapped is None:

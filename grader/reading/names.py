@@ -21,13 +21,13 @@ Also here: `x` as a times sign in scientific notation (`9.54x10^-7`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .lexer import GREEK, Token
 from .nodes import BUILTIN_FUNCTIONS, MULTI_ARG_FUNCTIONS
 
-SPECIAL_FUNCTIONS = ("diff", "transpose", "root", "factorial")
+SPECIAL_FUNCTIONS = ("diff", "transpose", "root", "factorial", "sum", "prod", "product")
 CONSTANTS = ("e", "pi")
 NOT_FINITE = ("nan", "inf", "infinity", "infty", "oo", "NaN", "Inf", "Infinity")
 NAME_LIMIT = 40
@@ -50,20 +50,34 @@ NOT_NAMES = ("partial", "nabla")
 
 @dataclass(frozen=True, slots=True)
 class Declarations:
+    """A question's (or derivation's) names, one field per list of the declaration schema
+    (docs/contracts.md): `integers` are integer-valued symbols (bounds, indices); `families`
+    make `x_0`, `x_l`, `x_{l+1}` members of `x` (a function family when also in `functions`, a
+    matrix family when also in `matrices`); `positive`/`nonnegative` are domains of names
+    declared above; `relations` are recursions as text (`x_{l+1} = x_l + F_l(x_l)`), read by
+    reading/families.py."""
+
     symbols: frozenset[str] = frozenset()
     functions: frozenset[str] = frozenset()
     matrices: frozenset[str] = frozenset()
+    integers: frozenset[str] = frozenset()
+    families: frozenset[str] = frozenset()
+    positive: frozenset[str] = frozenset()
+    nonnegative: frozenset[str] = frozenset()
+    relations: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, symbols=(), functions=(), matrices=()) -> Declarations:
+    def of(cls, symbols=(), functions=(), matrices=(), *, integers=(), families=(),
+           positive=(), nonnegative=(), relations=()) -> Declarations:
         return cls(frozenset(symbols or ()), frozenset(functions or ()),
-                   frozenset(matrices or ()))
+                   frozenset(matrices or ()), frozenset(integers or ()),
+                   frozenset(families or ()), frozenset(positive or ()),
+                   frozenset(nonnegative or ()), tuple(relations or ()))
 
     def with_symbols(self, names) -> Declarations:
         """These declarations plus more plain symbols (the expected answer's variables)."""
         extra = frozenset(names) - self.symbols - self.functions - self.matrices
-        return self if not extra else Declarations(self.symbols | extra, self.functions,
-                                                   self.matrices)
+        return self if not extra else replace(self, symbols=self.symbols | extra)
 
     @property
     def identity_is_matrix(self) -> bool:
@@ -80,7 +94,7 @@ _RESERVED = frozenset(BUILTIN_FUNCTIONS + MULTI_ARG_FUNCTIONS + tuple(FUNCTION_A
 
 @lru_cache(maxsize=1024)
 def _vocabulary(decls: Declarations) -> frozenset[str]:
-    known = decls.symbols | decls.functions | decls.matrices | _RESERVED
+    known = decls.symbols | decls.functions | decls.matrices | decls.integers | _RESERVED
     if decls.matrices:
         known |= {"T"}  # W^Tg: the transpose mark written against the next name
         if decls.identity_is_matrix:

@@ -132,8 +132,38 @@ class Matrix:
     rows: tuple[tuple[Node, ...], ...]  # a vector [a, b] is one row; [a; b] is one column
 
 
+@dataclass(frozen=True, slots=True)
+class Series:
+    """A sum or product over an integer range: op is "sum" or "prod"; `var` runs from `lower` to
+    `upper` one step at a time, downwards when `descending` (decided once, from how the bounds
+    are written: reading/series.py). Factors multiply in the order the index runs, so an
+    ascending product of matrices is A_lower ... A_upper and a descending one A_lower ...
+    A_upper too, with lower > upper. A range that runs past its end is empty (a sum of 0, a
+    product of 1)."""
+
+    op: str
+    var: str
+    lower: Node
+    upper: Node
+    body: Node
+    descending: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """A member of a declared indexed family: `x_{l+1}` is Member("x", l + 1). kind is "symbol",
+    "matrix" or "function" (then `args` and `order` as in Apply: F_l'(x_l)). Members with the
+    same index value are the same value (or function); distinct index values, distinct ones."""
+
+    family: str
+    index: Node
+    kind: str = "symbol"
+    args: tuple[Node, ...] = ()
+    order: int = 0
+
+
 Node = (Num | Const | Sym | MatSym | Ident | Neg | Add | Mul | Div | Pow | Func | FuncN | Apply
-        | Diff | Transpose | Factorial | Matrix)
+        | Diff | Transpose | Factorial | Matrix | Series | Member)
 
 
 _CHILDREN = {
@@ -149,6 +179,8 @@ _CHILDREN = {
     Transpose: lambda n: (n.arg,),
     Factorial: lambda n: (n.arg,),
     Matrix: lambda n: tuple(chain.from_iterable(n.rows)),
+    Series: lambda n: (n.lower, n.upper, n.body),
+    Member: lambda n: (n.index, *n.args),
 }
 
 
@@ -179,10 +211,11 @@ class Facts:
     multi_arg: bool  # some undefined function takes several arguments
     has_diff: bool
     constant: bool
+    indexed: bool = False  # a sum, a product or a family member: sampled at integer points
 
 
 # Any of these makes a tree depend on something other than numbers (facts(...).constant).
-_NOT_CONSTANT = frozenset((Sym, MatSym, Apply, Diff, Ident))
+_NOT_CONSTANT = frozenset((Sym, MatSym, Apply, Diff, Ident, Series, Member))
 
 
 _NUMBERS_ONLY = Facts(frozenset(), frozenset(), frozenset(), False, False, constant=True)
@@ -194,20 +227,56 @@ def facts(node: Node) -> Facts:
     if hit is not None and hit[0] is node:
         return hit[1]
     named = [n for n in walk(node) if type(n) in _NOT_CONSTANT]  # usually a handful
-    result = _facts_of_named(named) if named else _NUMBERS_ONLY
+    result = _facts_of_named(named, node) if named else _NUMBERS_ONLY
     if len(_FACTS) > 4096:  # keeps the node alive while cached, so its id cannot be reused
         _FACTS.clear()
     _FACTS[id(node)] = (node, result)
     return result
 
 
-def _facts_of_named(named: list[Node]) -> Facts:
+def _facts_of_named(named: list[Node], root: Node) -> Facts:
     symbols = {n.name for n in named if type(n) is Sym} | {n.var for n in named if type(n) is Diff}
+    indexed = any(type(n) in (Series, Member) for n in named)
+    if indexed:  # the index of a sum or product is bound: it is not one of the formula's names
+        symbols = free_names(root) | {n.var for n in named if type(n) is Diff
+                                      and not _by_member(n)}
     applied = [n for n in named if type(n) is Apply]
-    return Facts(frozenset(symbols), frozenset(n.name for n in named if type(n) is MatSym),
-                 frozenset(n.name for n in applied if len(n.args) == 1),
+    matrices = {n.name for n in named if type(n) is MatSym}
+    functions = {n.name for n in applied if len(n.args) == 1}
+    if indexed:  # W_l is a matrix, F_l a function: the family's name stands for its members
+        members = [n for n in named if type(n) is Member]
+        matrices |= {n.family for n in members if n.kind == "matrix"}
+        functions |= {n.family for n in members if n.kind == "function"}
+    return Facts(frozenset(symbols), frozenset(matrices), frozenset(functions),
                  any(len(n.args) != 1 for n in applied), any(type(n) is Diff for n in named),
-                 constant=False)
+                 constant=False, indexed=indexed)
+
+
+def _by_member(node: Diff) -> bool:
+    """d/dx_l of a formula with members of the family x: x_l is a member, not a name."""
+    family, sep, _ = node.var.partition("_")
+    return bool(sep) and any(type(n) is Member and n.family == family for n in walk(node.expr))
+
+
+def free_names(node: Node) -> set[str]:
+    """Plain symbols used outside every sum or product that binds them (`n` in
+    \\sum_{i=1}^{n} i, not `i`)."""
+    free: set[str] = set()
+    stack = [(node, frozenset())]
+    while stack:
+        current, bound = stack.pop()
+        kind = type(current)
+        if kind is Sym and current.name not in bound:
+            free.add(current.name)
+        elif kind is Series:
+            stack.append((current.lower, bound))
+            stack.append((current.upper, bound))
+            stack.append((current.body, bound | {current.var}))
+            continue
+        get = _CHILDREN.get(kind)
+        if get is not None:
+            stack.extend((c, bound) for c in get(current))
+    return free
 
 
 def symbol_names(node: Node) -> set[str]:

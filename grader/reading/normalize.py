@@ -28,7 +28,7 @@ CHAR_MAP = {
     "μ": "mu", "µ": "mu", "ν": "nu", "ξ": "xi", "ρ": "rho", "σ": "sigma", "τ": "tau",
     "φ": "phi", "ϕ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega", "Δ": "Delta",
     "Σ": "Sigma", "Φ": "Phi", "Ω": "Omega", "Γ": "Gamma", "Θ": "Theta", "Λ": "Lambda",
-    "∂": "\\partial ", "≈": "\\approx ",
+    "∂": "\\partial ", "≈": "\\approx ", "∑": "\\sum ", "∏": "\\prod ",
 }
 
 PRINTABLE_ASCII_RUN = re.compile(r"[ -~]+")  # none of these is in the maps above

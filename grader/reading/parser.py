@@ -56,6 +56,7 @@ from .nodes import (
     Ident,
     Matrix,
     MatSym,
+    Member,
     Mul,
     Neg,
     Node,
@@ -68,8 +69,9 @@ from .nodes import (
 )
 from .normalize import normalize
 from .plain_numbers import DECIMAL_COMMA_RE, parse_plain_numbers
+from .series import SERIES_OPS, make_series
 
-IMPLICIT_STARTS = {"num", "name", "diffop", "leibniz", "cmd", "begin"}
+IMPLICIT_STARTS = {"num", "name", "diffop", "leibniz", "cmd", "bigop", "begin"}
 NO_DECLARATIONS = Declarations()
 LEFT_SIDES = ("=", "≈")  # "L = 1.25", "≈ 0.333": what a line says, after its label
 # sin^-1 x is arcsin x (ISO 80000-2, Stewart 1.6): the inverse function, not 1/sin x.
@@ -80,6 +82,8 @@ INVERSE_FUNCTIONS = {
 }
 EXTREMA = ("max", "min")
 TEN = Num(10.0, "10")
+SERIES_SIGNS = {"sum": "\\sum", "prod": "\\prod"}
+INDEX_NODES = (Num, Sym, Add, Neg, Mul)  # what the index of a family member may be made of
 
 
 def parse(text: str, decls: Declarations = NO_DECLARATIONS,
@@ -380,6 +384,9 @@ class Parser:
         if t.kind == "name":
             return self.parse_name()
         if t.kind == "leibniz":
+            member_derivative = self.member_leibniz(t)
+            if member_derivative is not None:
+                return member_derivative
             function, _, var = t.text.partition("/")
             raise ParseError("leibniz_undeclared", t.pos, function=function, var=var)
         if t.kind == "diffop":
@@ -391,6 +398,8 @@ class Parser:
             return self.make_diff(self.parse_power(), t.text, order, t)
         if t.kind == "cmd":
             return self.parse_command()
+        if t.kind == "bigop":
+            return self.parse_series()
         if t.kind == "begin":
             return self.parse_environment()
         if t.kind == "op":
@@ -407,6 +416,10 @@ class Parser:
     def parse_name(self) -> Node:
         t = self.take()
         name, decls = t.text, self.decls
+        if decls.families and "_" in name and name.partition("_")[0] in decls.families:
+            return self.parse_member(t)
+        if name in SERIES_OPS and self.at("op", "(") and name not in decls.functions:
+            return self.parse_series_call(t)
         if name in decls.functions and name not in DECLARABLE_FUNCTIONS:
             order = 0
             while self.at("op", "'"):
@@ -722,6 +735,10 @@ class Parser:
             num = self.latex_argument()
             den = self.latex_argument()
             return self.make(Div(num, den))
+        if t.text == "binom":  # \\binom{n}{k} is binomial(n, k)
+            args = [self.latex_argument(), self.latex_argument()]
+            check_binomial(args, t.pos)
+            return self.make(FuncN("binomial", tuple(args)))
         if t.text == "sqrt":
             if self.at("op", "["):
                 opener = self.take()
@@ -752,6 +769,92 @@ class Parser:
         if t.kind == "name":
             return self.parse_name()
         raise ParseError("expected", t.pos, expected="{", found=t.text)
+
+    # -- sums, products and family members (issue 24; reading/series.py, reading/families.py) ---
+    def parse_series(self) -> Node:
+        """`\\sum_{i=a}^{b} body` (either order of _ and ^); the body is the term that follows
+        (`\\sum_{i=1}^{n} 2i + 1` is (sum of 2i) + 1, as on paper)."""
+        t = self.take()
+        var = lower = upper = None
+        for _ in range(2):
+            if self.at("op", "_") and var is None:
+                self.take()
+                var, lower = self.series_start(t)
+            elif self.at("op", "^") and upper is None:
+                self.take()
+                upper = self.latex_argument()
+        if var is None or upper is None:
+            raise ParseError("series_needs_range", t.pos, op=SERIES_SIGNS[t.text])
+        if self.tok.kind in ("eof", "end", "rowsep") or self.at("op") and self.tok.text in ")}],=+":
+            raise ParseError("series_needs_body", self.tok.pos)
+        body = self.parse_term()
+        return self.make(make_series(t.text, var, lower, upper, body, t.pos))
+
+    def series_start(self, t: Token) -> tuple[str, Node]:
+        """`{i=a}` after the `_` of a sum or product: (index name, lower bound)."""
+        if not self.at("op", "{"):
+            raise ParseError("series_needs_range", t.pos, op=SERIES_SIGNS[t.text])
+        opener = self.take()
+        index = self.tok
+        if index.kind != "name" or not is_variable_name(index.text) or self.peek().text != "=":
+            raise ParseError("series_needs_range", t.pos, op=SERIES_SIGNS[t.text])
+        self.skip(2)
+        lower = self.parse_sum()
+        self.expect("}", opener)
+        return index.text, lower
+
+    def parse_series_call(self, t: Token) -> Node:
+        """`sum(expr, i, a, b)`, `prod(expr, i, a, b)` (SymPy's and Maxima's order)."""
+        args = self.parse_call_args(t)
+        if len(args) != 4 or type(args[1]) is not Sym:
+            raise ParseError("series_arguments", t.pos, name=t.text)
+        body, index, lower, upper = args
+        return self.make(make_series(SERIES_OPS[t.text], index.name, lower, upper, body, t.pos))
+
+    def parse_member(self, t: Token) -> Node:
+        """`x_{l+1}`, `W_i`, `F_l(x_l)`, `F_l'(x_l)`: a member of a declared family."""
+        family, _, subscript = t.text.partition("_")
+        index = self.member_index(subscript, t)
+        decls = self.decls
+        if family in decls.functions:
+            order = 0
+            while self.at("op", "'"):
+                self.take()
+                order += 1
+            if order > MAX_DIFF_ORDER:
+                raise ParseError("derivative_order", t.pos, limit=MAX_DIFF_ORDER)
+            args = self.parse_call_args(t)
+            if order and len(args) != 1:
+                raise ParseError("prime_needs_one_argument", t.pos, name=t.text)
+            return self.make(Member(family, index, "function", tuple(args), order))
+        kind = "matrix" if family in decls.matrices else "symbol"
+        return self.make(Member(family, index, kind))
+
+    def member_leibniz(self, t: Token) -> Node | None:
+        """`\\frac{\\partial x_L}{\\partial x_l}`, `dx_L/dx_l`: a member differentiated by a
+        member of the same family (through its relation: values/evaluate.py), else None."""
+        top, _, var = t.text.partition("/")
+        family = top.partition("_")[0]
+        if "_" not in top or family not in self.decls.families \
+                or var.partition("_")[0] != family or family in self.decls.functions:
+            return None
+        self.take()
+        self.member_index(var.partition("_")[2], t)  # an index that can be read
+        member = self.make(Member(family, self.member_index(top.partition("_")[2], t),
+                                  "matrix" if family in self.decls.matrices else "symbol"))
+        return self.make(Diff(member, var, 1))
+
+    def member_index(self, subscript: str, t: Token) -> Node:
+        """The subscript of a member as a formula of integers (`l+1` -> l + 1)."""
+        try:
+            tokens = tokenize(subscript.replace(",", " "))
+            index = Parser(prepare_tokens(tokens, self.decls), self.decls).parse_all()
+        except ParseError:
+            raise ParseError("bad_member_index", t.pos, name=t.text) from None
+        if type(index) is Matrix or any(type(n) not in INDEX_NODES for n in walk(index)):
+            raise ParseError("bad_member_index", t.pos, name=t.text)
+        self.nodes += sum(1 for _ in walk(index))
+        return index
 
 
 def is_function_name(name: str, decls: Declarations) -> bool:

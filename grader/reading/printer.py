@@ -21,16 +21,18 @@ from .nodes import (
     Ident,
     Matrix,
     MatSym,
+    Member,
     Mul,
     Neg,
     Node,
     Num,
     Pow,
+    Series,
     Sym,
     Transpose,
 )
 
-_ATOMS = (Const, Sym, MatSym, Ident, Func, FuncN, Apply, Diff, Matrix)
+_ATOMS = (Const, Sym, MatSym, Ident, Func, FuncN, Apply, Diff, Matrix, Series, Member)
 _POSTFIX = (Transpose, Factorial)  # bind tighter than any infix operator
 
 
@@ -85,7 +87,20 @@ _PRINT = {
     Transpose: lambda n: f"{_operand(n.arg, postfix=False)}^T",
     Factorial: lambda n: f"{_operand(n.arg, postfix=False)}!",
     Matrix: _matrix,
+    # sum(body, i, a, b) reads back with the same direction (reading/series.py decides it from
+    # the bounds); a member's index is printed in braces without spaces: x_{l+1}.
+    Series: lambda n: (f"{n.op}({to_text(n.body)}, {n.var}, {to_text(n.lower)}, "
+                       f"{to_text(n.upper)})"),
+    Member: lambda n: (f"{n.family}_{{{_index_text(n.index)}}}"
+                       + (f"{chr(39) * n.order}({', '.join(to_text(a) for a in n.args)})"
+                          if n.kind == "function" else "")),
 }
+
+
+def _index_text(index: Node) -> str:
+    """A member's index as the subscript the lexer reads (letters, digits, + and -: 2l, not
+    2 * l)."""
+    return to_text(index).replace(" ", "").replace("*", "").replace("(", "").replace(")", "")
 
 
 def to_text(node: Node) -> str:

@@ -22,11 +22,13 @@ from ..reading.nodes import (
     Ident,
     Matrix,
     MatSym,
+    Member,
     Mul,
     Neg,
     Node,
     Num,
     Pow,
+    Series,
     Sym,
     Transpose,
 )
@@ -96,7 +98,30 @@ _TO_SYMPY = {
     Transpose: lambda n: to_sympy(push_transpose(n.arg)),
     Factorial: lambda n: sympy.factorial(to_sympy(n.arg)),
     Matrix: lambda n: sympy.ImmutableMatrix([[to_sympy(e) for e in row] for row in n.rows]),
+    Series: lambda n: _series(n),
+    Member: lambda n: _member(n),
 }
+
+
+def _series(node: Series):
+    """sympy.Sum / sympy.Product over the range as it runs (a downward range of commuting terms
+    is the upward one from the other end; non-commuting factors are left to sampling)."""
+    body = to_sympy(node.body)
+    if not body.is_commutative:
+        raise CannotDecide("matrix_series")
+    low, high = to_sympy(node.lower), to_sympy(node.upper)
+    if node.descending:
+        low, high = high, low
+    index = sympy.Symbol(node.var, integer=True)
+    body = body.subs(symbol(node.var), index)
+    build = sympy.Sum if node.op == "sum" else sympy.Product
+    return build(body, (index, low, high)).doit()
+
+
+def _member(node: Member):
+    """Family members are left to sampling: sympy knows neither the declared relations (it
+    would call x_{l+1} and x_l + F_l(x_l) different) nor that x_{l+1} at l = 2 is x_3."""
+    raise CannotDecide("indexed_symbolic")
 
 
 def push_transpose(node: Node) -> Node:

@@ -22,15 +22,18 @@ from ..reading.nodes import (
     Ident,
     Matrix,
     MatSym,
+    Member,
     Mul,
     Neg,
     Node,
     Num,
     Pow,
+    Series,
     Sym,
     Transpose,
     count_nodes,
     facts,
+    walk,
 )
 
 ZERO, ONE, TWO = Num(0.0, "0"), Num(1.0, "1"), Num(2.0, "2")
@@ -60,6 +63,10 @@ def _expand(node: Node) -> Node:
 
 
 def _expand_diff(node: Diff) -> Node:
+    if by_member(node):  # through a family's recursion: evaluated, not expanded (evaluate.py)
+        if node.order != 1:
+            raise CannotDecide("member_derivative_order")
+        return Diff(_expand(node.expr), node.var, 1)
     result = _expand(node.expr)
     for _ in range(node.order):
         result = derivative(result, node.var)
@@ -78,6 +85,10 @@ _EXPAND = {
     Diff: _expand_diff,
     Transpose: lambda n: Transpose(_expand(n.arg)),
     Matrix: lambda n: Matrix(tuple(tuple(_expand(e) for e in row) for row in n.rows)),
+    Series: lambda n: Series(n.op, n.var, _expand(n.lower), _expand(n.upper), _expand(n.body),
+                             n.descending),
+    Member: lambda n: Member(n.family, n.index, n.kind, tuple(_expand(a) for a in n.args),
+                             n.order),
 }
 
 
@@ -203,12 +214,55 @@ _DERIVATIVE = {
     Func: _d_func,
     FuncN: _d_func_n,
     Apply: _d_apply,
-    Diff: lambda n, var: derivative(_expand(n), var),
+    Diff: lambda n, var: _d_diff(n, var),
     Transpose: lambda n, var: Transpose(derivative(n.arg, var)),
     Factorial: lambda n, var: _d_gamma(n, (n.arg,), var),
     Matrix: lambda n, var: Matrix(tuple(tuple(derivative(e, var) for e in row)
                                         for row in n.rows)),
+    Series: lambda n, var: _d_series(n, var),
+    Member: lambda n, var: _d_member(n, var),
 }
+
+
+def by_member(node: Diff) -> bool:
+    """d/dx_l of a formula with members of the family x (∂x_L/∂x_l): x_L depends on x_l through
+    the family's relation, which no rule here can see; evaluate.py differentiates the values."""
+    family, sep, _ = node.var.partition("_")
+    return bool(sep) and any(type(n) is Member and n.family == family for n in walk(node.expr))
+
+
+def _d_diff(node: Diff, var: str) -> Node:
+    expanded = _expand(node)
+    if type(expanded) is Diff:  # a derivative by a member, differentiated again
+        raise CannotDecide("member_derivative_order")
+    return derivative(expanded, var)
+
+
+def _d_series(node: Series, var: str) -> Node:
+    """d/dx of a sum is the sum of the terms' derivatives (the bounds are integers, constant in
+    x); a product whose terms depend on x is left to "cannot decide"."""
+    if node.var == var:
+        raise CannotDecide("unknown_node")
+    d_body = derivative(node.body, var)
+    if d_body == ZERO:
+        return ZERO
+    if node.op != "sum":
+        raise CannotDecide("product_derivative")
+    return Series("sum", node.var, node.lower, node.upper, d_body, node.descending)
+
+
+def _d_member(node: Member, var: str) -> Node:
+    """A member x_l is a name of its own (constant in x); F_l(u)' = F_l'(u) u'."""
+    if node.kind != "function":
+        return ZERO
+    if len(node.args) != 1:
+        if all(derivative(a, var) == ZERO for a in node.args):
+            return ZERO
+        raise CannotDecide("partial_derivative")
+    da = derivative(node.args[0], var)
+    if da == ZERO:
+        return ZERO
+    return mul(Member(node.family, node.index, "function", node.args, node.order + 1), da)
 
 def _square(a: Node) -> Node:
     return Pow(a, TWO)

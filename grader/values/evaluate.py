@@ -12,17 +12,20 @@ the learner's answer always see the same values and the expected values can be c
 from __future__ import annotations
 
 import math
+import threading
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import numpy as np
 
-from ..errors import EvalError
+from ..errors import CannotDecide, EvalError, GraderError
 from ..reading.constant import binomial_of, constant_value, factorial_of
 from ..reading.nodes import (
     Add,
     Apply,
     Const,
+    Diff,
     Div,
     Factorial,
     Func,
@@ -30,14 +33,17 @@ from ..reading.nodes import (
     Ident,
     Matrix,
     MatSym,
+    Member,
     Mul,
     Neg,
     Node,
     Num,
     Pow,
+    Series,
     Sym,
     Transpose,
     is_constant,
+    walk,
 )
 from .differentiate import expand_derivatives
 
@@ -78,6 +84,19 @@ class Env:
     symbols: dict[str, np.ndarray] = field(default_factory=dict)
     matrices: dict[str, np.ndarray] = field(default_factory=dict)
     functions: dict[str, FunctionModel] = field(default_factory=dict)
+    # Indexed families (reading/families.py): recursions by family name, and the members they
+    # gave, by (family, index), each an array over all k points (values/indexed.py builds such
+    # environments; the shared ones have no relations).
+    relations: dict = field(default_factory=dict)
+    members: dict = field(default_factory=dict)
+    # (family, index per point): the member whose value is moved by MEMBER_STEP * i, for a
+    # derivative by that member (_member_derivative)
+    perturbed: tuple | None = None
+
+    def bound(self, name: str, values: np.ndarray) -> Env:
+        """This environment with the index `name` of a sum or product set to `values` (the
+        caches of drawn matrices, functions and members are shared: they depend on names only)."""
+        return replace(self, symbols={**self.symbols, name: values})
 
     def rng(self, name: str) -> np.random.Generator:
         return np.random.default_rng([zlib.crc32(name.encode()), self.seed])
@@ -122,7 +141,15 @@ class Env:
         return self.functions[key]
 
 
+# Terms of sums and products evaluated in one `evaluate` call (per thread), members computed
+# from a relation, and the largest member index a relation is run to.
+MAX_SERIES_EVALUATIONS = 1000  # 3 nested sums over n <= 9 take 819
+MAX_RELATION_INDEX = 64
+_Budget = threading.local()
+
+
 def evaluate(node: Node, env: Env) -> np.ndarray:
+    _Budget.terms = MAX_SERIES_EVALUATIONS
     with np.errstate(all="ignore"):
         return _eval(expand_derivatives(node), env)
 
@@ -140,6 +167,45 @@ def _eval(node: Node, env: Env) -> np.ndarray:
     if rule is None:  # a Diff: expand_derivatives has replaced every one before this walk
         raise EvalError("cannot_evaluate")
     return rule(node, env)
+
+
+# -- derivatives by a family member (∂x_L/∂x_l, differentiate.by_member) ---------------------------
+
+MEMBER_STEP = 1e-30
+# Not analytic, so the complex step cannot differentiate through them.
+_NOT_ANALYTIC = frozenset(("abs", "sign", "floor", "ceil", "max", "min", "cbrt"))
+
+
+def _member_derivative(node: Diff, env: Env) -> np.ndarray:
+    """d expr / d x_l at each point, by the complex step (Squire & Trapp 1998; Martins, Sturdza
+    & Alonso 2003): x_l (the member of that point's index) is moved by MEMBER_STEP * i and the
+    family's later members are run again from it through the relation, so the derivative of
+    x_L carries the whole chain x_l -> x_{l+1} -> ... -> x_L. Exact to rounding for analytic
+    formulas (no cancellation: the step is imaginary); formulas with |x|, sign, max are
+    refused."""
+    if any(type(n) in (Func, FuncN) and n.name in _NOT_ANALYTIC for n in walk(node.expr)):
+        raise CannotDecide("member_derivative_not_smooth")
+    family, _, subscript = node.var.partition("_")
+    index, ok = _whole_values(_eval(member_index(subscript), env))
+    if any(type(n) is Member and n.family == family and n.kind != "symbol"
+           for n in walk(node.expr)):
+        raise CannotDecide("matrix_derivative")
+    moved = replace(env, members={}, perturbed=(family, np.where(ok, index, -1)))
+    base = _eval(node.expr, replace(env, members=env.members, perturbed=None))
+    value = _eval(node.expr, moved)
+    derivative = ((value - base).imag / MEMBER_STEP).astype(complex)  # values are complex
+    return np.where(_broadcast_mask(ok, value), derivative, np.nan)
+
+
+@lru_cache(maxsize=256)
+def member_index(subscript: str) -> Node:
+    """The index of `x_<subscript>` as a formula (`l+1` -> l + 1)."""
+    from ..reading.parser import parse  # noqa: PLC0415 - the reading stage, only for this
+
+    try:
+        return parse(subscript)[0]
+    except GraderError as err:
+        raise EvalError("cannot_evaluate") from err
 
 
 def _add(node: Add, env: Env) -> np.ndarray:
@@ -196,9 +262,10 @@ def _pow(node: Pow, env: Env) -> np.ndarray:
     return np.linalg.matrix_power(base, int(abs(k)))
 
 
-def _apply(node: Apply, env: Env) -> np.ndarray:
+def _apply(node: Apply, env: Env, values: list[np.ndarray] | None = None) -> np.ndarray:
     name, order = node.name, node.order
-    values = [_eval(a, env) for a in node.args]
+    if values is None:
+        values = [_eval(a, env) for a in node.args]
     if len(values) == 1:
         return env.function(name).value(values[0], order)
     if len({v.shape for v in values}) != 1:
@@ -264,6 +331,136 @@ def _matrix(node: Matrix, env: Env) -> np.ndarray:
     return np.stack([np.stack(row, axis=-1) for row in entries], axis=-2)
 
 
+# -- sums, products and family members (reading/series.py, reading/families.py) -----------------
+
+def _whole_values(value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(integers, ok): a bound or index at each point, and where it is a real whole number."""
+    if is_matrix(value):
+        raise EvalError("function_argument_shapes", name="sum")
+    real = value.real
+    ok = np.isfinite(value) & (np.abs(value.imag) <= 1e-9) & (np.abs(real) < 2 ** 31)
+    rounded = np.round(np.where(ok, real, 0.0))
+    ok &= np.abs(real - rounded) <= 1e-9 * (1 + np.abs(real))
+    return rounded.astype(np.int64), ok
+
+
+def _series(node: Series, env: Env) -> np.ndarray:
+    """Terms in the order the index runs (`descending`: downwards); at each point only that
+    point's own terms count; a range that runs past its end is empty (0 for a sum, 1 or I for a
+    product). Points whose bounds are not whole numbers are undefined."""
+    lower, lower_ok = _whole_values(_eval(node.lower, env))
+    upper, upper_ok = _whole_values(_eval(node.upper, env))
+    step = -1 if node.descending else 1
+    count = np.maximum((lower - upper + 1) if node.descending else (upper - lower + 1), 0)
+    count = np.where(lower_ok & upper_ok, count, 0)
+    most = max(int(count.max(initial=0)), 1)  # one term at least: the body's shape
+    _Budget.terms = getattr(_Budget, "terms", MAX_SERIES_EVALUATIONS) - most
+    if _Budget.terms < 0:
+        raise EvalError("series_terms_exceeded", limit=MAX_SERIES_EVALUATIONS)
+    total = None
+    for j in range(most):
+        term = _eval(node.body, env.bound(node.var, (lower + step * j).astype(complex)))
+        active = j < count
+        total = _accumulate(node.op, total, term, active)
+    return np.where(_broadcast_mask(lower_ok & upper_ok, total), total, np.nan)
+
+
+def _broadcast_mask(mask: np.ndarray, like: np.ndarray) -> np.ndarray:
+    return mask.reshape(mask.shape + (1,) * (like.ndim - 1))
+
+
+def _accumulate(op: str, total: np.ndarray | None, term: np.ndarray,
+                active: np.ndarray) -> np.ndarray:
+    mask = _broadcast_mask(active, term)
+    if op == "sum":
+        term = np.where(mask, term, 0)
+        return term if total is None else total + term
+    if not is_matrix(term):
+        term = np.where(mask, term, 1)
+        return term if total is None else _multiply_values(total, term)
+    if term.shape[1] != term.shape[2]:
+        raise EvalError("matrix_power_square", shape=_shape_text(term))
+    identity = np.broadcast_to(np.eye(term.shape[1], dtype=complex), term.shape)
+    term = np.where(mask, term, identity)
+    return term if total is None else _multiply_values(total, term)  # in the order the index runs
+
+
+def _member(node: Member, env: Env) -> np.ndarray:
+    """Each point takes the member its own index names: x_{l+1} at l = 2 is x_3."""
+    index, ok = _whole_values(_eval(node.index, env))
+    args = [_eval(a, env) for a in node.args]
+    if node.kind == "function" and len(args) == 1:
+        return _function_members(node, index, ok, args[0], env)
+    result = None
+    for m in np.unique(index[ok]).tolist():
+        value = _member_value(node, int(m), args, env)
+        if result is None:
+            result = np.full(value.shape, np.nan, dtype=complex)
+        at = _broadcast_mask((index == m) & ok, value)
+        result = np.where(at, value, result)
+    if result is None:  # no point has a whole index: undefined everywhere
+        return np.full(env.k, np.nan, dtype=complex)
+    return result
+
+
+def _function_members(node: Member, index: np.ndarray, ok: np.ndarray, arg: np.ndarray,
+                      env: Env) -> np.ndarray:
+    """F_i(t) at every point, each with its own member's coefficients: one evaluation of the
+    random function (evaluate.FunctionModel) whatever the number of distinct indices."""
+    if not ok.any():
+        return np.full(arg.shape, np.nan, dtype=complex)
+    low, high = int(index[ok].min()), int(index[ok].max())
+    table = _coefficient_table(node.family, low, high, env)
+    rows, points = np.where(ok, index, low) - low, np.arange(env.k)
+    value = FunctionModel({t: table[t][rows, points] for t in FUNCTION_TERMS}).value(
+        arg, node.order)
+    return np.where(_broadcast_mask(ok, value), value, np.nan)
+
+
+def _coefficient_table(family: str, low: int, high: int, env: Env) -> dict[str, np.ndarray]:
+    """Per term, the coefficients of the members low..high (rows) at every point (columns);
+    kept with the environment's members."""
+    key = (family, "coefficients", low, high)
+    if key not in env.members:
+        models = [env.function(f"{family}_{m}") for m in range(low, high + 1)]
+        env.members[key] = {t: np.stack([model.coef[t] for model in models])
+                            for t in FUNCTION_TERMS}
+    return env.members[key]
+
+
+def _member_value(node: Member, m: int, args: list[np.ndarray], env: Env) -> np.ndarray:
+    """The member of index m at every point."""
+    name = f"{node.family}_{m}"
+    if node.kind == "function":
+        return _apply(Apply(name, node.args, node.order), env, args)
+    relation = env.relations.get(node.family)
+    if relation is None or m < relation.first_index:
+        if relation is not None and m < 0:
+            return np.full(env.k, np.nan, dtype=complex)  # before the first member
+        if node.kind == "matrix":
+            return env.matrix(name)
+        drawn = env.members.get(name)  # kept with the members: a bound index copies `symbols`
+        if drawn is None:
+            drawn = env.members[name] = env.symbol(name)
+        return _moved(node.family, m, drawn, env)
+    key = (node.family, m)
+    if key not in env.members:
+        if m > MAX_RELATION_INDEX:
+            raise EvalError("relation_too_far", limit=MAX_RELATION_INDEX)
+        at = np.full(env.k, m - relation.offset, dtype=complex)
+        env.members[key] = _moved(node.family, m, _eval(relation.rhs, env.bound(relation.var, at)),
+                                  env)
+    return env.members[key]
+
+
+def _moved(family: str, m: int, value: np.ndarray, env: Env) -> np.ndarray:
+    """The member's value, moved by the complex step where it is the one differentiated by."""
+    if env.perturbed is None or env.perturbed[0] != family:
+        return value
+    hit = env.perturbed[1] == m
+    return value + 1j * MEMBER_STEP * _broadcast_mask(hit, value) if hit.any() else value
+
+
 def _scalar(env: Env, value: float) -> np.ndarray:
     return np.full(env.k, value, dtype=complex)
 
@@ -286,6 +483,9 @@ _EVAL = {
     Transpose: _transpose,
     Factorial: lambda n, env: _factorial(n, env),
     Matrix: _matrix,
+    Series: _series,
+    Member: _member,
+    Diff: _member_derivative,  # only derivatives by a member are left after expansion
 }
 
 

@@ -47,6 +47,7 @@ from ..reading.nodes import (
     Node,
     Num,
     Pow,
+    Series,
     Sym,
     facts,
     is_constant,
@@ -221,18 +222,60 @@ def _sym(node: Sym, field, point: dict):
 
 
 def _pow(node: Pow, field, point: dict):
-    return field.power(_eval(node.base, field, point), _whole(node.exp))
+    return field.power(_eval(node.base, field, point), _whole_here(node.exp, field, point))
 
 
 def _factorial(node: Factorial, field, point: dict):
-    n = _whole(node.arg)
+    n = _whole_here(node.arg, field, point)
     if n < 0:
         raise _Pole
+    if n > MAX_FACTORIAL_HERE:
+        raise NotRational("too large to evaluate exactly")
     return field.number(Fraction(math.factorial(n)))  # n <= MAX_FACTORIAL (the parser's limit)
 
 
 def _func_n(node: FuncN, field, point: dict):
+    if type(field) is Exact and node.name == "binomial" and not all(map(is_constant, node.args)):
+        n, k = (_whole_here(a, field, point) for a in node.args)  # at an integer point
+        if n >= 0:
+            return Fraction(math.comb(n, k) if 0 <= k <= n else 0)
     return _eval(falling_factorial_form(node), field, point)
+
+
+# A formula where a whole number is needed (2^L, n!, binomial(L, k)) has one at an integer point
+# of a sum's check (values/indexed.py); only exact Fractions can tell, not the modular field.
+MAX_FACTORIAL_HERE = 1000
+MAX_EXPONENT_HERE = 10_000
+
+
+def _whole_here(node: Node, field, point: dict) -> int:
+    if is_constant(node) or type(field) is not Exact:
+        return _whole(node)
+    value = _eval(node, field, point)
+    if value.denominator != 1 or abs(value.numerator) > MAX_EXPONENT_HERE:
+        raise NotRational("not a whole number here")
+    return value.numerator
+
+
+def _series(node: Series, field, point: dict):
+    """A sum or product of Fractions, term by term (exact_value only: the modular test has no
+    rule for it, so rational_form never sees one)."""
+    if type(field) is not Exact:
+        raise NotRational("a sum or product")
+    lower, upper = _whole_here(node.lower, field, point), _whole_here(node.upper, field, point)
+    step = -1 if node.descending else 1
+    count = max((lower - upper if node.descending else upper - lower) + 1, 0)
+    if count > MAX_SERIES_TERMS_HERE:
+        raise NotRational("too many terms to evaluate exactly")
+    inner = dict(point)
+    terms = []
+    for j in range(count):
+        inner[node.var] = Fraction(lower + step * j)
+        terms.append(_eval(node.body, field, inner))
+    return field.add(terms) if node.op == "sum" else field.mul(terms)
+
+
+MAX_SERIES_TERMS_HERE = 2000
 
 
 def falling_factorial_form(node: FuncN) -> Node:
@@ -266,6 +309,7 @@ _EVAL = {
     Pow: _pow,
     Factorial: _factorial,
     FuncN: _func_n,
+    Series: _series,
 }
 
 

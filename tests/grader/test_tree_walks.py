@@ -28,11 +28,13 @@ from grader.reading.nodes import (
     Ident,
     Matrix,
     MatSym,
+    Member,
     Mul,
     Neg,
     Node,
     Num,
     Pow,
+    Series,
     Sym,
     Transpose,
     children,
@@ -49,6 +51,8 @@ SAMPLES = {
     Add: Add((X, TWO)), Mul: Mul((TWO, X)), Div: Div(X, TWO), Pow: Pow(X, TWO),
     Func: Func("sin", X), FuncN: FuncN("max", (X, TWO)), Apply: Apply("F", (X,), 1), Diff: Diff(Pow(X, TWO), "x"),
     Transpose: Transpose(A), Factorial: Factorial(Num(3.0, "3")), Matrix: Matrix(((X, TWO),)),
+    Series: Series("sum", "i", Num(1.0, "1"), TWO, Mul((Sym("i"), X))),
+    Member: Member("F", Sym("l"), "function", (X,)),
 }
 # The types that can make up a constant, each as a constant; the others have no constant value.
 CONSTANTS = {
@@ -57,7 +61,7 @@ CONSTANTS = {
     FuncN: FuncN("log", (TWO, HALF)), Transpose: Transpose(TWO),
     Factorial: Factorial(Num(3.0, "3")),
 }
-NOT_CONSTANT = (Sym, MatSym, Ident, Apply, Diff, Matrix)
+NOT_CONSTANT = (Sym, MatSym, Ident, Apply, Diff, Matrix, Series, Member)
 BY_TYPE = pytest.mark.parametrize("kind", NODE_TYPES, ids=lambda k: k.__name__)
 
 
@@ -96,7 +100,9 @@ def test_constant_value(kind):
 
 @BY_TYPE
 def test_evaluate(kind):
-    assert evaluate(SAMPLES[kind], Env(k=2, n=2, seed=0)).shape[0] == 2
+    env = Env(k=2, n=2, seed=0)
+    env.symbols["l"] = np.array([0, 3], dtype=complex)  # a member's index: whole numbers
+    assert evaluate(SAMPLES[kind], env).shape[0] == 2
 
 
 @BY_TYPE
@@ -109,6 +115,10 @@ def test_derivative(kind):
 
 @BY_TYPE
 def test_sympy(kind):
+    if kind is Member:  # left to sampling: sympy knows no declared relation
+        with pytest.raises(CannotDecide, match="indexed_symbolic"):
+            to_sympy(SAMPLES[kind])
+        return
     to_sympy(SAMPLES[kind])
 
 
@@ -145,7 +155,9 @@ def test_every_function_of_several_arguments_in_every_walk(name):
 # rule for every node type they can meet, and a stated refusal (NotRational / NotPrecise) for
 # the others, never a silent wrong value.
 RATIONAL = (Num, Sym, Neg, Add, Mul, Div, Pow, Factorial, FuncN)
-NOT_PRECISE = (MatSym, Ident, Matrix)
+NOT_PRECISE = (MatSym, Ident, Matrix, Series, Member)
+# Exact only at a point (Fractions, values/indexed.py), never in the modular test.
+EXACT_AT_A_POINT = (Series,)
 
 
 @BY_TYPE
@@ -160,6 +172,9 @@ def test_exact_walk(kind):
         assert isinstance(exact_value(node, {"x": Fraction(3)}), Fraction)
     elif kind is Diff:  # expanded first: d/dx x^2 = 2x is rational
         assert rational_form(node) is not None
+    elif kind in EXACT_AT_A_POINT:  # 1*3 + 2*3
+        assert rational_form(node) is None
+        assert exact_value(node, {"x": Fraction(3)}) == 9
     else:
         assert rational_form(node) is None
         with pytest.raises(NotRational):
@@ -173,6 +188,7 @@ def test_precise_walk(kind):
     from grader.values.precise import NotPrecise, _value
 
     env = Env(k=2, n=2, seed=0)
+    env.symbols["l"] = np.array([0, 3], dtype=complex)
     node = expand_derivatives(SAMPLES[kind])
     evaluate(node, env)  # draws every name's values (and the random function F)
     if kind in NOT_PRECISE or kind is Transpose:  # Transpose(A): of a matrix
