@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,7 +20,7 @@ from fsrs import Rating
 from sqlalchemy import and_, case, delete, func, select, update
 from sqlalchemy.engine import Connection, Row
 
-from tutor.rating import Mode, Phase, choosable, rate
+from tutor.rating import Mode, Phase, choosable, rate, recorded_phase
 from tutor.review import CardState, new_card, schedule
 from tutor.store.database import GLOBAL_LOCK, Database
 from tutor.store.errors import ProfileError
@@ -109,6 +110,7 @@ def attempt_from_row(row: Row) -> AttemptRecord:
         mode=row.mode,
         created_at=row.created_at,
         phase=row.phase,
+        unassessed=bool(row.unassessed),
     )
 
 
@@ -124,6 +126,47 @@ def name_taken(conn: Connection, name: str, *, other_than: int | None = None) ->
     if other_than is not None:
         query = query.where(profiles.c.id != other_than)
     return conn.execute(query).first() is not None
+
+
+def _seed_counted(conn: Connection, profile_id: int, question_id: str, seed: int | None) -> bool:
+    """Whether a counted try (or a solution shown, which records one) already used this variant."""
+    if seed is None:
+        return False
+    query = select(attempts.c.id).where(
+        attempts.c.profile_id == profile_id, attempts.c.question_id == question_id,
+        attempts.c.seed == seed, attempts.c.rating.is_not(None)).limit(1)
+    return conn.execute(query).first() is not None
+
+
+def _assess(conn: Connection, profile_id: int, attempt: NewAttempt) -> AttemptRecord:
+    """The learner's ticks on an interview answer recorded, unassessed, when its model answer was
+    shown: its verdict, score, ticks and confidence replace the row's. When that row counted
+    (and is still its card's last review), the card is scheduled again from the card before it
+    with the rating the ticks give, at the moment the answer was given; practice stays practice.
+    A row assessed once is not assessed again (ValueError)."""
+    row = conn.execute(select(attempts).where(
+        attempts.c.id == attempt.assesses, attempts.c.profile_id == profile_id)).first()
+    if row is None or row.question_id != attempt.question_id or not row.unassessed:
+        raise ValueError(f"attempt {attempt.assesses} is not an unassessed answer to "
+                         f"{attempt.question_id}")
+    where = and_(cards.c.profile_id == profile_id, cards.c.question_id == row.question_id)
+    found = conn.execute(select(cards).where(where)).first()
+    card = card_from_row(found) if found else None
+    rating, before = row.rating, None
+    if rating is not None and card is not None and card.last_review == row.created_at:
+        before = card_from_json(row.card_before)
+        rating = rate(replace(attempt.outcome(), phase=Phase.FIRST))
+        card = schedule(before, rating, row.created_at, confidence=attempt.confidence)
+        conn.execute(update(cards).where(where).values(**card_values(card)))
+    changes = {
+        "verdict": str(attempt.verdict), "score": float(attempt.score),
+        "confidence": attempt.confidence, "hints_used": int(attempt.hints_used),
+        "rubric_ticks": json.dumps(list(attempt.rubric_ticks)) if attempt.rubric_ticks else None,
+        "rating": None if rating is None else int(rating), "unassessed": False,
+    }
+    conn.execute(update(attempts).where(attempts.c.id == row.id).values(**changes))
+    updated = conn.execute(select(attempts).where(attempts.c.id == row.id)).one()
+    return replace(attempt_from_row(updated), card=card, before=before)
 
 
 class ProgressStore(Database):
@@ -193,14 +236,17 @@ class ProgressStore(Database):
     def record_attempt(
         self, profile_id: int, attempt: NewAttempt, *, now: datetime | None = None
     ) -> AttemptRecord:
-        """Save one attempt and, when it is rated (a visit's first try), move its card on, in one
-        transaction. The returned record carries the moved card (`.card`). Raises ValueError
-        listing every problem of a malformed attempt, ProfileError for a missing profile."""
+        """Save one attempt and, when it counts, move its card on, in one transaction. The store
+        decides whether a claimed first try counts (`tutor.rating.recorded_phase`: not while the
+        question was already tried or its solution seen and is not due, unless a new variant
+        was drawn); the returned record says what it decided (`.phase`, `.rating`) and carries
+        the question's card (`.card`). An attempt that `assesses` an unassessed interview answer
+        updates that row instead (`_assess`). Raises ValueError listing every problem of a
+        malformed attempt, ProfileError for a missing profile."""
         problems = attempt.problems()
         if problems:
             raise ValueError("attempt refused: " + "; ".join(problems))
         moment = _aware(now or utc_now())
-        rating = rate(attempt.outcome())
         values = {
             "profile_id": profile_id,
             "question_id": attempt.question_id,
@@ -212,35 +258,42 @@ class ProgressStore(Database):
             "seconds": float(attempt.seconds),
             "confidence": attempt.confidence,
             "rubric_ticks": json.dumps(list(attempt.rubric_ticks)) if attempt.rubric_ticks else None,
-            "rating": int(rating) if rating is not None else None,
             "mode": str(Mode(attempt.mode)),
-            "phase": str(Phase(attempt.phase)),
+            "unassessed": bool(attempt.unassessed),
             "created_at": moment,
         }
 
         def work(conn: Connection) -> AttemptRecord:
             require_profile(conn, profile_id)
-            moved = None
+            if attempt.assesses is not None:
+                return _assess(conn, profile_id, attempt)
+            where = and_(cards.c.profile_id == profile_id, cards.c.question_id == attempt.question_id)
+            row = conn.execute(select(cards).where(where)).first()
+            card = card_from_row(row) if row else None
+            phase = recorded_phase(
+                Phase(attempt.phase), last_counted=card and card.last_review,
+                due=card and card.due, seed=attempt.seed, now=moment,
+                # looked up only when it decides: a card not yet due and a generated question
+                seed_counted=card is not None and card.due > moment and attempt.seed is not None
+                and _seed_counted(conn, profile_id, attempt.question_id, attempt.seed))
+            rating = rate(replace(attempt.outcome(), phase=phase))
             before = None
             if rating is not None:
-                where = and_(cards.c.profile_id == profile_id, cards.c.question_id == attempt.question_id)
-                row = conn.execute(select(cards).where(where)).first()
-                before = card_from_row(row) if row else new_card(attempt.question_id, moment)
-                moved = schedule(before, rating, moment, confidence=attempt.confidence)
+                before = card or new_card(attempt.question_id, moment)
+                card = schedule(before, rating, moment, confidence=attempt.confidence)
                 if row:
-                    conn.execute(update(cards).where(where).values(**card_values(moved)))
+                    conn.execute(update(cards).where(where).values(**card_values(card)))
                 else:
-                    conn.execute(
-                        cards.insert().values(
-                            profile_id=profile_id, question_id=attempt.question_id,
-                            **card_values(moved),
-                        )
-                    )
-            row_values = {**values, "card_before": before and card_to_json(before)}
-            new_id = conn.execute(attempts.insert().values(**row_values)).inserted_primary_key[0]
+                    conn.execute(cards.insert().values(
+                        profile_id=profile_id, question_id=attempt.question_id,
+                        **card_values(card)))
+            row_values = {**values, "phase": str(phase),
+                          "rating": int(rating) if rating is not None else None}
+            new_id = conn.execute(attempts.insert().values(
+                **row_values, card_before=before and card_to_json(before))).inserted_primary_key[0]
             return AttemptRecord(
-                id=new_id, **{**values, "rubric_ticks": tuple(attempt.rubric_ticks)}, card=moved,
-                before=before,
+                id=new_id, **{**row_values, "rubric_ticks": tuple(attempt.rubric_ticks)},
+                card=card, before=before,
             )
 
         return self.write(work, lock_key=profile_id)

@@ -32,7 +32,12 @@ class Profile:
 @dataclass(frozen=True)
 class NewAttempt:
     """One graded answer to record. The rubric flags and `slow_after_seconds` only feed the
-    rating; `phase` says whether it is the visit's first try (rated, counted) or not."""
+    rating; `phase` is what the caller claims it is (the visit's first try, a retry, after the
+    reveal): the store decides whether a claimed first try counts (`tutor.rating.recorded_phase`).
+
+    An interview answer is recorded as its model answer is shown, `unassessed` (a failure until
+    ticked); the ticks then come as a `NewAttempt` that `assesses` that row's id (its verdict,
+    score, ticks and confidence replace the row's; no second row)."""
 
     question_id: str
     verdict: Verdict | str
@@ -49,6 +54,8 @@ class NewAttempt:
     bonus_hit: bool = False
     slow_after_seconds: float | None = field(default=DEFAULT_SLOW_SECONDS)
     phase: Phase | str = Phase.FIRST
+    unassessed: bool = False
+    assesses: int | None = None
 
     def problems(self) -> list[str]:
         """Every reason this attempt cannot be stored (empty when it is fine)."""
@@ -75,6 +82,11 @@ class NewAttempt:
             found.append(f"mode {self.mode!r} is not one of {[m.value for m in Mode]}")
         if self.phase not in {p.value for p in Phase}:
             found.append(f"phase {self.phase!r} is not one of {[p.value for p in Phase]}")
+        if self.assesses is not None and (isinstance(self.assesses, bool) or not isinstance(
+                self.assesses, int) or self.assesses < 1):
+            found.append(f"assesses {self.assesses!r} is not an attempt id")
+        if self.assesses is not None and self.unassessed:
+            found.append("an assessment cannot itself be unassessed")
         return found
 
     def outcome(self) -> Outcome:
@@ -94,8 +106,10 @@ class NewAttempt:
 @dataclass(frozen=True)
 class AttemptRecord:
     """A stored attempt. `verdict` is a `grader.Verdict` value (`unreadable` only on rows written
-    before unreadable answers stopped being recorded). `card` is the card after this attempt
-    when recording it moved one, `before` the card it moved (both None when read back)."""
+    before unreadable answers stopped being recorded). `card` is the question's card after this
+    attempt (moved by a counted try, as it stands after practice), `before` the card a counted
+    try moved (both None when read back). `unassessed`: an interview answer not yet ticked, which
+    stands as a failure."""
 
     id: int
     profile_id: int
@@ -112,6 +126,7 @@ class AttemptRecord:
     mode: str
     created_at: datetime
     phase: str = Phase.FIRST.value
+    unassessed: bool = False
     card: CardState | None = field(default=None, compare=False)
     before: CardState | None = field(default=None, compare=False)
 

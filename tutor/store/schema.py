@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     DateTime,
     Float,
@@ -82,6 +83,8 @@ attempts = Table(
     Column("mode", String(16), nullable=False),
     Column("phase", String(16), nullable=False),
     Column("card_before", Text, nullable=True),
+    # an interview answer recorded as its model answer was shown, not yet ticked (schema 5)
+    Column("unassessed", Boolean, nullable=False),
 )
 
 cards = Table(
