@@ -48,7 +48,10 @@ def _verdict(graded: Graded, lang: str, kind: str) -> None:
         st.code(result.feedback or result.error or "", language=None, wrap_lines=True)
         return
     if graded.gave_up:
-        st.info(t("practice.gave_up", lang), icon=":material/menu_book:")
+        counted = graded.phase is not Phase.REPEAT
+        st.info(t("practice.gave_up" if counted else "practice.solution_shown", lang),
+                icon=":material/menu_book:")
+        repeat_note(graded, lang)
         return
     if graded.correct:
         st.success(t("practice.correct", lang), icon=":material/check_circle:")
@@ -56,6 +59,7 @@ def _verdict(graded: Graded, lang: str, kind: str) -> None:
         st.error(t("practice.wrong", lang), icon=":material/cancel:")
     if graded.phase is Phase.AFTER_REVEAL:
         st.caption(t("practice.after_reveal", lang))
+    repeat_note(graded, lang)
     if 0 < graded.score < 1:
         st.caption(t("practice.score", lang, score=graded.score))
     if result.interpreted:
@@ -72,6 +76,29 @@ def _verdict(graded: Graded, lang: str, kind: str) -> None:
         st.markdown(result.feedback)
     elif result.feedback and not result.parts:
         st.text(result.feedback)
+
+
+def repeat_note(graded: Graded, lang: str) -> None:
+    """A claimed first try the store recorded as practice (the question was already tried or its
+    solution seen, and is not due): say so, and when it comes back for review."""
+    if graded.phase is not Phase.REPEAT:
+        return
+    with st.container(key="repeat-note"):
+        if graded.due is None:
+            st.caption(t("practice.repeat_not_counted_undated", lang))
+        else:
+            st.caption(t("practice.repeat_not_counted", lang, date=local_date(graded.due)))
+
+
+def local_date(moment: datetime) -> str:
+    """The day of `moment` in the learner's time zone (the browser's), as 2026-03-02."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        zone = ZoneInfo(st.context.timezone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    return moment.astimezone(zone).date().isoformat()
 
 
 def parts(result, lang: str) -> None:

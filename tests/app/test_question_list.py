@@ -133,9 +133,8 @@ def _found(index, cache, query):
 def test_the_search_index_follows_a_bank_folder_that_changes(tmp_path):
     """The index was built once per server: a question saved afterwards made every search raise
     KeyError. It must find new and edited questions in both languages, with no restart."""
-    from quizbank import SHIPPED_BANK, BankCache
-
     from app_pages.flows.question_list import SearchIndex
+    from quizbank import SHIPPED_BANK, BankCache
 
     mine = tmp_path / "mine"
     mine.mkdir()
