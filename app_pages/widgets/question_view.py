@@ -27,8 +27,11 @@ Rerate = Callable[[int, int], object] | None  # (attempt id, rating) -> the card
 
 
 def widget_key(key: str, session: flow.QuestionSession) -> str:
-    """The prefix of this visit's widget keys (a new visit gets fresh, empty widgets)."""
-    return f"{key}.{session.question_id}.{session.serial}"
+    """The prefix of this visit's widget keys: a new visit, or the same question on screen for
+    another profile, gets fresh, empty widgets (what one profile typed is not another's)."""
+    from app_pages.state import current_profile_id
+
+    return f"{key}.{current_profile_id()}.{session.question_id}.{session.serial}"
 
 
 def question_header(question, session: flow.QuestionSession, lang: str) -> None:
