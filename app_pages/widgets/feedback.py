@@ -51,7 +51,6 @@ def _verdict(graded: Graded, lang: str, kind: str) -> None:
         counted = graded.phase is not Phase.REPEAT
         st.info(t("practice.gave_up" if counted else "practice.solution_shown", lang),
                 icon=":material/menu_book:")
-        repeat_note(graded, lang)
         return
     if graded.correct:
         st.success(t("practice.correct", lang), icon=":material/check_circle:")
@@ -59,7 +58,6 @@ def _verdict(graded: Graded, lang: str, kind: str) -> None:
         st.error(t("practice.wrong", lang), icon=":material/cancel:")
     if graded.phase is Phase.AFTER_REVEAL:
         st.caption(t("practice.after_reveal", lang))
-    repeat_note(graded, lang)
     if 0 < graded.score < 1:
         st.caption(t("practice.score", lang, score=graded.score))
     if result.interpreted:
@@ -78,10 +76,12 @@ def _verdict(graded: Graded, lang: str, kind: str) -> None:
         st.text(result.feedback)
 
 
-def repeat_note(graded: Graded, lang: str) -> None:
-    """A claimed first try the store recorded as practice (the question was already tried or its
-    solution seen, and is not due): say so, and when it comes back for review."""
-    if graded.phase is not Phase.REPEAT:
+def repeat_note(session: QuestionSession, lang: str) -> None:
+    """When the store recorded this visit's answers as practice (the question was already tried
+    or its solution seen, is not due, and no new variant was drawn): say so, and when it comes
+    back for review. Drawn where the rating panel is, after the answer was recorded."""
+    graded = next((g for g in reversed(session.graded) if g.phase is Phase.REPEAT), None)
+    if graded is None:
         return
     with st.container(key="repeat-note"):
         if graded.due is None:

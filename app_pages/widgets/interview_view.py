@@ -84,6 +84,8 @@ def interview_question(question, session: flow.QuestionSession, lang: str, *, ke
             lambda rating: flow.change_rating(session, rating, rerate=rerate))
         feedback.rating_panel(first.rating, first.due, first.choices, key=key,
                               on_change=on_change, lang=lang)
+    else:
+        feedback.repeat_note(session, lang)
     followups(question, lang, key=key, go_to=go_to)
 
 

@@ -94,6 +94,8 @@ def question_view(question, session: flow.QuestionSession, lang: str, *, key: st
     if first is not None:  # recorded with the first try: what the review will do with it
         feedback.rating_panel(first.rating, first.due, first.choices, key=wkey,
                               on_change=_rerater(session, rerate), lang=lang)
+    else:  # the store recorded this visit's answers as practice: say so
+        feedback.repeat_note(session, lang)
     if session.revealed:
         feedback.solution(question, session, lang)
 
