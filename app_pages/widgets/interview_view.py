@@ -65,9 +65,11 @@ def interview_question(question, session: flow.QuestionSession, lang: str, *, ke
     if session.unassessed_id is not None and session.last is None:
         st.caption(t("practice.assess_pending", lang))
     if session.answer_shown:
+        # assessed once: whether the store counted it or recorded it as practice
+        assessed = session.last is not None
         ticked = rubric_form(question, _suggested_once(question, session.draft_answer, key), lang,
-                             key=key, locked=session.attempted)
-        if ticked is not None and not session.attempted:
+                             key=key, locked=assessed)
+        if ticked is not None and not assessed:
             graded = flow.submit(session, question,
                                  {"text": session.draft_answer, "ticked": ticked},
                                  confidence=session.draft_confidence or "medium", lang=lang)

@@ -215,6 +215,37 @@ def test_interview_confirm_is_locked_once_it_has_done_its_job(open_page, databas
     assert set(attempt.rubric_ticks) == {"identity", "ensemble"}
 
 
+def test_interview_skipped_after_the_model_answer_then_reopened_is_practice(
+        open_page, database_url, monkeypatch):  # noqa: F811
+    # Issue 22: type anything, "Submit and show the model answer", "Skip this question"; then
+    # the question opened again and every key point ticked.
+    from app_pages.widgets import resources
+    from tests.app.learner_bank import fixture_bank
+
+    small = fixture_bank()
+    monkeypatch.setattr(resources, "bank", lambda: small)
+    monkeypatch.setattr(resources, "question", lambda qid: small.questions.get(qid))
+    at = open_page("practice", q="fx-interview")
+    at.text_area[0].input("anything")
+    at = button(at, "Submit and show the model answer").click().run()
+    assert any("counts as not known yet" in c.value for c in at.caption)
+    at = button(at, "Skip this question").click().run()
+    (held,) = attempts(database_url)
+    assert held.unassessed and held.counted and held.rating == 1  # it stands as a failure
+
+    at = open_page("practice", q="fx-interview")  # reopened (a new browser session)
+    assert not profile_state(at, "practice.run").current.answer_shown  # a new visit
+    at.text_area[0].input("the identity term")
+    at = button(at, "Submit and show the model answer").click().run()
+    at = button(at, "Confirm my key points").click().run()
+    assert at.success[0].value == "Correct"
+    assert any("Practice: not counted" in c.value for c in at.caption)
+    assert not any("Recorded for review" in m.value for m in at.markdown)
+    at = at.run()  # later runs record nothing more
+    assert [(a.phase, a.verdict, a.counted) for a in attempts(database_url)] == [
+        ("first", "wrong", True), ("repeat", "correct", False)]
+
+
 @pytest.mark.parametrize("right", [True, False])
 def test_generated_question_with_this_variants_numbers(open_page, right):  # noqa: F811
     import compute
