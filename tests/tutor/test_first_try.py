@@ -168,8 +168,11 @@ def test_ticking_the_key_points_assesses_the_answer_recorded_with_the_model_answ
     assert store.count_attempts(pid) == 1 and counted(store, pid) == [("iq", None, "correct")]
     # a right answer's rating may still be changed afterwards
     assert store.change_rating(pid, held.id, 4).due == T0 + 8 * DAY
-    with pytest.raises(ValueError, match="not an unassessed answer"):
-        store.record_attempt(pid, ticks(held.id, verdict="wrong", score=0.0), now=T0 + 3 * MINUTE)
+    # ticked again (another tab that restored the same draft): an answer of its own, practice
+    again = store.record_attempt(pid, ticks(held.id, verdict="wrong", score=0.0),
+                                 now=T0 + 3 * MINUTE)
+    assert (again.id != held.id, again.phase, again.rating) == (True, "repeat", None)
+    assert store.list_attempts(pid)[0].verdict == "correct" and store.list_cards(pid)[0].last_rating == 4
 
 
 def test_submit_show_the_model_answer_skip_then_reopen_and_tick_is_practice(store, profile):
@@ -185,14 +188,21 @@ def test_submit_show_the_model_answer_skip_then_reopen_and_tick_is_practice(stor
     assert counted(store, pid) == [("iq", None, "wrong")]
 
 
+def test_an_unassessed_answer_is_a_failure_until_ticked(store, profile):
+    with pytest.raises(ValueError, match="unassessed answer is recorded as wrong"):
+        store.record_attempt(profile.id, NewAttempt("iq", "correct", score=1.0, unassessed=True),
+                             now=T0)
+    assert store.list_cards(profile.id) == []
+
+
 def test_ticks_cannot_assess_another_profiles_or_another_questions_answer(store, profile):
     other = store.create_profile("Bo")
     held = store.record_attempt(profile.id, shown(), now=T0)
-    with pytest.raises(ValueError, match="not an unassessed answer"):
-        store.record_attempt(other.id, ticks(held.id), now=T0 + MINUTE)
-    with pytest.raises(ValueError, match="not an unassessed answer"):
-        store.record_attempt(profile.id, ticks(held.id, qid="other-q"), now=T0 + MINUTE)
-    assert store.list_attempts(profile.id)[0].unassessed
+    theirs = store.record_attempt(other.id, ticks(held.id), now=T0 + MINUTE)
+    assert theirs.profile_id == other.id and theirs.id != held.id  # Bo's own answer
+    mine = store.record_attempt(profile.id, ticks(held.id, qid="other-q"), now=T0 + MINUTE)
+    assert mine.id != held.id and mine.question_id == "other-q"
+    assert store.list_attempts(profile.id)[0].unassessed  # the held answer is untouched
 
 
 # ---- the rule as a pure function ---------------------------------------------------------------

@@ -138,17 +138,17 @@ def _seed_counted(conn: Connection, profile_id: int, question_id: str, seed: int
     return conn.execute(query).first() is not None
 
 
-def _assess(conn: Connection, profile_id: int, attempt: NewAttempt) -> AttemptRecord:
+def _assess(conn: Connection, profile_id: int, attempt: NewAttempt) -> AttemptRecord | None:
     """The learner's ticks on an interview answer recorded, unassessed, when its model answer was
     shown: its verdict, score, ticks and confidence replace the row's. When that row counted
     (and is still its card's last review), the card is scheduled again from the card before it
     with the rating the ticks give, at the moment the answer was given; practice stays practice.
-    A row assessed once is not assessed again (ValueError)."""
+    None when `attempt.assesses` is not (or no longer) an unassessed answer of this profile to
+    this question: a row is assessed once (two tabs sharing a draft both tick it)."""
     row = conn.execute(select(attempts).where(
         attempts.c.id == attempt.assesses, attempts.c.profile_id == profile_id)).first()
     if row is None or row.question_id != attempt.question_id or not row.unassessed:
-        raise ValueError(f"attempt {attempt.assesses} is not an unassessed answer to "
-                         f"{attempt.question_id}")
+        return None
     where = and_(cards.c.profile_id == profile_id, cards.c.question_id == row.question_id)
     found = conn.execute(select(cards).where(where)).first()
     card = card_from_row(found) if found else None
@@ -241,7 +241,8 @@ class ProgressStore(Database):
         question was already tried or its solution seen and is not due, unless a new variant
         was drawn); the returned record says what it decided (`.phase`, `.rating`) and carries
         the question's card (`.card`). An attempt that `assesses` an unassessed interview answer
-        updates that row instead (`_assess`). Raises ValueError listing every problem of a
+        updates that row instead (`_assess`; an answer of its own when that row was already
+        assessed, e.g. in another tab). Raises ValueError listing every problem of a
         malformed attempt, ProfileError for a missing profile."""
         problems = attempt.problems()
         if problems:
@@ -266,7 +267,10 @@ class ProgressStore(Database):
         def work(conn: Connection) -> AttemptRecord:
             require_profile(conn, profile_id)
             if attempt.assesses is not None:
-                return _assess(conn, profile_id, attempt)
+                assessed = _assess(conn, profile_id, attempt)
+                if assessed is not None:
+                    return assessed
+                # nothing left to assess: an answer of its own, decided like any other
             where = and_(cards.c.profile_id == profile_id, cards.c.question_id == attempt.question_id)
             row = conn.execute(select(cards).where(where)).first()
             card = card_from_row(row) if row else None

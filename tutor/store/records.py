@@ -87,6 +87,9 @@ class NewAttempt:
             found.append(f"assesses {self.assesses!r} is not an attempt id")
         if self.assesses is not None and self.unassessed:
             found.append("an assessment cannot itself be unassessed")
+        if self.unassessed and (self.verdict != Verdict.WRONG.value or self.score != 0.0):
+            # it stands as a failure until the ticks assess it: no credit before them
+            found.append("an unassessed answer is recorded as wrong with score 0")
         return found
 
     def outcome(self) -> Outcome:
