@@ -16,8 +16,8 @@ history without touching the card or the accuracy. The session only *claims* a f
 store decides (`tutor.rating.recorded_phase`), and a question already tried or whose solution was
 seen, not yet due and not a new variant, comes back `Phase.REPEAT` (practice); `save` keeps what
 the store decided. An interview answer is recorded as its model answer is shown (unassessed: a
-failure until ticked, `show_model_answer`), and the ticks assess that same attempt. An answer the grader cannot read is not a try:
-it is shown, never recorded. Grading goes through `quizbank.grading.grade` against the variant the
+failure until ticked, `show_model_answer`), and the ticks assess that same attempt. An answer the
+grader cannot read is not a try: it is shown, never recorded. Grading goes through `quizbank.grading.grade` against the variant the
 learner saw (interview answers through the learner's rubric ticks); recording through a `record`
 callable (the store's writer for the profile), so tests can swap both.
 """
