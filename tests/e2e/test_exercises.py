@@ -30,7 +30,6 @@ def fill_answers(page, values: list[str]) -> None:
         wait_idle(page)
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
 def own_profile(app_server, name: str) -> int:
     """A profile of the test's own: on the shared server another test (or the other language's
     run) may have answered this very variant, and then an answer is practice (issue 22)."""
@@ -41,6 +40,7 @@ def own_profile(app_server, name: str) -> int:
         store.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_exercise_answered_right_shows_the_verdict_and_this_seeds_solution(page, goto, screenshot,
                                                                           app_server, lang):
     key = compute.generate(LINKED["template"], seed=7, difficulty="easy")
