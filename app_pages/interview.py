@@ -114,7 +114,7 @@ def answered() -> None:
         st.session_state[f"{key}.notice"] = True
         return
     confidence = CONFIDENCE_LEVEL[inputs.confidence_of(key)]
-    go(session.submit_answer(question, text, confidence=confidence, now=utc_now()))
+    go(session.submit_answer(question, text, confidence=confidence, now=utc_now(), record=record))
 
 
 if session.stage is Stage.ANSWER and session.expired(utc_now()):

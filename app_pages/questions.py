@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import streamlit as st
 
 from app_pages.flows.plain_text import markdown_escaped
-from app_pages.flows.question_list import STATUS_FILTERS, Row, Status, question_rows, search_text
+from app_pages.flows.question_list import STATUS_FILTERS, Row, SearchIndex, Status, question_rows
 from app_pages.state import current_profile_id, frame_params, lang, option_labels, tr
 from app_pages.widgets import progress, resources
 from quizbank.enums import Difficulty, QuestionType, Topic
@@ -20,9 +20,10 @@ BADGES = {Status.NEW: "gray", Status.CORRECT: "green", Status.WRONG: "red"}
 
 
 @st.cache_resource(show_spinner=False)
-def haystacks() -> dict[str, str]:
-    """Each question's searchable text (both languages), built once per server."""
-    return {q.id: search_text(q) for q in resources.bank()}
+def search_index() -> SearchIndex:
+    """Each question's searchable text (both languages), one index per server that follows the
+    live bank (rebuilt when the bank changes, issue 22)."""
+    return SearchIndex()
 
 
 def learner_zone():
@@ -83,7 +84,7 @@ if db is not None and profile is not None:
 
 chosen = bank.filter(topics=topics or None, types=types or None, difficulties=levels or None)
 rows = question_rows(chosen, cards, now=utc_now(), query=query or "", statuses=statuses,
-                     haystacks=haystacks())
+                     haystacks=search_index().haystacks(bank))
 st.caption(tr("questions.count", n=len(rows), total=len(bank.questions)))
 
 # A longer list only on request: the first screenful renders at once.

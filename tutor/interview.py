@@ -2,7 +2,8 @@
 
     session = start_interview(bank.questions.values(), n=3, now=now, seed=7,
                               recently_seen=store.recent_question_ids(pid, since=now - 7 days))
-    session = session.submit_answer(question, "typed answer", confidence=2, now=now)   # -> REVEAL
+    session = session.submit_answer(question, "typed answer", confidence=2, now=now,
+                                    record=record)   # -> REVEAL (recorded, unassessed)
     session.current.suggested                 # rubric ids suggested by keyword matching
     session = session.confirm_ticks(question, ticked_ids, now=now, record=record)     # -> FOLLOWUPS
     session = session.skip(question, now=now, record=record)   # "I don't know": ANSWER -> FOLLOWUPS
@@ -17,7 +18,9 @@ time limit has passed, the answer being typed is still taken, and `next` ends th
 `record` is any callable taking a `tutor.store.NewAttempt` (e.g.
 `lambda a: store.record_attempt(profile_id, a)`); what it returns (the stored attempt) gives the
 run its rating and when the question comes back, which a right answer may change
-(`rerate`).
+(`rerate`). The model answer is the solution: the answer is recorded when it is shown, unassessed
+(a failure until ticked), and the confirmed ticks assess that same attempt, so an interview left
+at REVEAL (finished early, abandoned) does not leave the question fresh for Practice.
 
 Grading from the confirmed ticks: all required points and no misconception -> correct; no required
 point -> wrong; otherwise partial. Score = required points ticked / required points.
@@ -100,6 +103,7 @@ class QuestionRun:
     skipped: bool = False  # "I don't know": recorded as a failure
     timed_out: bool = False  # submitted by the clock at 00:00 (as typed then, or skipped if empty)
     attempt_id: int | None = None
+    unassessed_id: int | None = None  # the answer recorded as the model answer was shown
     rating: int | None = None
     due: datetime | None = None  # when the question comes back
     choices: tuple[tuple[int, datetime], ...] = ()  # ratings the learner may switch to, and due
@@ -141,9 +145,11 @@ class InterviewSession:
             raise InterviewStateError(f"question {question.id} is not the current {self.current_id}")
 
     def submit_answer(
-        self, question, text: str, *, confidence: int | None, now: datetime
+        self, question, text: str, *, confidence: int | None, now: datetime,
+        record: Callable[[NewAttempt], Any] | None = None,
     ) -> InterviewSession:
-        """ANSWER -> REVEAL: keep the typed answer and suggest rubric ticks from it."""
+        """ANSWER -> REVEAL: keep the typed answer, record it unassessed (the model answer is
+        about to be shown) and suggest rubric ticks from it."""
         self._expect(Stage.ANSWER, question)
         if confidence is not None and confidence not in CONFIDENCE_LEVELS:
             raise ValueError(f"confidence {confidence!r} is not one of {CONFIDENCE_LEVELS}")
@@ -155,6 +161,11 @@ class InterviewSession:
             seconds=max(0.0, (now - shown).total_seconds()),
             suggested=suggest_ticks(question.rubric, text),
         )
+        held = replace(attempt_for(replace(run, outcome=grade_ticks(question, ()))),
+                       verdict=Verdict.WRONG, score=0.0, unassessed=True)
+        stored = None if record is None else record(held)
+        if stored is not None and hasattr(stored, "id"):
+            run = replace(run, unassessed_id=stored.id)
         return replace(self, stage=Stage.REVEAL, runs=(*self.runs, run))
 
     def confirm_ticks(
@@ -192,7 +203,8 @@ class InterviewSession:
         run is marked `timed_out`, so the page can say the clock submitted it."""
         self._expect(Stage.ANSWER, question)
         if text.strip():
-            moved = self.submit_answer(question, text, confidence=confidence, now=now)
+            moved = self.submit_answer(question, text, confidence=confidence, now=now,
+                                       record=record)
         else:
             moved = self.skip(question, now=now, record=record)
         run = replace(moved.runs[-1], timed_out=True)
@@ -289,6 +301,7 @@ def _run_from_dict(data: Mapping[str, Any]) -> QuestionRun:
             tuple(outcome["bonus"])),
         skipped=bool(data.get("skipped")), timed_out=bool(data.get("timed_out")),
         attempt_id=data.get("attempt_id"),
+        unassessed_id=data.get("unassessed_id"),
         rating=data.get("rating"),
         due=None if data.get("due") is None else datetime.fromisoformat(data["due"]),
         choices=tuple((int(r), datetime.fromisoformat(d)) for r, d in data.get("choices") or ()),
@@ -312,6 +325,7 @@ def attempt_for(run: QuestionRun) -> NewAttempt:
         misconception_ticked=bool(outcome.misconceptions),
         bonus_hit=bool(outcome.bonus),
         slow_after_seconds=None,  # a typed interview answer is long by nature
+        assesses=run.unassessed_id,  # the ticks assess the answer recorded with the model answer
     )
 
 

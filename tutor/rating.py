@@ -5,6 +5,12 @@ is not an attempt and is never recorded). Only the first graded try of a questio
 rated (`Phase.FIRST`): later tries before the solution is shown (`Phase.RETRY`) and answers typed
 after it (`Phase.AFTER_REVEAL`) are kept in the history but leave the card and the accuracy alone.
 
+Whether a try is a visit's first is the store's to decide, not the screen's (`recorded_phase`):
+a learner who has tried a question, or seen its solution, has seen it. Until the question comes
+back for review (its card is due) or a new variant is drawn (a generated question's seed never
+counted before), an answer is practice (`Phase.REPEAT`), from whatever screen, tab, profile or
+link it comes: a second visit to a question answered right (card not yet due) is practice too.
+
 The rule for a first try, in order (the first that applies wins):
 
 1. anything short of right -> Again: verdict `wrong` or `partial`, a required key point missed,
@@ -22,6 +28,7 @@ Confidence is on a three-point scale: 1 = guessing, 2 = unsure, 3 = sure (None =
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 
 from fsrs import Rating
@@ -48,6 +55,9 @@ class Phase(StrEnum):
     FIRST = "first"  # the first graded try: counted, rated, moves the card
     RETRY = "retry"  # a later try before the solution was shown: history only
     AFTER_REVEAL = "after_reveal"  # typed after the solution was shown: practice only
+    # claimed as a first try, but the question was already tried (or its solution seen) and is
+    # not due for review, and no new variant was drawn: practice only (`recorded_phase`)
+    REPEAT = "repeat"
 
 
 CONFIDENCE_LOW = 1
@@ -69,6 +79,27 @@ class Outcome:
     misconception_ticked: bool = False
     bonus_hit: bool = False
     phase: Phase = Phase.FIRST
+
+
+def recorded_phase(claimed: Phase, *, last_counted: datetime | None, due: datetime | None,
+                   seed: int | None, seed_counted: bool, now: datetime) -> Phase:
+    """The phase the store records for an answer its caller `claimed` to be: a later try of a
+    visit stays what it is (a claim can only lose a count, never win one); a first try counts
+    only while the question is fresh:
+
+    - never counted for this profile (`last_counted` None: no counted try, no solution shown), or
+    - back for review: its card is `due` at `now`, or
+    - a new variant: a generated question's `seed` that no counted try used (`seed_counted`).
+
+    Otherwise it is `Phase.REPEAT`: practice, not counted, the card left alone."""
+    claimed = Phase(claimed)
+    if claimed is not Phase.FIRST or last_counted is None:
+        return claimed
+    if due is not None and due <= now:
+        return Phase.FIRST
+    if seed is not None and not seed_counted:
+        return Phase.FIRST
+    return Phase.REPEAT
 
 
 def rate(outcome: Outcome) -> Rating | None:

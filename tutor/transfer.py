@@ -104,7 +104,7 @@ class AttemptOut(_Strict):
     mode: Literal["practice", "review", "interview"]
     created_at: AwareDatetime
     # absent from files written before tries were told apart: every attempt then counted
-    phase: Literal["first", "retry", "after_reveal"] = "first"
+    phase: Literal["first", "retry", "after_reveal", "repeat"] = "first"
 
     @property
     def stored_verdict(self) -> str:

@@ -9,6 +9,7 @@ next review is the card's due time: due now when that has passed.
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -60,6 +61,29 @@ def search_text(question) -> str:
 def matches(haystack: str, query: str) -> bool:
     """Every word of the query appears (a Chinese phrase without spaces is one word)."""
     return all(word in haystack for word in _folded(query).split(" ") if word)
+
+
+class SearchIndex:
+    """Each question's `search_text`, for the bank object it was built from.
+
+    The bank is live (a question saved on the Author page, imported or dropped into a bank folder
+    is seen on the next run), and `quizbank.BankCache` returns a new bank object whenever a file
+    changed and the same object while nothing did: the texts are rebuilt exactly when the bank
+    object changes, so they are never stale and cost nothing while the bank stays as it is. One
+    index is shared by every session of a server (it holds only immutable results)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._bank = None  # held, so its id cannot be reused by another object
+        self._texts: dict[str, str] = {}
+
+    def haystacks(self, bank) -> Mapping[str, str]:
+        """Question id -> searchable text for `bank` (a `quizbank.Bank`)."""
+        with self._lock:
+            if self._bank is not bank:
+                self._texts = {q.id: search_text(q) for q in bank}
+                self._bank = bank
+            return self._texts
 
 
 def question_rows(

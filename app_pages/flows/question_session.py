@@ -12,8 +12,12 @@ Honest attempts: a question gives `question.allowed_tries` graded tries before i
 shown (the reveal), and a "show the solution" button ends it as a failure at any time. Only the
 first graded try counts (`Phase.FIRST`: it is rated and moves the review card); later tries before
 the reveal are `Phase.RETRY` and answers typed after it `Phase.AFTER_REVEAL`, both kept in the
-history without touching the card or the accuracy. An answer the grader cannot read is not a try:
-it is shown, never recorded. Grading goes through `quizbank.grading.grade` against the variant the
+history without touching the card or the accuracy. The session only *claims* a first try: the
+store decides (`tutor.rating.recorded_phase`), and a question already tried or whose solution was
+seen, not yet due and not a new variant, comes back `Phase.REPEAT` (practice); `save` keeps what
+the store decided. An interview answer is recorded as its model answer is shown (unassessed: a
+failure until ticked, `show_model_answer`), and the ticks assess that same attempt. An answer the
+grader cannot read is not a try: it is shown, never recorded. Grading goes through `quizbank.grading.grade` against the variant the
 learner saw (interview answers through the learner's rubric ticks); recording through a `record`
 callable (the store's writer for the profile), so tests can swap both.
 """
@@ -111,6 +115,7 @@ class QuestionSession:
     # interview: the answer typed before the model answer is shown, then ticked on the rubric
     draft_answer: str | None = None
     draft_confidence: str | None = None
+    unassessed_id: int | None = None  # the interview answer recorded with the model answer
 
     @property
     def seed(self) -> int | None:
@@ -119,7 +124,8 @@ class QuestionSession:
     # ---- tries -------------------------------------------------------------------------------
     @property
     def tries_used(self) -> int:
-        return sum(g.phase in (Phase.FIRST, Phase.RETRY) and not g.gave_up for g in self.graded)
+        tries = (Phase.FIRST, Phase.RETRY, Phase.REPEAT)  # a practice visit has its tries too
+        return sum(g.phase in tries and not g.gave_up for g in self.graded)
 
     @property
     def tries_left(self) -> int:
@@ -167,6 +173,29 @@ class QuestionSession:
         if confidence not in CONFIDENCES:
             raise ValueError(f"confidence must be one of {CONFIDENCES}, got {confidence!r}")
         self.draft_answer, self.draft_confidence = answer, confidence
+
+
+def show_model_answer(session: QuestionSession, question, answer: str, confidence: str, *,
+                      record: Callable | None, mode: str = "practice",
+                      now: float | None = None) -> None:
+    """Interview: "Submit and show the model answer". The model answer is the solution: the answer
+    is recorded now, unassessed (a failure until the ticks assess it), so leaving without ticking
+    ("Skip this question", another tab, closing the page) does not leave the question fresh."""
+    if session.answer_shown or session.revealed:
+        return
+    session.show_model_answer(answer, confidence)
+    if record is None:
+        return
+    from tutor.store.records import NewAttempt
+
+    elapsed = (time.time() if now is None else now) - session.started_at
+    stored = record(NewAttempt(
+        question_id=question.id, verdict="wrong", score=0.0, answer=answer,
+        hints_used=session.hints_shown, seconds=round(max(elapsed, 0.0), 3),
+        confidence=CONFIDENCE_LEVEL[confidence], mode=mode, phase=Phase.FIRST,
+        slow_after_seconds=None, unassessed=True))
+    if stored is not None:
+        session.unassessed_id = stored.id
 
 
 def open_session(question, *, rng: random.Random, serial: int = 0, seed: int | None = None,
@@ -240,12 +269,12 @@ def submit(session: QuestionSession, question, answer: Any, *, confidence: str, 
 def give_up(session: QuestionSession, question, *, record: Callable | None = None,
             mode: str = "practice", now: float | None = None) -> Graded | None:
     """"Show the solution" / "I don't know": the question ends as a failure. Before any try that
-    failure is the visit's counted attempt (recorded, the card comes back tomorrow); after a try
-    the first try already counted and the solution is simply shown."""
+    failure is the visit's claimed first try (recorded; when the store counts it, the card comes
+    back tomorrow); after a try the solution is simply shown."""
     if session.revealed:
         return None
     session.revealed = True
-    if session.attempted:
+    if session.tries_used:
         return None
     from grader import Result, Verdict
 
@@ -272,6 +301,8 @@ def new_attempt(question, session: QuestionSession, graded: Graded, *, mode: str
 
     rubric = graded.rubric
     is_interview = kind_of(question) == "interview"
+    # the ticks assess the answer recorded with the model answer (no second row)
+    assesses = session.unassessed_id if is_interview and not graded.gave_up else None
     answer = graded.answer
     ticks = tuple(answer.get("ticked", ())) if isinstance(answer, Mapping) and is_interview else ()
     text = answer["text"] if is_interview and isinstance(answer, Mapping) else answer
@@ -292,6 +323,7 @@ def new_attempt(question, session: QuestionSession, graded: Graded, *, mode: str
         bonus_hit=bool(rubric and rubric.bonus),
         # an interview answer is typed at length: "slow" means nothing there
         slow_after_seconds=None if is_interview else DEFAULT_SLOW_SECONDS,
+        assesses=assesses,
     )
 
 
@@ -299,7 +331,8 @@ def save(session: QuestionSession, question, graded: Graded, *, record: Callable
          mode: str = "practice") -> Graded:
     """Write a graded answer through `record(new_attempt)` (the store's writer for the profile,
     returning the stored `AttemptRecord`, or None when nothing could be saved). An unreadable
-    answer is never written. Returns the graded answer with what the store decided."""
+    answer is never written. Returns the graded answer with what the store decided: its phase
+    (a claimed first try may come back as practice, `Phase.REPEAT`), rating and the card's due."""
     if record is None or graded.phase is None:
         return graded
     stored = record(new_attempt(question, session, graded, mode=mode))
@@ -307,7 +340,9 @@ def save(session: QuestionSession, question, graded: Graded, *, record: Callable
         return graded
     from tutor.review import rating_choices
 
-    saved = replace(graded, attempt_id=stored.id, rating=stored.rating,
+    if graded.rubric is not None:  # assessed: the held answer is no longer waiting
+        session.unassessed_id = None
+    saved = replace(graded, attempt_id=stored.id, rating=stored.rating, phase=Phase(stored.phase),
                     due=stored.card.due if stored.card else None,
                     choices=rating_choices(stored.rating, stored.before, stored.created_at,
                                            confidence=stored.confidence))
@@ -349,6 +384,7 @@ def to_draft(session: QuestionSession) -> dict[str, Any]:
         "typed": session.typed,
         "draft_answer": session.draft_answer,
         "draft_confidence": session.draft_confidence,
+        "unassessed_id": session.unassessed_id,
     }
 
 
@@ -374,6 +410,7 @@ def from_draft(data: Any, question) -> QuestionSession | None:
             typed=dict(data["typed"]),
             draft_answer=data.get("draft_answer"),
             draft_confidence=data.get("draft_confidence"),
+            unassessed_id=data.get("unassessed_id"),
         )
     except (AttributeError, KeyError, TypeError, ValueError):
         return None

@@ -19,7 +19,8 @@ from app_pages.widgets import progress
 from tutor.store import ENV_URL, DraftWriter, TutorError
 from tutor.store.drafts import encode_draft, load_draft
 
-_LAST = "draft.{key}.saved"  # what this session last wrote, to skip writing the same again
+# what this session last wrote for a profile, to skip writing the same again
+_LAST = "draft.{key}.saved.{profile}"
 
 
 _writers: dict[str | None, DraftWriter] = {}  # one per store URL, shared by every session
@@ -53,7 +54,7 @@ def load(key: str) -> Any | None:
             value = load_draft(db, pid, key)
         except TutorError:
             return None
-    st.session_state[_LAST.format(key=key)] = encode_draft(key, value)
+    st.session_state[_LAST.format(key=key, profile=pid)] = encode_draft(key, value)
     return value
 
 
@@ -64,17 +65,15 @@ def sync(key: str, value: Any) -> None:
         encoded = encode_draft(key, value)
     except ValueError:
         return  # too large to be a draft: the next change tries again
-    if st.session_state.get(_LAST.format(key=key)) == encoded:
-        return
     db, pid = _where()
-    if db is None:
+    if db is None or st.session_state.get(_LAST.format(key=key, profile=pid)) == encoded:
         return
     writer().put_encoded(pid, key, encoded)
-    st.session_state[_LAST.format(key=key)] = encoded
+    st.session_state[_LAST.format(key=key, profile=pid)] = encoded
 
 
 def clear(key: str) -> None:
     db, pid = _where()
-    st.session_state.pop(_LAST.format(key=key), None)
+    st.session_state.pop(_LAST.format(key=key, profile=pid), None)
     if db is not None:
         writer().put(pid, key, None)

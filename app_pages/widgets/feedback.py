@@ -49,8 +49,13 @@ def _verdict(graded: Graded, lang: str, kind: str) -> None:
         st.code(result.feedback or result.error or "", language=None, wrap_lines=True)
         return
     if graded.gave_up:  # "comes back tomorrow" only once the database has scheduled it
-        recorded = graded.rating is not None
-        st.info(t("practice.gave_up" if recorded else "practice.gave_up_unrecorded", lang),
+        if graded.rating is not None:
+            key = "practice.gave_up"
+        elif graded.phase is Phase.REPEAT:  # stored, and the store decided it was practice
+            key = "practice.solution_shown"
+        else:  # not in the database yet
+            key = "practice.gave_up_unrecorded"
+        st.info(t(key, lang),
                 icon=":material/menu_book:")
         return
     if graded.correct:
@@ -75,6 +80,31 @@ def _verdict(graded: Graded, lang: str, kind: str) -> None:
         st.markdown(images_as_text(result.feedback))
     elif result.feedback and not result.parts:
         st.text(result.feedback)
+
+
+def repeat_note(session: QuestionSession, lang: str) -> None:
+    """When the store recorded this visit's answers as practice (the question was already tried
+    or its solution seen, is not due, and no new variant was drawn): say so, and when it comes
+    back for review. Drawn where the rating panel is, after the answer was recorded."""
+    graded = next((g for g in reversed(session.graded) if g.phase is Phase.REPEAT), None)
+    if graded is None:
+        return
+    with st.container(key="repeat-note"):
+        if graded.due is None:
+            st.caption(t("practice.repeat_not_counted_undated", lang))
+        else:
+            st.caption(t("practice.repeat_not_counted", lang, date=local_date(graded.due)))
+
+
+def local_date(moment: datetime) -> str:
+    """The day of `moment` in the learner's time zone (the browser's), as 2026-03-02."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        zone = ZoneInfo(st.context.timezone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    return moment.astimezone(zone).date().isoformat()
 
 
 def parts(result, lang: str) -> None:

@@ -48,7 +48,7 @@ def interview_question(question, session: flow.QuestionSession, lang: str, *, ke
         left, right = st.columns(2)
         left.button(t("practice.reveal", lang), type="primary", icon=":material/visibility:",
                     key=f"{key}.reveal", width="stretch", on_click=_show_model_answer,
-                    args=(session, key))
+                    args=(session, question, key), kwargs={"record": record, "mode": mode})
         right.button(t("practice.dont_know", lang), icon=":material/help:", key=f"{key}.give_up",
                      width="stretch", on_click=flow.give_up, args=(session, question),
                      kwargs={"record": record, "mode": mode})
@@ -62,10 +62,14 @@ def interview_question(question, session: flow.QuestionSession, lang: str, *, ke
     with st.expander(t("practice.model_answer", lang), expanded=True, icon=":material/record_voice_over:"):
         st.markdown(question.model_answer.get(lang))
 
+    if session.unassessed_id is not None and session.last is None:
+        st.caption(t("practice.assess_pending", lang))
     if session.answer_shown:
+        # assessed once: whether the store counted it or recorded it as practice
+        assessed = session.last is not None
         ticked = rubric_form(question, _suggested_once(question, session.draft_answer, key), lang,
-                             key=key, locked=session.attempted)
-        if ticked is not None and not session.attempted:
+                             key=key, locked=assessed)
+        if ticked is not None and not assessed:
             graded = flow.submit(session, question,
                                  {"text": session.draft_answer, "ticked": ticked},
                                  confidence=session.draft_confidence or "medium", lang=lang)
@@ -86,16 +90,20 @@ def interview_question(question, session: flow.QuestionSession, lang: str, *, ke
             lambda rating: flow.change_rating(session, rating, rerate=rerate))
         feedback.rating_panel(first.rating, first.due, first.choices, key=key,
                               on_change=on_change, lang=lang)
+    else:
+        feedback.repeat_note(session, lang)
     followups(question, lang, key=key, go_to=go_to)
 
 
-def _show_model_answer(session: flow.QuestionSession, key: str) -> None:
+def _show_model_answer(session: flow.QuestionSession, question, key: str, *, record,
+                       mode: str) -> None:
     # A callback runs before the rerun, so the model answer shows in this very run.
     text = st.session_state.get(f"{key}.answer") or ""
     if not text.strip():
         st.session_state[f"{key}.notice"] = True
         return
-    session.show_model_answer(text, inputs.confidence_of(key))
+    flow.show_model_answer(session, question, text, inputs.confidence_of(key), record=record,
+                           mode=mode)
 
 
 def followups(question, lang: str, *, key: str, go_to: Callable[[str], None] | None) -> None:

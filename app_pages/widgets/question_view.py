@@ -28,8 +28,11 @@ Rerate = Callable[[int, int], object] | None  # (attempt id, rating) -> the card
 
 
 def widget_key(key: str, session: flow.QuestionSession) -> str:
-    """The prefix of this visit's widget keys (a new visit gets fresh, empty widgets)."""
-    return f"{key}.{session.question_id}.{session.serial}"
+    """The prefix of this visit's widget keys: a new visit, or the same question on screen for
+    another profile, gets fresh, empty widgets (what one profile typed is not another's)."""
+    from app_pages.state import current_profile_id
+
+    return f"{key}.{current_profile_id()}.{session.question_id}.{session.serial}"
 
 
 def question_header(question, session: flow.QuestionSession, lang: str) -> None:
@@ -94,6 +97,8 @@ def question_view(question, session: flow.QuestionSession, lang: str, *, key: st
     if first is not None:  # recorded with the first try: what the review will do with it
         feedback.rating_panel(first.rating, first.due, first.choices, key=wkey,
                               on_change=_rerater(session, rerate), lang=lang)
+    else:  # the store recorded this visit's answers as practice: say so
+        feedback.repeat_note(session, lang)
     if session.revealed:
         feedback.solution(question, session, lang)
 

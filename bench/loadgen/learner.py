@@ -69,6 +69,12 @@ class LearnerLog:
     # with "Saved." or "Saved on this server" (the line covers every answer of the session)
     saved: int = 0
     profile: str | None = None  # the profile id this learner made for itself (new_profile)
+    # A form of an answer submitted, its verdict not yet shown (an interview: the answer sent,
+    # the key points still to tick). The app may already have stored that answer (an interview
+    # answer is recorded when its model answer is shown), so a learner leaving at the time bound
+    # right then leaves an attempt it never saw acknowledged (`left_mid_answer`).
+    mid_answer: bool = False
+    left_mid_answer: int = 0
 
 
 class Stop(Exception):
@@ -117,10 +123,12 @@ async def answer_one(tab: AppTab, config: LearnerConfig, rng: random.Random, log
         values = [s for w in fields if (s := learner_state(w, rng)) is not None]
         await think(config, rng)
         shown_before = tab.page.verdict_number()
+        log.mid_answer = True
         run = await tab.rerun(set_values=values, click=submit)
         log.runs.append(run.seconds)
         if run.verdict_seconds is not None and run.verdict_number > shown_before:
             verdict = run.verdict_seconds
+            log.mid_answer = False
             break
         if run.verdict_seconds is not None:
             # The previous try's verdict drawn again: the submit was refused (e.g. "choose an
@@ -205,6 +213,7 @@ async def learner(number: int, config: LearnerConfig, *, start_delay: float = 0.
         log.finished = True
     except Stop:
         log.finished = True
+        log.left_mid_answer += log.mid_answer
     except TabError as exc:
         log.errors.append(str(exc))
     except Exception as exc:  # noqa: BLE001 - a learner's bug must not stop the others

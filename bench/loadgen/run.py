@@ -78,6 +78,7 @@ class LoadReport:
     error_samples: list[str] = field(default_factory=list)
     unfinished: int = 0  # learners who neither finished nor reported an error
     reconnects: int = 0  # page loads again after a broken connection (a replica died)
+    left_mid_answer: int = 0  # learners stopped by the time bound between an answer's forms
     alerts: dict[str, int] = field(default_factory=dict)  # alert text shown with a verdict -> times
     refused: int = 0  # submits refused by the page (the previous verdict redrawn): not attempts
     own_profiles: int = 0  # distinct profiles the learners made for themselves (new_profile)
@@ -90,11 +91,13 @@ class LoadReport:
 
     @property
     def unexplained(self) -> int:
-        """Attempts stored beyond the verdicts seen that no broken connection explains. A replica
-        killed between writing an attempt and sending its verdict stores an answer its learner
-        never saw acknowledged (at most one per broken connection); anything more would be an
-        attempt written twice."""
-        return max(0, self.stored - self.acknowledged - self.reconnects)
+        """Attempts stored beyond the verdicts seen that no broken connection or interrupted
+        answer explains. A replica killed between writing an attempt and sending its verdict
+        stores an answer its learner never saw acknowledged (at most one per broken connection);
+        so does a learner stopped by the time bound in the middle of an answer given in two
+        forms (an interview answer is recorded, unassessed, when its model answer is shown: at
+        most one per such learner); anything more would be an attempt written twice."""
+        return max(0, self.stored - self.acknowledged - self.reconnects - self.left_mid_answer)
 
     @property
     def ok(self) -> bool:
@@ -248,6 +251,7 @@ def run_load(spec: LoadSpec, target: Target) -> LoadReport:
     report.error_samples = errors[:5]
     report.unfinished = sum(1 for log in logs if not log.finished and not log.errors)
     report.reconnects = sum(log.reconnects for log in logs)
+    report.left_mid_answer = sum(log.left_mid_answer for log in logs)
     report.refused = sum(log.refused for log in logs)
     report.own_profiles = len({log.profile for log in logs if log.profile is not None})
     report.profile_makers = sum(log.profile is not None for log in logs)

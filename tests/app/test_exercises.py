@@ -10,7 +10,7 @@ from app_pages.flows.question_session import SEED_RANGE
 from quizbank import load_bank
 from quizbank.grading import grade
 from quizbank.variants import build_variant
-from tests.app.shell_helpers import open_app
+from tests.app.shell_helpers import open_app, profile_state
 
 TEMPLATE_NAMES = [t["name"] for t in compute.list_templates()]
 
@@ -165,7 +165,7 @@ def attempts():
 
 def test_a_link_opens_that_problem():
     at = open_app("exercises", "en", **LINK)
-    session = at.session_state["exercises.run"].current
+    session = profile_state(at, "exercises.run").current
     assert (session.question_id, session.seed, session.variant.difficulty) == (LINKED.id, 7, "easy")
     assert any("Variant seed 7" in c.value for c in at.caption)
     assert at.query_params["seed"] == "7" and at.query_params["template"] == LINK["template"]
@@ -175,7 +175,7 @@ def test_a_link_opens_that_problem():
 def test_right_answers_show_correct_the_worked_solution_and_are_recorded():
     before = sum(len(a) for a in attempts().values())
     at = open_app("exercises", "en", **LINK)
-    variant = at.session_state["exercises.run"].current.variant
+    variant = profile_state(at, "exercises.run").current.variant
     assert not at.expander  # the worked solution waits for the reveal
     for widget in answer_inputs(at):
         widget.input(ex.format_value(variant.answers[widget.key.rsplit(".", 1)[1]]))
@@ -212,14 +212,14 @@ def test_new_variant_draws_another_seed_and_updates_the_link():
     at = open_app("exercises", "en", **LINK)
     next(b for b in at.button if b.label == "New variant").click().run()
     assert not at.exception
-    seed = at.session_state["exercises.run"].current.seed
+    seed = profile_state(at, "exercises.run").current.seed
     assert seed != 7  # a fresh draw from 99,999 seeds
     assert at.query_params["seed"] == str(seed)
 
 
 def test_a_template_without_a_bank_question_is_practised_as_a_synthesized_one():
     at = open_app("exercises", "en", template="deep_mlp_gradients", seed=3, difficulty="easy")
-    session = at.session_state["exercises.run"].current
+    session = profile_state(at, "exercises.run").current
     assert session.question_id == "exercise:deep_mlp_gradients"
     assert len(answer_inputs(at)) == 2
 

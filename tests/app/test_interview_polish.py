@@ -4,7 +4,10 @@ with their summaries."""
 
 from dataclasses import replace
 
+from app_pages.state import PROFILE_KEY
+from app_pages.widgets.flow_state import profile_key
 from tests.app.learner_fixtures import button, database_url, open_page, texts  # noqa: F401
+from tests.app.shell_helpers import profile_state
 from tutor.store import ProgressStore, utc_now
 
 
@@ -15,9 +18,10 @@ def started(open_page, lang="en"):  # noqa: F811
 
 
 def run_out_the_clock(at):
-    session = at.session_state["interview.session"]
+    session = profile_state(at, "interview.session")
     elapsed = (utc_now() - session.started_at).total_seconds()
-    at.session_state["interview.session"] = replace(session, time_limit_seconds=elapsed - 1)
+    at.session_state[profile_key("interview.session", at.session_state[PROFILE_KEY])] = replace(
+        session, time_limit_seconds=elapsed - 1)
     return at.run()
 
 

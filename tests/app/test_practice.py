@@ -3,6 +3,7 @@
 import pytest
 
 from tests.app.learner_fixtures import button, database_url, open_page, texts  # noqa: F401
+from tests.app.shell_helpers import profile_state
 from tutor.store import ProgressStore
 
 CHOICE = "basics-residual-block-form"  # a is right; b is a plain block
@@ -117,13 +118,13 @@ def test_next_question_opens_another_and_clears_the_verdict(open_page):  # noqa:
     assert at.success
     at = button(at, "Next question").click().run()
     assert not at.success and not at.error
-    assert at.session_state["practice.run"].current.question_id != CHOICE
+    assert profile_state(at, "practice.run").current.question_id != CHOICE
 
 
 def test_filters_narrow_the_questions(open_page):  # noqa: F811
     at = open_page("practice")
     at.multiselect(key="practice.f.types").set_value(["ordering"]).run()
-    run = at.session_state["practice.run"]
+    run = profile_state(at, "practice.run")
     from app_pages.widgets.resources import bank
 
     assert bank().questions[run.current.question_id].type == "ordering"
@@ -187,7 +188,7 @@ def test_interview_question_reveal_tick_and_follow_up(open_page, database_url, m
     (attempt,) = attempts(database_url)
     assert attempt.verdict == "partial" and set(attempt.rubric_ticks) == {"identity", "never-vanish"}
     at = button(at, "Question fx-expression").click().run()
-    assert at.session_state["practice.run"].current.question_id == "fx-expression"
+    assert profile_state(at, "practice.run").current.question_id == "fx-expression"
 
 
 def test_interview_confirm_is_locked_once_it_has_done_its_job(open_page, database_url, monkeypatch):  # noqa: F811
@@ -214,6 +215,37 @@ def test_interview_confirm_is_locked_once_it_has_done_its_job(open_page, databas
     assert set(attempt.rubric_ticks) == {"identity", "ensemble"}
 
 
+def test_interview_skipped_after_the_model_answer_then_reopened_is_practice(
+        open_page, database_url, monkeypatch):  # noqa: F811
+    # Issue 22: type anything, "Submit and show the model answer", "Skip this question"; then
+    # the question opened again and every key point ticked.
+    from app_pages.widgets import resources
+    from tests.app.learner_bank import fixture_bank
+
+    small = fixture_bank()
+    monkeypatch.setattr(resources, "bank", lambda: small)
+    monkeypatch.setattr(resources, "question", lambda qid: small.questions.get(qid))
+    at = open_page("practice", q="fx-interview")
+    at.text_area[0].input("anything")
+    at = button(at, "Submit and show the model answer").click().run()
+    assert any("counts as not known yet" in c.value for c in at.caption)
+    at = button(at, "Skip this question").click().run()
+    (held,) = attempts(database_url)
+    assert held.unassessed and held.counted and held.rating == 1  # it stands as a failure
+
+    at = open_page("practice", q="fx-interview")  # reopened (a new browser session)
+    assert not profile_state(at, "practice.run").current.answer_shown  # a new visit
+    at.text_area[0].input("the identity term")
+    at = button(at, "Submit and show the model answer").click().run()
+    at = button(at, "Confirm my key points").click().run()
+    assert at.success[0].value == "Correct"
+    assert any("Practice: not counted" in c.value for c in at.caption)
+    assert not any("Recorded for review" in m.value for m in at.markdown)
+    at = at.run()  # later runs record nothing more
+    assert [(a.phase, a.verdict, a.counted) for a in attempts(database_url)] == [
+        ("first", "wrong", True), ("repeat", "correct", False)]
+
+
 @pytest.mark.parametrize("right", [True, False])
 def test_generated_question_with_this_variants_numbers(open_page, right):  # noqa: F811
     import compute
@@ -221,7 +253,7 @@ def test_generated_question_with_this_variants_numbers(open_page, right):  # noq
 
     question = bank().questions["gen-gradient-multiplier"]
     at = open_page("practice", q=question.id)
-    seed = at.session_state["practice.run"].current.seed
+    seed = profile_state(at, "practice.run").current.seed
     assert any(c.value.endswith(str(seed)) for c in at.caption)  # the variant's seed is shown
     key = compute.generate(question.template, seed=seed, difficulty=str(question.difficulty))
     figures = question.tolerance.value  # 3 significant figures, shown as a learner must
@@ -337,14 +369,14 @@ def test_an_unknown_question_in_the_link_says_so(open_page, lang, says):  # noqa
     at = open_page("practice", lang=lang, q="no-such-question*")
     assert says in at.warning[0].value
     assert "no-such-question*" in [c.value for c in at.code]
-    assert at.session_state["practice.run"].current is not None  # another question instead
+    assert profile_state(at, "practice.run").current is not None  # another question instead
 
 
 def test_a_generated_question_shows_this_seeds_worked_numbers(open_page):  # noqa: F811
     import compute
 
     at = open_page("practice", q="gen-chain-product", seed="321")
-    session = at.session_state["practice.run"].current
+    session = profile_state(at, "practice.run").current
     assert session.seed == 321 and at.query_params["seed"] == "321"
     at = button(at, "I don't know: show the solution").click().run()
     expected = compute.generate(session.variant.template, seed=321,

@@ -6,6 +6,7 @@ import pytest
 
 from app_pages.widgets import resources
 from tests.app.learner_fixtures import button, database_url, open_page, texts  # noqa: F401
+from tests.app.shell_helpers import profile_state
 from tutor.store import NewAttempt, ProgressStore, utc_now
 
 
@@ -114,9 +115,9 @@ def test_a_reload_brings_the_mock_interview_back_with_the_typed_answer(small_ban
     at.slider(key="interview.count").set_value(1)
     at = button(at, "Start the interview").click().run()
     at.text_area[0].input("Half an answer").run()
-    started = at.session_state["interview.session"].started_at
+    started = profile_state(at, "interview.session").started_at
     again = open_page("interview")  # a new browser session on the same profile
-    assert again.session_state["interview.session"].started_at == started
+    assert profile_state(again, "interview.session").started_at == started
     assert again.text_area[0].value == "Half an answer"
     assert any("Question 1 of 1" in c.value for c in again.caption)
 

@@ -99,3 +99,59 @@ def test_show_more_then_nothing_matches(store):
     at = at.text_input(key="questions.query").input("no such words anywhere").run()
     assert at.get("page_link") == [] or len(at.get("page_link")) == 0
     assert at.info[0].value.startswith("没有符合条件的题目")
+
+
+# ---- the search index follows the live bank (issue 22's blocker) ------------------------------
+QUESTION_YAML = """\
+questions:
+  - id: {qid}
+    type: numeric
+    topic: worked-example
+    difficulty: easy
+    source: {{text: gradient-propagation, section: "6.4"}}
+    prompt: {{zh: "{zh}", en: "{en}"}}
+    solution: {{zh: "解", en: "Solution"}}
+    answer: 1.5
+    tolerance: {{kind: relative, value: 1.0e-3}}
+"""
+
+
+def _save(folder, name, qid, zh, en):
+    # as the Author page saves: a temporary file renamed over the old one
+    folder.mkdir(exist_ok=True)
+    tmp = folder / f".{name}.tmp"
+    tmp.write_text(QUESTION_YAML.format(qid=qid, zh=zh, en=en), encoding="utf-8")
+    tmp.replace(folder / name)
+
+
+def _found(index, cache, query):
+    bank = cache.current().bank
+    return [r.question_id for r in question_rows(bank, [], now=NOW, query=query,
+                                                 haystacks=index.haystacks(bank))]
+
+
+def test_the_search_index_follows_a_bank_folder_that_changes(tmp_path):
+    """The index was built once per server: a question saved afterwards made every search raise
+    KeyError. It must find new and edited questions in both languages, with no restart."""
+    from app_pages.flows.question_list import SearchIndex
+    from quizbank import SHIPPED_BANK, BankCache
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    cache, index = BankCache([SHIPPED_BANK, mine]), SearchIndex()
+    assert _found(index, cache, "zebra") == []  # the index is built for the bank as it was
+    first = index.haystacks(cache.current().bank)
+    assert index.haystacks(cache.current().bank) is first  # nothing changed: not rebuilt
+
+    _save(mine, "new.yaml", "my-new-q", "斑马的梯度", "the zebra gradient")
+    assert _found(index, cache, "zebra") == ["my-new-q"]
+    assert _found(index, cache, "斑马") == ["my-new-q"]
+    assert _found(index, cache, "the") != []  # every other question still searchable
+
+    _save(mine, "new.yaml", "my-new-q", "长颈鹿的梯度", "the giraffe gradient")  # edited
+    assert _found(index, cache, "zebra") == [] and _found(index, cache, "斑马") == []
+    assert _found(index, cache, "giraffe") == ["my-new-q"]
+    assert _found(index, cache, "长颈鹿") == ["my-new-q"]
+
+    (mine / "new.yaml").unlink()  # removed
+    assert _found(index, cache, "giraffe") == []

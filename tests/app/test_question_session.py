@@ -132,6 +132,66 @@ def test_wrong_wrong_reveal_then_the_key_counts_one_failed_attempt(store):
     assert session.first.rating == 1 and session.first.due == card.due
 
 
+def test_reopening_after_the_solution_records_practice_and_says_when_it_comes_back(store):
+    # Issue 22: three wrong tries, the solution, "Next question", then the same question opened
+    # again (a new session, as All questions, Review or the Dashboard's link open it).
+    me = store.create_profile("Ada")
+    first_visit = opened(NUMERIC, now=None)
+    for _ in range(3):
+        flow.save(first_visit, NUMERIC, answer(first_visit, NUMERIC, WRONG), record=writer(store, me.id))
+    assert first_visit.revealed
+    again = opened(NUMERIC, now=None, serial=2)
+    graded = flow.save(again, NUMERIC, answer(again, NUMERIC, RIGHT), record=writer(store, me.id))
+    (card,) = store.list_cards(me.id)
+    assert (graded.phase, graded.rating, graded.due) == (Phase.REPEAT, None, card.due)
+    assert not graded.counted and again.first is None and again.tries_used == 1
+    history = store.list_attempts(me.id)
+    assert [a.phase for a in history] == ["first", "retry", "retry", "repeat"]
+    assert daily_activity(history)["accuracy"].tolist() == [0.0]  # not 50 %
+
+
+def test_a_practice_visit_still_gives_its_tries_then_the_solution(store):
+    me = store.create_profile("Ada")
+    flow.give_up(opened(NUMERIC, now=None), NUMERIC, record=writer(store, me.id))
+    again = opened(NUMERIC, now=None, serial=2)
+    phases = [flow.save(again, NUMERIC, answer(again, NUMERIC, WRONG),
+                        record=writer(store, me.id)).phase for _ in range(3)]
+    assert phases == [Phase.REPEAT] * 3 and again.revealed and again.tries_left == 0
+    assert flow.give_up(again, NUMERIC, record=writer(store, me.id)) is None
+    assert len(store.list_attempts(me.id)) == 4
+
+
+def test_an_interview_answer_is_recorded_when_the_model_answer_is_shown(store):
+    me = store.create_profile("Ada")
+    session = opened(INTERVIEW, now=None)
+    flow.show_model_answer(session, INTERVIEW, "identity", "high", record=writer(store, me.id))
+    (held,) = store.list_attempts(me.id)
+    assert held.unassessed and held.counted and held.answer == "identity"
+    graded = flow.save(session, INTERVIEW, answer(
+        session, INTERVIEW, {"text": "identity", "ticked": ["identity"]}),
+        record=writer(store, me.id))
+    (assessed,) = store.list_attempts(me.id)  # the same row, assessed by the ticks
+    assert (assessed.id, assessed.unassessed, assessed.verdict) == (held.id, False, "correct")
+    assert graded.counted and graded.rating == assessed.rating == store.list_cards(me.id)[0].last_rating
+
+
+def test_model_answer_then_skip_then_reopen_and_tick_is_practice(store):
+    me = store.create_profile("Ada")
+    skipped = opened(INTERVIEW, now=None)
+    flow.show_model_answer(skipped, INTERVIEW, "anything", "medium", record=writer(store, me.id))
+    # "Skip this question": nothing more is sent. Reopened, the model answer read:
+    again = opened(INTERVIEW, now=None, serial=2)
+    flow.show_model_answer(again, INTERVIEW, "the identity term", "high",
+                           record=writer(store, me.id))
+    graded = flow.save(again, INTERVIEW, answer(
+        again, INTERVIEW, {"text": again.draft_answer, "ticked": ["identity"]}),
+        record=writer(store, me.id))
+    assert (graded.phase, graded.rating) == (Phase.REPEAT, None)
+    assert [(a.counted, a.verdict) for a in store.list_attempts(me.id)] == [
+        (True, "wrong"), (False, "correct")]
+    assert store.list_cards(me.id)[0].last_rating == 1
+
+
 def test_a_right_answer_offers_hard_good_easy_and_the_card_follows_the_choice(store):
     me = store.create_profile("Ada")
     session = opened(NUMERIC, now=None)

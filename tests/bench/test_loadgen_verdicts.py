@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from bench.loadgen.connection import AppTab, RunTiming
 from bench.loadgen.page import Page
 from tests.bench.test_loadgen import block, new_session
@@ -44,8 +46,9 @@ def test_a_run_records_the_verdict_number_it_drew():
 def test_lost_and_unexplained_attempts():
     from bench.loadgen.run import LoadReport, LoadSpec
 
-    def report(ack, stored, reconnects=0):
-        return LoadReport(LoadSpec(), acknowledged=ack, stored=stored, reconnects=reconnects)
+    def report(ack, stored, reconnects=0, left_mid_answer=0):
+        return LoadReport(LoadSpec(), acknowledged=ack, stored=stored, reconnects=reconnects,
+                          left_mid_answer=left_mid_answer)
 
     assert report(10, 10).ok
     assert report(10, 9).lost == 1 and not report(10, 9).ok
@@ -53,3 +56,54 @@ def test_lost_and_unexplained_attempts():
     assert report(10, 11, reconnects=1).ok and report(10, 11, reconnects=1).lost == 0
     assert report(10, 12, reconnects=1).unexplained == 1 and not report(10, 12, reconnects=1).ok
     assert not report(10, 11).ok  # without a broken connection an extra attempt is a double write
+    # an interview answer stored when its model answer was shown, the learner stopped before
+    # ticking (issue 22): one per learner stopped mid-answer, no more
+    assert report(10, 11, left_mid_answer=1).ok
+    assert report(10, 12, left_mid_answer=1).unexplained == 1
+    assert report(9, 10, left_mid_answer=1).lost == 0
+
+
+def test_a_learner_stopped_between_an_answers_forms_is_counted_as_left_mid_answer(monkeypatch):
+    # An interview answer is two forms (the answer, then the key points), and the app records it
+    # when the first is sent (issue 22): stopped between them, the learner leaves an attempt
+    # it never saw acknowledged, which the report must not take for a double write.
+    import asyncio
+    import random
+
+    from bench.loadgen import learner as lg
+
+    class OneFormPage:
+        def loose_text_boxes(self):
+            return []
+
+        def keyed_block(self, key):
+            return None
+
+        def submittable_forms(self):
+            return [("answer-form", "submit")]
+
+        def form_fields(self, form_id):
+            return []
+
+        def verdict_number(self):
+            return 0
+
+    class NoVerdictTab:
+        page = OneFormPage()
+
+        async def rerun(self, set_values=None, click=None):
+            return RunTiming(sent=0.0, finished=0.0, status=0, verdict_at=None, messages=0)
+
+    thoughts = []
+
+    async def think(config, rng):
+        thoughts.append(1)
+        if len(thoughts) > 1:  # the time bound, reached before the second form
+            raise lg.Stop
+
+    monkeypatch.setattr(lg, "think", think)
+    log = lg.LearnerLog(1)
+    with pytest.raises(lg.Stop):
+        asyncio.run(lg.answer_one(NoVerdictTab(), lg.LearnerConfig("http://127.0.0.1:1"),
+                                  random.Random(0), log))
+    assert log.mid_answer and log.acknowledged == 0

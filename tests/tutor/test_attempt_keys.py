@@ -42,9 +42,11 @@ def test_a_malformed_key_is_refused():
 
 
 DAY = timedelta(days=1)
-# (question, verdict, moment): q1 reviewed three times days apart, q2 once in between
+# (question, verdict, moment): q1 reviewed four times, each when it is due again, q2 once in
+# between. (A late review that would turn a later one into practice, or practice into a review,
+# is not re-decided: the later rows keep the phase they were given. tutor/README.md, "Late".)
 HISTORY = [("q1", "wrong", T0), ("q1", "correct", T0 + 2 * DAY), ("q2", "correct", T0 + 3 * DAY),
-           ("q1", "correct", T0 + 5 * DAY), ("q1", "wrong", T0 + 12 * DAY)]
+           ("q1", "correct", T0 + 40 * DAY), ("q1", "wrong", T0 + 400 * DAY)]
 
 
 def _record(store, pid, entries):
@@ -60,6 +62,7 @@ def test_a_late_attempt_moves_the_card_as_if_written_in_time_order(store_url, tm
     reference = ProgressStore.open(f"sqlite:///{tmp_path / 'reference.db'}")
     ref = reference.create_profile("Ada")
     _record(reference, ref.id, HISTORY)
+    assert all(a.counted for a in reference.list_attempts(ref.id))  # each was due: each counts
     store = ProgressStore.open(store_url)
     ada = store.create_profile("Ada")
     # One review arrives after the later ones (a replica's spool replayed late).
@@ -70,9 +73,9 @@ def test_a_late_attempt_moves_the_card_as_if_written_in_time_order(store_url, tm
     # have its rating changed, from the card as it was before it.
     last = store.list_attempts(ada.id)[-1]
     store.record_attempt(ada.id, NewAttempt("q1", "correct", score=1.0, key="q1-last"),
-                         now=T0 + 20 * DAY)
+                         now=T0 + 800 * DAY)
     ref_last = reference.record_attempt(ref.id, NewAttempt("q1", "correct", score=1.0),
-                                        now=T0 + 20 * DAY)
+                                        now=T0 + 800 * DAY)
     ours = store.list_attempts(ada.id)[-1]
     assert last.question_id == "q1"
     assert store.change_rating(ada.id, ours.id, 4) == reference.change_rating(ref.id, ref_last.id, 4)

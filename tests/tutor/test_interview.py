@@ -170,6 +170,36 @@ def test_finishing_early_drops_an_unconfirmed_answer(bank):
     assert session.stage is Stage.DONE and summarize(session, bank.questions).answered == 0
 
 
+def test_an_interview_left_at_the_model_answer_does_not_leave_the_question_fresh(
+        bank, store, profile):
+    # Issue 22: submit, read the model answer, finish early; then open the question in Practice
+    # and tick every key point. The model answer was seen: that is practice, not a first try.
+    from tutor.store import NewAttempt
+
+    session = _started(bank)
+    question = bank.questions[session.current_id]
+    record = lambda a: store.record_attempt(profile.id, a, now=T0)  # noqa: E731
+    session.submit_answer(question, "anything", confidence=3, now=T0, record=record).finish()
+    (held,) = store.list_attempts(profile.id)
+    assert held.unassessed and held.counted and held.verdict == "wrong" and held.rating == 1
+    practice = store.record_attempt(profile.id, NewAttempt(question.id, "correct", score=1.0),
+                                    now=T0 + timedelta(minutes=5))
+    assert (practice.phase, practice.rating) == ("repeat", None)
+
+
+def test_the_ticks_assess_the_answer_recorded_with_the_model_answer(bank, store, profile):
+    session = _started(bank, n=1)
+    question = bank.questions[session.current_id]
+    required = [p.id for p in question.rubric if p.kind == "required"]
+    record = lambda a: store.record_attempt(profile.id, a, now=T0)  # noqa: E731
+    session = session.submit_answer(question, "answer", confidence=2, now=T0, record=record)
+    restored = type(session).from_dict(session.to_dict())  # a reload in between
+    session = restored.confirm_ticks(question, required, now=T0, record=record)
+    (attempt,) = store.list_attempts(profile.id)
+    assert (attempt.verdict, attempt.rating, attempt.unassessed) == ("correct", 3, False)
+    assert session.current.attempt_id == attempt.id and session.current.rating == 3
+
+
 def _started(bank, n=2):
     return start_interview(bank.questions.values(), n=n, now=T0, seed=1)
 

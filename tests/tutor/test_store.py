@@ -97,8 +97,8 @@ def test_a_later_try_is_kept_but_leaves_the_card_alone(store, profile, phase):
     card = store.list_cards(profile.id)
     later = store.record_attempt(profile.id, NewAttempt("q", "correct", score=1.0, phase=phase),
                                  now=T0 + timedelta(minutes=1))
-    assert (first.rating, later.rating, later.card) == (1, None, None)
-    assert store.list_cards(profile.id) == card
+    assert (first.rating, later.rating, later.before) == (1, None, None)
+    assert store.list_cards(profile.id) == card == [later.card]  # the card as it stands
     assert [(a.phase, a.counted) for a in store.list_attempts(profile.id)] == [
         ("first", True), (phase, False)]
 
@@ -193,8 +193,10 @@ def _write_attempts(url: str, profile_id: int, worker: int, count: int) -> None:
     try:
         for i in range(count):
             verdict = "correct" if (worker + i) % 2 else "wrong"
+            # every write to "shared" is a new variant (its own seed), so each one counts
             store.record_attempt(
-                profile_id, NewAttempt("shared" if i % 2 else f"w{worker}-{i}", verdict, score=0.5)
+                profile_id, NewAttempt("shared" if i % 2 else f"w{worker}-{i}", verdict, score=0.5,
+                                       seed=worker * 1000 + i)
             )
     finally:
         store.close()

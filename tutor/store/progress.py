@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 from fsrs import Rating
-from sqlalchemy import and_, case, delete, func, select, update
+from sqlalchemy import and_, case, delete, func, or_, select, update
 from sqlalchemy.engine import Connection, Row
 
-from tutor.rating import Mode, Phase, choosable, rate
+from tutor.rating import Mode, Phase, choosable, rate, recorded_phase
 from tutor.review import CardState, new_card, schedule
 from tutor.store.database import GLOBAL_LOCK, Database
 from tutor.store.errors import ProfileError
@@ -110,13 +111,48 @@ def attempt_from_row(row: Row) -> AttemptRecord:
         created_at=row.created_at,
         phase=row.phase,
         key=row.client_key,
+        unassessed=bool(row.unassessed),
     )
 
 
 def stored_attempt(conn: Connection, key: str) -> AttemptRecord | None:
-    """The attempt recorded under this client key, if any."""
-    row = conn.execute(select(attempts).where(attempts.c.client_key == key)).first()
+    """The attempt recorded under this client key (or assessed by the attempt with this key),
+    if any."""
+    row = conn.execute(select(attempts).where(
+        or_(attempts.c.client_key == key, attempts.c.assessed_key == key))).first()
     return None if row is None else attempt_from_row(row)
+
+
+def _later_reviews(conn: Connection, profile_id: int, question_id: str, moment: datetime,
+                   row: Row | None) -> list[Row]:
+    """The reviews of this card made after `moment` (none unless `moment` is in its past)."""
+    if row is None or row.last_review is None or row.last_review <= moment:
+        return []
+    return conn.execute(
+        select(attempts.c.id, attempts.c.rating, attempts.c.created_at,
+               attempts.c.confidence, attempts.c.card_before)
+        .where(attempts.c.profile_id == profile_id, attempts.c.question_id == question_id,
+               attempts.c.card_before.is_not(None), attempts.c.created_at > moment)
+        .order_by(attempts.c.created_at, attempts.c.id)
+    ).all()
+
+
+def _card_before(review: Row, question_id: str, moment: datetime) -> CardState:
+    before = card_from_json(review.card_before)
+    return new_card(question_id, moment) if before.last_review is None else before
+
+
+def card_as_of(conn: Connection, profile_id: int, question_id: str,
+               moment: datetime) -> CardState | None:
+    """The card as it was at `moment` (None: no review before it). Usually the stored card; for
+    an attempt replayed late from a spool, the card before the first review made after it."""
+    where = and_(cards.c.profile_id == profile_id, cards.c.question_id == question_id)
+    row = conn.execute(select(cards).where(where)).first()
+    later = _later_reviews(conn, profile_id, question_id, moment, row)
+    if later:
+        before = card_from_json(later[0].card_before)
+        return None if before.last_review is None else before
+    return card_from_row(row) if row else None
 
 
 def move_card(conn: Connection, profile_id: int, question_id: str, rating: Rating | int,
@@ -131,19 +167,9 @@ def move_card(conn: Connection, profile_id: int, question_id: str, rating: Ratin
     """
     where = and_(cards.c.profile_id == profile_id, cards.c.question_id == question_id)
     row = conn.execute(select(cards).where(where)).first()
-    later: list[Row] = []
-    if row is not None and row.last_review is not None and row.last_review > moment:
-        later = conn.execute(
-            select(attempts.c.id, attempts.c.rating, attempts.c.created_at,
-                   attempts.c.confidence, attempts.c.card_before)
-            .where(attempts.c.profile_id == profile_id, attempts.c.question_id == question_id,
-                   attempts.c.card_before.is_not(None), attempts.c.created_at > moment)
-            .order_by(attempts.c.created_at, attempts.c.id)
-        ).all()
+    later = _later_reviews(conn, profile_id, question_id, moment, row)
     if later:
-        before = card_from_json(later[0].card_before)
-        if before.last_review is None:  # it was new then: new as of this earlier review
-            before = new_card(question_id, moment)
+        before = _card_before(later[0], question_id, moment)
     else:
         before = card_from_row(row) if row else new_card(question_id, moment)
     moved = schedule(before, Rating(int(rating)), moment, confidence=confidence)
@@ -173,6 +199,51 @@ def name_taken(conn: Connection, name: str, *, other_than: int | None = None) ->
     if other_than is not None:
         query = query.where(profiles.c.id != other_than)
     return conn.execute(query).first() is not None
+
+
+def _seed_counted(conn: Connection, profile_id: int, question_id: str, seed: int | None,
+                  moment: datetime) -> bool:
+    """Whether a counted try (or a solution shown, which records one) already used this variant
+    before `moment`."""
+    if seed is None:
+        return False
+    query = select(attempts.c.id).where(
+        attempts.c.profile_id == profile_id, attempts.c.question_id == question_id,
+        attempts.c.seed == seed, attempts.c.rating.is_not(None),
+        attempts.c.created_at <= moment).limit(1)
+    return conn.execute(query).first() is not None
+
+
+def _assess(conn: Connection, profile_id: int, attempt: NewAttempt) -> AttemptRecord | None:
+    """The learner's ticks on an interview answer recorded, unassessed, when its model answer was
+    shown: its verdict, score, ticks and confidence replace the row's. When that row counted
+    (and is still its card's last review), the card is scheduled again from the card before it
+    with the rating the ticks give, at the moment the answer was given; practice stays practice.
+    None when `attempt.assesses` is not (or no longer) an unassessed answer of this profile to
+    this question: a row is assessed once (two tabs sharing a draft both tick it)."""
+    row = conn.execute(select(attempts).where(
+        attempts.c.id == attempt.assesses, attempts.c.profile_id == profile_id)).first()
+    if row is None or row.question_id != attempt.question_id or not row.unassessed:
+        return None
+    where = and_(cards.c.profile_id == profile_id, cards.c.question_id == row.question_id)
+    found = conn.execute(select(cards).where(where)).first()
+    card = card_from_row(found) if found else None
+    rating, before = row.rating, None
+    if rating is not None and card is not None and card.last_review == row.created_at:
+        before = card_from_json(row.card_before)
+        rating = rate(replace(attempt.outcome(), phase=Phase.FIRST))
+        card = schedule(before, rating, row.created_at, confidence=attempt.confidence)
+        conn.execute(update(cards).where(where).values(**card_values(card)))
+    changes = {
+        "verdict": str(attempt.verdict), "score": float(attempt.score),
+        "confidence": attempt.confidence, "hints_used": int(attempt.hints_used),
+        "rubric_ticks": json.dumps(list(attempt.rubric_ticks)) if attempt.rubric_ticks else None,
+        "rating": None if rating is None else int(rating), "unassessed": False,
+        "assessed_key": attempt.key,  # a replayed assessment finds its row and changes nothing
+    }
+    conn.execute(update(attempts).where(attempts.c.id == row.id).values(**changes))
+    updated = conn.execute(select(attempts).where(attempts.c.id == row.id)).one()
+    return replace(attempt_from_row(updated), card=card, before=before)
 
 
 class ProgressStore(Database):
@@ -242,14 +313,18 @@ class ProgressStore(Database):
     def record_attempt(
         self, profile_id: int, attempt: NewAttempt, *, now: datetime | None = None
     ) -> AttemptRecord:
-        """Save one attempt and, when it is rated (a visit's first try), move its card on, in one
-        transaction. The returned record carries the moved card (`.card`). Raises ValueError
-        listing every problem of a malformed attempt, ProfileError for a missing profile."""
+        """Save one attempt and, when it counts, move its card on, in one transaction. The store
+        decides whether a claimed first try counts (`tutor.rating.recorded_phase`: not while the
+        question was already tried or its solution seen and is not due, unless a new variant
+        was drawn); the returned record says what it decided (`.phase`, `.rating`) and carries
+        the question's card (`.card`). An attempt that `assesses` an unassessed interview answer
+        updates that row instead (`_assess`; an answer of its own when that row was already
+        assessed, e.g. in another tab). Raises ValueError listing every problem of a
+        malformed attempt, ProfileError for a missing profile."""
         problems = attempt.problems()
         if problems:
             raise ValueError("attempt refused: " + "; ".join(problems))
         moment = _aware(now or utc_now())
-        rating = rate(attempt.outcome())
         values = {
             "profile_id": profile_id,
             "question_id": attempt.question_id,
@@ -261,9 +336,8 @@ class ProgressStore(Database):
             "seconds": float(attempt.seconds),
             "confidence": attempt.confidence,
             "rubric_ticks": json.dumps(list(attempt.rubric_ticks)) if attempt.rubric_ticks else None,
-            "rating": int(rating) if rating is not None else None,
             "mode": str(Mode(attempt.mode)),
-            "phase": str(Phase(attempt.phase)),
+            "unassessed": bool(attempt.unassessed),
             "created_at": moment,
         }
 
@@ -273,17 +347,31 @@ class ProgressStore(Database):
                 if known.profile_id != profile_id:
                     raise ValueError(f"attempt key {attempt.key!r} belongs to another profile")
                 return known  # written before (a retry or a replay): once is enough
-            moved = None
-            before = None
+            if attempt.assesses is not None:
+                assessed = _assess(conn, profile_id, attempt)
+                if assessed is not None:
+                    return assessed
+                # nothing left to assess: an answer of its own, decided like any other
+            card = card_as_of(conn, profile_id, attempt.question_id, moment)
+            phase = recorded_phase(
+                Phase(attempt.phase), last_counted=card and card.last_review,
+                due=card and card.due, seed=attempt.seed, now=moment,
+                # looked up only when it decides: a card not yet due and a generated question
+                seed_counted=card is not None and card.due > moment and attempt.seed is not None
+                and _seed_counted(conn, profile_id, attempt.question_id, attempt.seed, moment))
+            rating = rate(replace(attempt.outcome(), phase=phase))
+            before = moved = None
             if rating is not None:
                 before, moved = move_card(conn, profile_id, attempt.question_id, rating, moment,
                                           confidence=attempt.confidence)
-            row_values = {**values, "card_before": before and card_to_json(before),
-                          "client_key": attempt.key}
-            new_id = conn.execute(attempts.insert().values(**row_values)).inserted_primary_key[0]
+            row_values = {**values, "phase": str(phase),
+                          "rating": int(rating) if rating is not None else None}
+            new_id = conn.execute(attempts.insert().values(
+                **row_values, card_before=before and card_to_json(before),
+                client_key=attempt.key)).inserted_primary_key[0]
             return AttemptRecord(
-                id=new_id, **{**values, "rubric_ticks": tuple(attempt.rubric_ticks)},
-                key=attempt.key, card=moved, before=before,
+                id=new_id, **{**row_values, "rubric_ticks": tuple(attempt.rubric_ticks)},
+                key=attempt.key, card=moved if moved is not None else card, before=before,
             )
 
         return self.write(work, lock_key=profile_id)

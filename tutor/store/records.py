@@ -33,10 +33,15 @@ class Profile:
 @dataclass(frozen=True)
 class NewAttempt:
     """One graded answer to record. The rubric flags and `slow_after_seconds` only feed the
-    rating; `phase` says whether it is the visit's first try (rated, counted) or not. `key` is
-    the attempt's unique id, made by the app when the answer is submitted (`AttemptWriter` gives
-    one to an attempt without): recording an attempt whose key is already stored changes
-    nothing, so a retried or replayed write lands once."""
+    rating; `phase` is what the caller claims it is (the visit's first try, a retry, after the
+    reveal): the store decides whether a claimed first try counts (`tutor.rating.recorded_phase`).
+    `key` is the attempt's unique id, made by the app when the answer is submitted
+    (`AttemptWriter` gives one to an attempt without): recording an attempt whose key is already
+    stored changes nothing, so a retried or replayed write lands once.
+
+    An interview answer is recorded as its model answer is shown, `unassessed` (a failure until
+    ticked); the ticks then come as a `NewAttempt` that `assesses` that row's id (its verdict,
+    score, ticks and confidence replace the row's; no second row)."""
 
     question_id: str
     verdict: Verdict | str
@@ -54,6 +59,8 @@ class NewAttempt:
     slow_after_seconds: float | None = field(default=DEFAULT_SLOW_SECONDS)
     phase: Phase | str = Phase.FIRST
     key: str | None = None
+    unassessed: bool = False
+    assesses: int | None = None
 
     def problems(self) -> list[str]:
         """Every reason this attempt cannot be stored (empty when it is fine)."""
@@ -84,6 +91,14 @@ class NewAttempt:
             isinstance(self.key, str) and 0 < len(self.key) <= MAX_ATTEMPT_KEY
         ):
             found.append(f"key must be text of 1..{MAX_ATTEMPT_KEY} characters")
+        if self.assesses is not None and (isinstance(self.assesses, bool) or not isinstance(
+                self.assesses, int) or self.assesses < 1):
+            found.append(f"assesses {self.assesses!r} is not an attempt id")
+        if self.assesses is not None and self.unassessed:
+            found.append("an assessment cannot itself be unassessed")
+        if self.unassessed and (self.verdict != Verdict.WRONG.value or self.score != 0.0):
+            # it stands as a failure until the ticks assess it: no credit before them
+            found.append("an unassessed answer is recorded as wrong with score 0")
         return found
 
     def outcome(self) -> Outcome:
@@ -103,8 +118,10 @@ class NewAttempt:
 @dataclass(frozen=True)
 class AttemptRecord:
     """A stored attempt. `verdict` is a `grader.Verdict` value (`unreadable` only on rows written
-    before unreadable answers stopped being recorded). `card` is the card after this attempt
-    when recording it moved one, `before` the card it moved (both None when read back)."""
+    before unreadable answers stopped being recorded). `card` is the question's card after this
+    attempt (moved by a counted try, as it stands after practice), `before` the card a counted
+    try moved (both None when read back). `unassessed`: an interview answer not yet ticked, which
+    stands as a failure."""
 
     id: int
     profile_id: int
@@ -122,6 +139,7 @@ class AttemptRecord:
     created_at: datetime
     phase: str = Phase.FIRST.value
     key: str | None = None
+    unassessed: bool = False
     card: CardState | None = field(default=None, compare=False)
     before: CardState | None = field(default=None, compare=False)
 

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     DateTime,
     Float,
@@ -84,6 +85,10 @@ attempts = Table(
     Column("card_before", Text, nullable=True),
     # the app's own id for the attempt (unique: a replayed attempt is written once)
     Column("client_key", String(64), nullable=True, unique=True),
+    # the key of the attempt whose ticks assessed this unassessed interview answer (schema 6)
+    Column("assessed_key", String(64), nullable=True, unique=True),
+    # an interview answer recorded as its model answer was shown, not yet ticked (schema 5)
+    Column("unassessed", Boolean, nullable=False),
 )
 
 cards = Table(
