@@ -5,7 +5,8 @@ roles from configuration; and the Class page. Without `[auth]` the app is unchan
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+import time
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -21,11 +22,13 @@ AUTH = {"redirect_uri": "http://localhost:8501/oauth2callback", "cookie_secret":
         "client_id": "tutor", "client_secret": "test-only",
         "server_metadata_url": f"{ISSUER}/.well-known/openid-configuration"}
 ROLES = {"instructor_emails": ["lee@school.test"], "instructor_groups": ["dl-staff"]}
-ADA = {"is_logged_in": True, "iss": ISSUER, "sub": "sub-ada", "name": "Ada",
-       "email": "ada@school.test"}
-BO = {"is_logged_in": True, "iss": ISSUER, "sub": "sub-bo", "name": "Bo", "email": "bo@school.test"}
-LEE = {"is_logged_in": True, "iss": ISSUER, "sub": "sub-lee", "name": "Lee",
-       "email": "lee@school.test"}
+# What Streamlit keeps of an identity token: its claims, times and nonce included.
+ISSUED = int(time.time())
+TOKEN = {"is_logged_in": True, "iss": ISSUER, "iat": ISSUED, "exp": ISSUED + 3600}
+ADA = {**TOKEN, "sub": "sub-ada", "nonce": "n-ada", "name": "Ada", "email": "ada@school.test"}
+BO = {**TOKEN, "sub": "sub-bo", "nonce": "n-bo", "name": "Bo", "email": "bo@school.test"}
+LEE = {**TOKEN, "sub": "sub-lee", "nonce": "n-lee", "name": "Lee", "email": "lee@school.test",
+       "email_verified": True}
 
 
 
@@ -155,6 +158,51 @@ def test_a_learner_signs_out(store):
     at = shell(ADA, "dashboard")
     next(b for b in at.sidebar.button if b.label == "Sign out").click().run()
     assert [b.label for b in at.button] == ["Sign in"]
+
+
+def _ended(at: AppTest) -> bool:
+    return [b.label for b in at.button] == ["Sign in"] and any(
+        "sign-in has ended" in i.value for i in at.info) and at.session_state["profile_id"] is None
+
+
+def test_a_copy_of_the_cookie_is_refused_after_signing_out(store):
+    at = shell(ADA, "dashboard")
+    thief = shell(ADA, "dashboard")  # the same claims: what a copied cookie opens
+    assert thief.session_state["profile_id"] == _own(store, ADA)
+    next(b for b in at.sidebar.button if b.label == "Sign out").click().run()
+    assert _ended(shell(ADA))  # a new session with the copy
+    thief.run()  # the session the copy had already opened, at its next run
+    assert _ended(thief)
+    # Her next sign-in (a new token: a new nonce and issue time) works; Bo was never affected.
+    assert shell({**ADA, "nonce": "n-ada-2", "iat": ISSUED + 1}, "dashboard").session_state[
+        "profile_id"] == _own(store, ADA)
+    assert shell(BO).session_state["profile_id"] == _own(store, BO)
+
+
+@pytest.mark.parametrize(("claims", "section"), [
+    ({**ADA, "iat": ISSUED - 10 * 3600 - 1}, {}),  # older than a school day
+    ({**ADA, "iat": ISSUED - 3 * 3600}, {"max_hours": 2}),
+    ({**ADA, "iat": ISSUED - 120, "exp": ISSUED - 60}, {"end_at_token_expiry": True}),
+    ({k: v for k, v in ADA.items() if k != "iat"}, {}),  # nothing bounds it
+])
+def test_an_old_or_expired_sign_in_gets_the_login_screen(store, claims, section):
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.secrets["auth"], at.secrets["roles"], at.secrets["sign_in"] = AUTH, ROLES, section
+    at.user = dict(claims)
+    at.query_params["lang"] = "en"
+    at.run()
+    assert not at.exception, at.exception
+    assert _ended(at) and not at.sidebar.button
+    assert store.list_profiles() == []
+
+
+def test_a_running_session_ends_when_its_time_is_up(store, monkeypatch):
+    at = shell(ADA, "dashboard")
+    assert at.session_state["profile_id"] == _own(store, ADA)
+    later = datetime.fromtimestamp(ISSUED + 10 * 3600, UTC)
+    monkeypatch.setattr("tutor.store.utc_now", lambda: later)
+    at.run()  # the next click, ten hours on
+    assert _ended(at)
 
 
 def test_without_auth_the_app_keeps_local_profiles(database_url):  # noqa: F811

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     DateTime,
     Float,
@@ -82,6 +83,7 @@ attempts = Table(
     Column("mode", String(16), nullable=False),
     Column("phase", String(16), nullable=False),
     Column("card_before", Text, nullable=True),
+    Column("imported", Boolean, nullable=False, default=False),
 )
 
 cards = Table(
@@ -117,4 +119,12 @@ identities = Table(
     Column("subject", String(255), primary_key=True),
     Column("profile_id", Integer, nullable=False, unique=True),
     Column("created_at", UtcDateTime, nullable=False),
+)
+
+revoked_sign_ins = Table(
+    "revoked_sign_ins",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("revoked_at", UtcDateTime, nullable=False),
+    Column("expires_at", UtcDateTime, nullable=False),
 )
