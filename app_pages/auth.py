@@ -39,6 +39,7 @@ from tutor.sign_ins import SignIn, SignInPolicy, sign_in_of
 AUTH_SECTION = "auth"
 ROLES_SECTION = "roles"
 SIGN_IN_SECTION = "sign_in"
+IMPORTS_SECTION = "imports"
 BOUND_KEY = "account.bound"  # ((issuer, subject), profile id) of this session's identity
 # The sign-in that this session last found not signed out in the database (server-side).
 CHECKED_KEY = "account.sign_in_checked"
@@ -125,6 +126,16 @@ def _sign_in_over() -> bool:
         return st.session_state.get(CHECKED_KEY) != sign_in.key
     st.session_state[CHECKED_KEY] = sign_in.key
     return ended
+
+
+def import_policy():
+    """What Dashboard -> Import accepts: on one's own machine the app's limits; in a class
+    deployment the `[imports]` settings (smaller limits by default, or importing turned off)."""
+    from tutor.transfer import ImportPolicy  # pydantic: only on the page that imports
+
+    if not class_mode():
+        return ImportPolicy()
+    return ImportPolicy.for_class(_secrets_section(IMPORTS_SECTION), os.environ)
 
 
 def may_teach() -> bool:

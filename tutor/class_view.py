@@ -2,7 +2,8 @@
 review backlog (pure functions over the store's records; the page only draws them).
 
 Only counted attempts enter (a question visit's first graded try, `AttemptRecord.counted`), as on
-the Dashboard: later tries and answers after the solution are practice.
+the Dashboard: later tries and answers after the solution are practice. Imported attempts do not
+enter at all (`answered_here`): an import is a file anyone can write.
 
 - activity: first tries in all and in the last `WINDOW_DAYS` days, active days in that window,
   the last attempt;
@@ -58,9 +59,16 @@ class LearnerRow:
     stuck_on: tuple[str, ...]
 
 
+def answered_here(attempts: Iterable[AttemptRecord]) -> tuple[AttemptRecord, ...]:
+    """The attempts answered in this app: imported ones are the learner's own record (their
+    Dashboard shows them, marked), not evidence an instructor can rely on."""
+    return tuple(a for a in attempts if not a.imported)
+
+
 def load_class(store) -> list[LearnerHistory]:
-    """Every profile with its attempts and cards, read from the store (oldest profile first)."""
-    return [LearnerHistory(p, tuple(store.list_attempts(p.id)), tuple(store.list_cards(p.id)))
+    """Every profile with its attempts answered here and its cards, read from the store (oldest
+    profile first)."""
+    return [LearnerHistory(p, answered_here(store.list_attempts(p.id)), tuple(store.list_cards(p.id)))
             for p in store.list_profiles()]
 
 

@@ -64,7 +64,10 @@ def attempts_table(frame: pd.DataFrame, lang: str) -> None:
         tr("dashboard.col.question"): [titles[q] for q in frame["question_id"]],
         tr("dashboard.col.result"): _labels("dashboard.verdict", list(frame["verdict"])),
         tr("dashboard.col.phase"): _labels("dashboard.phase", list(frame["phase"])),
-        tr("dashboard.col.mode"): _labels("dashboard.mode", list(frame["mode"])),
+        tr("dashboard.col.mode"): [tr("dashboard.mode_imported", mode=where) if imported else where
+                                   for where, imported in zip(
+                                       _labels("dashboard.mode", list(frame["mode"])),
+                                       frame["imported"], strict=True)],
     })
     height = min(ROW_PX * (len(shown) + 1) + 3, MAX_TABLE_PX)  # no empty rows under a short table
     event = st.dataframe(shown, hide_index=True, width="stretch", height=height, key=TABLE_KEY,

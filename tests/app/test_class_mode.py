@@ -128,6 +128,35 @@ def test_an_imported_file_naming_another_profile_lands_in_ones_own(store):
     assert store.count_attempts(bo) == 3 and len(store.list_profiles()) == 2
 
 
+def test_a_forged_import_is_marked_on_the_dashboard_and_left_out_of_the_class(store):
+    ada = _with_attempts(store, ADA, 1)  # one wrong first try, answered here
+    mallory = profile_for_identity(store, ISSUER, "sub-mal", "Mallory")
+    for k in range(5):
+        store.record_attempt(mallory.id, NewAttempt(f"q{k}", "correct", score=1.0),
+                             now=utc_now() - timedelta(days=2, minutes=k))
+    import_json(store, export_json(store, mallory.id), into_profile_id=ada)  # "her" correct ones
+    at = shell(ADA, "dashboard")
+    table = next(d.value for d in at.dataframe if "Where" in d.value.columns)
+    assert sorted(table["Where"]) == ["Practice"] + ["Practice (imported)"] * 5
+    lee = shell(LEE, "class_view")
+    row = lee.dataframe[0].value.set_index("Learner").loc["Ada"]
+    assert (row["First tries"], row["Accuracy"]) == (1, "0%")
+
+
+@pytest.mark.parametrize("allowed", [False, True])
+def test_an_instructor_can_turn_importing_off(store, allowed):
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.secrets["auth"], at.secrets["roles"] = AUTH, ROLES
+    at.secrets["imports"] = {"allowed": allowed}
+    at.user = dict(ADA)
+    at.query_params["lang"] = "zh"
+    at.run()
+    at.switch_page("app_pages/dashboard.py").run()
+    assert not at.exception, at.exception
+    assert ("本课程已关闭导入功能" in " ".join(i.value for i in at.info)) is not allowed
+    assert bool(at.get("file_uploader")) is allowed
+
+
 def test_learners_cannot_reach_the_instructor_pages(store):
     at = shell(ADA)
     for page in ("class_view", "author", "analytics"):

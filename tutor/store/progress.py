@@ -109,6 +109,7 @@ def attempt_from_row(row: Row) -> AttemptRecord:
         mode=row.mode,
         created_at=row.created_at,
         phase=row.phase,
+        imported=bool(row.imported),
     )
 
 

@@ -112,6 +112,8 @@ class AttemptRecord:
     mode: str
     created_at: datetime
     phase: str = Phase.FIRST.value
+    # came in through an import (a file anyone can write), not answered in this app
+    imported: bool = False
     card: CardState | None = field(default=None, compare=False)
     before: CardState | None = field(default=None, compare=False)
 
