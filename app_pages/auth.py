@@ -54,6 +54,14 @@ def class_mode() -> bool:
         return False
 
 
+def hide_error_details() -> None:
+    """Class mode: an unexpected error shows a generic message, never a traceback, file paths or
+    the error's text (`client.showErrorDetails = "none"`; `scripts/serve_class.sh` sets it from
+    the start too). Process-wide, as the deployment is; local mode keeps Streamlit's default."""
+    if st.get_option("client.showErrorDetails") != "none":
+        st.set_option("client.showErrorDetails", "none")
+
+
 def _claims() -> dict:
     return dict(st.user.to_dict()) if st.user.is_logged_in else {}
 

@@ -167,6 +167,27 @@ def test_a_display_name_that_is_a_formula_is_drawn_inert(store):
         assert f"'{evil}" in names and evil not in names
 
 
+def test_a_learner_never_sees_a_traceback(store, monkeypatch):
+    from streamlit import config
+
+    secret = "connection to /srv/tutor/secret.db refused"
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError(secret)
+
+    monkeypatch.setattr("tutor.dashboard.dashboard_data", broken)
+    before = config.get_option("client.showErrorDetails")
+    try:
+        at = shell(ADA)
+        at.switch_page("app_pages/dashboard.py").run()
+        shown = at.exception[0]
+        assert secret not in shown.message and "RuntimeError" not in shown.message
+        assert not shown.stack_trace
+        assert config.get_option("client.showErrorDetails") == "none"
+    finally:
+        config.set_option("client.showErrorDetails", before)  # the process is not a class
+
+
 def test_learners_cannot_reach_the_instructor_pages(store):
     at = shell(ADA)
     for page in ("class_view", "author", "analytics"):
