@@ -114,26 +114,29 @@ def current_sign_in() -> SignIn | None:
     return sign_in_of(_claims(), policy)
 
 
-def _sign_in_over() -> bool:
-    """Too old, without the claims that bound it, or signed out (on any replica)."""
+def _sign_in_refused() -> str | None:
+    """Why this session's sign-in cannot go on (the `account.*` message), or None when it can:
+    too old or without the claims that bound it, or signed out (on any replica)."""
     from app_pages.widgets.progress import store  # the store (SQLAlchemy) only when needed
     from tutor.store import TutorError, utc_now
     from tutor.store.sign_outs import sign_in_ended
 
     sign_in = current_sign_in()
     if sign_in is None or sign_in.over(utc_now()):
-        return True
+        return "account.sign_in_ended"
     db = store()
     try:
         ended = None if db is None else sign_in_ended(db, sign_in.key)
     except TutorError:
         ended = None
     if ended is None:
-        # The database cannot say (the sidebar tells why): a session that it already vouched for
-        # carries on; a new one (a cookie brought in meanwhile, perhaps copied) waits for it.
-        return st.session_state.get(CHECKED_KEY) != sign_in.key
+        # The database cannot say: a session that it already vouched for carries on (a
+        # database restart throws nobody out); a new one (a cookie brought in meanwhile, perhaps
+        # a copied one) waits for it.
+        vouched = st.session_state.get(CHECKED_KEY) == sign_in.key
+        return None if vouched else "account.sign_in_unchecked"
     st.session_state[CHECKED_KEY] = sign_in.key
-    return ended
+    return "account.sign_in_ended" if ended else None
 
 
 def import_policy():
@@ -154,20 +157,20 @@ def sign_in() -> None:
     """Class mode, every run: the login screen (and stop) for a visitor who has not signed in;
     otherwise bind this session to the identity's profile before any page runs."""
     if not st.user.is_logged_in:
-        _login_screen(ended=False)
-    if _sign_in_over():
-        _login_screen(ended=True)
+        _login_screen()
+    if (refused := _sign_in_refused()) is not None:
+        _login_screen(because=refused)
     set_current_profile(signed_in_profile_id())
     keep_in_url(PROFILE_PARAM, None)  # a profile named in a link means nothing here
 
 
-def _login_screen(*, ended: bool) -> None:
+def _login_screen(*, because: str | None = None) -> None:
     set_current_profile(None)
     st.session_state.pop(BOUND_KEY, None)
     language_switch(st)  # above the title: a phone shows no sidebar until it is opened
     st.title(tr("common.app_name"))
-    if ended:
-        st.info(tr("account.sign_in_ended"), icon=":material/schedule:")
+    if because is not None:
+        st.info(tr(because), icon=":material/schedule:")
     st.write(tr("account.login_intro"))
     st.button(tr("account.login"), type="primary", icon=":material/login:", on_click=st.login)
     remember_language()  # the provider sends the browser back to a bare "/"

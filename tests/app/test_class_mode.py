@@ -235,6 +235,23 @@ def test_a_copy_of_the_cookie_is_refused_after_signing_out(store):
     assert shell(BO).session_state["profile_id"] == _own(store, BO)
 
 
+def test_with_the_database_away_an_open_session_carries_on_and_a_new_one_waits(store, monkeypatch):
+    from tutor.store import StoreUnavailable
+
+    at = shell(ADA, "dashboard")
+
+    def away(*_args):
+        raise StoreUnavailable("unreachable")
+
+    monkeypatch.setattr("tutor.store.sign_outs.sign_in_ended", away)
+    at.run()  # vouched for before: not thrown out by a database restart
+    assert at.session_state["profile_id"] == _own(store, ADA)
+    # A session the database never vouched for (a copied cookie?) waits for it, and is told why.
+    new = shell(ADA)
+    assert [b.label for b in new.button] == ["Sign in"] and new.session_state["profile_id"] is None
+    assert any("cannot be checked right now" in i.value for i in new.info)
+
+
 @pytest.mark.parametrize(("claims", "section"), [
     ({**ADA, "iat": ISSUED - 10 * 3600 - 1}, {}),  # older than a school day
     ({**ADA, "iat": ISSUED - 3 * 3600}, {"max_hours": 2}),
