@@ -9,7 +9,7 @@ Run with `make run` (`python -m app_pages.server`, which also preloads what the 
 import streamlit as st
 
 from app_pages import PAGES
-from app_pages.auth import account_box, class_mode, may_teach, sign_in
+from app_pages.auth import account_box, class_mode, hide_error_details, may_teach, sign_in
 from app_pages.session_reaper import note_this_session
 from app_pages.startup import first_run_finished, prepare_process
 from app_pages.state import init_session, language_switch, tr
@@ -21,6 +21,7 @@ init_session()
 st.set_page_config(page_title=tr("common.app_name"), page_icon=":material/school:", layout="wide")
 class_deployment = class_mode()  # login configured: accounts and roles
 if class_deployment:
+    hide_error_details()  # no traceback reaches a learner
     sign_in()  # the login screen (run stops) or the signed-in identity's own profile
 
 teaching = may_teach()

@@ -44,9 +44,9 @@ if flagged.empty:
     st.success(tr("analytics.no_flags"))
 else:
     view.flag_list(flagged)
-    view.table(flagged)
+    view.statistics_table(flagged)
 with st.expander(tr("analytics.all_questions", n=len(frame))):
-    view.table(frame)
+    view.statistics_table(frame)
 
 st.subheader(tr("analytics.classes_title"))
 st.caption(tr("analytics.classes_help"))

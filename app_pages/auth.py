@@ -10,8 +10,12 @@ shown. With `[auth]` (Streamlit's OpenID Connect login: `st.login`, `st.user`, `
 - the profile is the one bound to the identity (`iss` + `sub`), made at the first login
   (`tutor.store.identities`), and it is set again on every run: no picker, and no URL parameter,
   session value or imported file can name another;
-- instructors (by e-mail or group claim, `tutor.roles`) see the instructor pages; learners do not,
-  and those pages also refuse a learner themselves (`require_instructor`).
+- instructors (by `sub`, group claim or verified e-mail, `tutor.roles`) see the instructor pages;
+  learners do not, and those pages also refuse a learner themselves (`require_instructor`);
+- a sign-in ends (`tutor.sign_ins`): a school day after it began, checked on every run, and at
+  "Sign out", which is recorded in the database (`tutor.store.sign_outs`) before the cookie is
+  cleared, so a copy of the cookie taken before stops working on every replica. An ended sign-in
+  gets the login screen, saying why.
 """
 
 from __future__ import annotations
@@ -30,10 +34,16 @@ from app_pages.state import (
     tr,
 )
 from tutor.roles import InstructorRule, Role
+from tutor.sign_ins import SignIn, SignInPolicy, sign_in_of
 
 AUTH_SECTION = "auth"
 ROLES_SECTION = "roles"
+SIGN_IN_SECTION = "sign_in"
+IMPORTS_SECTION = "imports"
 BOUND_KEY = "account.bound"  # ((issuer, subject), profile id) of this session's identity
+# The sign-in that this session last found not signed out in the database (server-side).
+CHECKED_KEY = "account.sign_in_checked"
+SIGN_OUT_FAILED_KEY = "account.sign_out_failed"
 
 
 def class_mode() -> bool:
@@ -42,6 +52,14 @@ def class_mode() -> bool:
         return AUTH_SECTION in st.secrets
     except (StreamlitSecretNotFoundError, FileNotFoundError):
         return False
+
+
+def hide_error_details() -> None:
+    """Class mode: an unexpected error shows a generic message, never a traceback, file paths or
+    the error's text (`client.showErrorDetails = "none"`; `scripts/serve_class.sh` sets it from
+    the start too). Process-wide, as the deployment is; local mode keeps Streamlit's default."""
+    if st.get_option("client.showErrorDetails") != "none":
+        st.set_option("client.showErrorDetails", "none")
 
 
 def _claims() -> dict:
@@ -75,16 +93,60 @@ def signed_in_profile_id() -> int | None:
     return profile_id
 
 
+def _secrets_section(name: str):
+    try:
+        return st.secrets.get(name)
+    except (StreamlitSecretNotFoundError, FileNotFoundError):
+        return None
+
+
 def role() -> Role:
     """The signed-in person's role; in local mode everyone at the machine runs it, so everyone
     may use the instructor pages (as before there were accounts)."""
     if not class_mode():
         return Role.INSTRUCTOR
+    return InstructorRule.from_config(_secrets_section(ROLES_SECTION), os.environ).role_of(_claims())
+
+
+def current_sign_in() -> SignIn | None:
+    """This session's sign-in (from the identity token's claims), None when they bound none."""
+    policy = SignInPolicy.from_config(_secrets_section(SIGN_IN_SECTION), os.environ)
+    return sign_in_of(_claims(), policy)
+
+
+def _sign_in_refused() -> str | None:
+    """Why this session's sign-in cannot go on (the `account.*` message), or None when it can:
+    too old or without the claims that bound it, or signed out (on any replica)."""
+    from app_pages.widgets.progress import store  # the store (SQLAlchemy) only when needed
+    from tutor.store import TutorError, utc_now
+    from tutor.store.sign_outs import sign_in_ended
+
+    sign_in = current_sign_in()
+    if sign_in is None or sign_in.over(utc_now()):
+        return "account.sign_in_ended"
+    db = store()
     try:
-        section = st.secrets.get(ROLES_SECTION)
-    except (StreamlitSecretNotFoundError, FileNotFoundError):
-        section = None
-    return InstructorRule.from_config(section, os.environ).role_of(_claims())
+        ended = None if db is None else sign_in_ended(db, sign_in.key)
+    except TutorError:
+        ended = None
+    if ended is None:
+        # The database cannot say: a session that it already vouched for carries on (a
+        # database restart throws nobody out); a new one (a cookie brought in meanwhile, perhaps
+        # a copied one) waits for it.
+        vouched = st.session_state.get(CHECKED_KEY) == sign_in.key
+        return None if vouched else "account.sign_in_unchecked"
+    st.session_state[CHECKED_KEY] = sign_in.key
+    return "account.sign_in_ended" if ended else None
+
+
+def import_policy():
+    """What Dashboard -> Import accepts: on one's own machine the app's limits; in a class
+    deployment the `[imports]` settings (smaller limits by default, or importing turned off)."""
+    from tutor.transfer import ImportPolicy  # pydantic: only on the page that imports
+
+    if not class_mode():
+        return ImportPolicy()
+    return ImportPolicy.for_class(_secrets_section(IMPORTS_SECTION), os.environ)
 
 
 def may_teach() -> bool:
@@ -95,15 +157,45 @@ def sign_in() -> None:
     """Class mode, every run: the login screen (and stop) for a visitor who has not signed in;
     otherwise bind this session to the identity's profile before any page runs."""
     if not st.user.is_logged_in:
-        set_current_profile(None)
-        language_switch(st)  # above the title: a phone shows no sidebar until it is opened
-        st.title(tr("common.app_name"))
-        st.write(tr("account.login_intro"))
-        st.button(tr("account.login"), type="primary", icon=":material/login:", on_click=st.login)
-        remember_language()  # the provider sends the browser back to a bare "/"
-        st.stop()
+        _login_screen()
+    if (refused := _sign_in_refused()) is not None:
+        _login_screen(because=refused)
     set_current_profile(signed_in_profile_id())
     keep_in_url(PROFILE_PARAM, None)  # a profile named in a link means nothing here
+
+
+def _login_screen(*, because: str | None = None) -> None:
+    set_current_profile(None)
+    st.session_state.pop(BOUND_KEY, None)
+    language_switch(st)  # above the title: a phone shows no sidebar until it is opened
+    st.title(tr("common.app_name"))
+    if because is not None:
+        st.info(tr(because), icon=":material/schedule:")
+    st.write(tr("account.login_intro"))
+    st.button(tr("account.login"), type="primary", icon=":material/login:", on_click=st.login)
+    remember_language()  # the provider sends the browser back to a bare "/"
+    st.stop()
+
+
+def _sign_out() -> None:
+    """"Sign out": the sign-in is recorded as over in the database first (every copy of the
+    cookie then stops working, on every replica), then Streamlit clears the cookie. When the
+    database cannot record it the learner stays signed in and is told, to try again."""
+    from app_pages.widgets.progress import store
+    from tutor.store import TutorError
+    from tutor.store.sign_outs import end_sign_in
+
+    sign_in = current_sign_in()
+    if sign_in is not None:
+        db = store()
+        try:
+            recorded = db is not None and end_sign_in(db, sign_in.key, until=sign_in.ends_at)
+        except TutorError:
+            recorded = False
+        if not recorded:
+            st.session_state[SIGN_OUT_FAILED_KEY] = True
+            return
+    st.logout()
 
 
 def account_box() -> None:
@@ -113,7 +205,9 @@ def account_box() -> None:
     st.sidebar.text(tr("account.signed_in_as", name=who))  # plain text: the name is not ours
     if role() is Role.INSTRUCTOR:
         st.sidebar.caption(tr("account.instructor"))
-    st.sidebar.button(tr("account.logout"), icon=":material/logout:", on_click=st.logout)
+    st.sidebar.button(tr("account.logout"), icon=":material/logout:", on_click=_sign_out)
+    if st.session_state.pop(SIGN_OUT_FAILED_KEY, False):
+        st.sidebar.error(tr("account.sign_out_failed"), icon=":material/database:")
     remember_language(st.sidebar)  # for the login screen after signing out (a new session)
 
 

@@ -7,6 +7,7 @@ from app_pages.auth import require_instructor
 from app_pages.state import lang, tr
 from app_pages.widgets import progress, resources
 from app_pages.widgets.class_tables import class_csv, learner_table, mastery_table
+from app_pages.widgets.tables import data_table
 from tutor.class_view import STUCK_MIN_FAILED, WINDOW_DAYS, class_rows, load_class, summarize
 from tutor.store import TutorError, utc_now
 
@@ -37,13 +38,13 @@ if not rows:
 
 st.subheader(tr("classview.learners_title"))
 learners, learner_columns = learner_table(rows)
-st.dataframe(learners, hide_index=True, width="stretch", key="classview.learners_table",
+data_table(learners, hide_index=True, width="stretch", key="classview.learners_table",
              column_config=learner_columns)
 
 st.subheader(tr("classview.mastery_title"))
 st.caption(tr("classview.mastery_help"))
 mastery, mastery_columns = mastery_table(histories, {q.id: str(q.topic) for q in resources.bank()})
-st.dataframe(mastery, hide_index=True, width="stretch", key="classview.mastery_table",
+data_table(mastery, hide_index=True, width="stretch", key="classview.mastery_table",
              column_config=mastery_columns)
 
 st.download_button(tr("classview.export_csv"), class_csv(rows), file_name="class.csv",

@@ -59,6 +59,12 @@ defaults
 
 frontend tutor
     bind $BIND:$PORT
+    # security headers and no public metrics: see deploy/haproxy.cfg.in
+    http-request deny deny_status 404 if { path,url_dec -m sub /_stcore/metrics }
+    http-after-response set-header X-Frame-Options SAMEORIGIN
+    http-after-response set-header Content-Security-Policy "frame-ancestors 'self'; base-uri 'self'; object-src 'none'"
+    http-after-response set-header X-Content-Type-Options nosniff
+    http-after-response set-header Referrer-Policy same-origin
     default_backend apps
 
 backend apps

@@ -42,6 +42,10 @@ if [ -z "${TUTOR_DATABASE_URL:-}" ]; then
 fi
 export TUTOR_DATABASE_URL
 
+# An unexpected error shows learners a generic message, never a traceback (the app also sets
+# this itself in class mode, app_pages/auth.hide_error_details; here it holds from the first run).
+export STREAMLIT_CLIENT_SHOW_ERROR_DETAILS=none
+
 # One cookie secret for every replica: Streamlit signs its XSRF and login cookies with it, and a
 # learner moved to another replica (one died) must still be recognised there.
 export STREAMLIT_SERVER_COOKIE_SECRET=${STREAMLIT_SERVER_COOKIE_SECRET:-$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')}

@@ -7,6 +7,9 @@ its wrong-answer classes (`read_answers`).
 A *reveal* is an attempt that ended the question without an answer: the learner pressed "Show
 solution" / "I don't know", which records verdict `wrong` with an empty answer. That is the one
 definition of a reveal here (`REVEAL_SQL`); change it in this module only.
+
+Imported attempts are left out of everything here (`ANSWERED_HERE_SQL`): an import is a file
+anyone can write, so only attempts answered in the app describe how a question behaves.
 """
 
 from __future__ import annotations
@@ -15,11 +18,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from sqlalchemy import and_, func, select
+from sqlalchemy import and_, false, func, select
 
 from tutor.store.schema import attempts
 
 REVEAL_SQL = and_(attempts.c.verdict == "wrong", func.trim(attempts.c.answer) == "")
+ANSWERED_HERE_SQL = attempts.c.imported.is_(false())
 
 
 @dataclass(frozen=True)
@@ -52,7 +56,8 @@ class AttemptTable:
 
 _NAMES = ["learner", "question", "verdict", "hints", "seconds", "revealed"]
 _QUERY = select(attempts.c.profile_id, attempts.c.question_id, attempts.c.verdict,
-                attempts.c.hints_used, attempts.c.seconds, REVEAL_SQL).order_by(attempts.c.id)
+                attempts.c.hints_used, attempts.c.seconds, REVEAL_SQL).where(
+                    ANSWERED_HERE_SQL).order_by(attempts.c.id)
 
 
 def _plain_rows(conn) -> list[tuple]:
@@ -85,15 +90,16 @@ class LearnerAnswer:
 def read_answers(store, question_id: str) -> list[LearnerAnswer]:
     """The non-empty answers given to one question, oldest first."""
     query = (select(attempts.c.profile_id, attempts.c.answer, attempts.c.verdict)
-             .where(attempts.c.question_id == question_id, func.trim(attempts.c.answer) != "")
+             .where(attempts.c.question_id == question_id, func.trim(attempts.c.answer) != "",
+                    ANSWERED_HERE_SQL)
              .order_by(attempts.c.id))
     rows = store.read(lambda conn: conn.execute(query).all())
     return [LearnerAnswer(int(r[0]), str(r[1]), str(r[2])) for r in rows]
 
 
 def store_version(store) -> tuple[int, int]:
-    """(number of attempts, last attempt id): changes whenever an attempt is recorded or
-    deleted, so a page can cache the statistics on it."""
-    query = select(func.count(), func.max(attempts.c.id))
+    """(number of attempts answered here, last such attempt's id): changes whenever one is
+    recorded or deleted, so a page can cache the statistics on it."""
+    query = select(func.count(), func.max(attempts.c.id)).where(ANSWERED_HERE_SQL)
     count, last = store.read(lambda conn: conn.execute(query).one())
     return int(count or 0), int(last or 0)

@@ -2,7 +2,8 @@
 review backlog (pure functions over the store's records; the page only draws them).
 
 Only counted attempts enter (a question visit's first graded try, `AttemptRecord.counted`), as on
-the Dashboard: later tries and answers after the solution are practice.
+the Dashboard: later tries and answers after the solution are practice. Imported attempts do not
+enter at all (`answered_here`): an import is a file anyone can write.
 
 - activity: first tries in all and in the last `WINDOW_DAYS` days, active days in that window,
   the last attempt;
@@ -26,6 +27,7 @@ import pandas as pd
 
 from tutor.dashboard import mastery_by_topic
 from tutor.review import CardState
+from tutor.spreadsheet import inert
 from tutor.store.records import AttemptRecord, Profile
 
 WINDOW_DAYS = 7
@@ -58,9 +60,16 @@ class LearnerRow:
     stuck_on: tuple[str, ...]
 
 
+def answered_here(attempts: Iterable[AttemptRecord]) -> tuple[AttemptRecord, ...]:
+    """The attempts answered in this app: imported ones are the learner's own record (their
+    Dashboard shows them, marked), not evidence an instructor can rely on."""
+    return tuple(a for a in attempts if not a.imported)
+
+
 def load_class(store) -> list[LearnerHistory]:
-    """Every profile with its attempts and cards, read from the store (oldest profile first)."""
-    return [LearnerHistory(p, tuple(store.list_attempts(p.id)), tuple(store.list_cards(p.id)))
+    """Every profile with its attempts answered here and its cards, read from the store (oldest
+    profile first)."""
+    return [LearnerHistory(p, answered_here(store.list_attempts(p.id)), tuple(store.list_cards(p.id)))
             for p in store.list_profiles()]
 
 
@@ -143,11 +152,6 @@ CSV_COLUMNS = ("profile_id", "learner", "first_tries", "correct", "accuracy", "f
                "stuck", "stuck_on")
 
 
-def _cell(text: str) -> str:
-    # A spreadsheet would run a cell starting with = + - @ as a formula: mark such text as text.
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def rows_csv(rows: Iterable[LearnerRow], header: Callable[[str], str] = str) -> str:
     """The class as CSV: one row per learner in `CSV_COLUMNS` order; `header(column)` is the
     header row's text for each column (the stable name itself by default)."""
@@ -156,7 +160,7 @@ def rows_csv(rows: Iterable[LearnerRow], header: Callable[[str], str] = str) -> 
     writer.writerow([header(column) for column in CSV_COLUMNS])
     for r in rows:
         writer.writerow([
-            r.profile_id, _cell(r.name), r.first_tries, r.correct,
+            r.profile_id, inert(r.name), r.first_tries, r.correct,
             "" if r.accuracy is None else f"{r.accuracy:.4f}", r.recent_first_tries,
             r.recent_failed, r.active_days,
             "" if r.last_active is None else r.last_active.astimezone(UTC).isoformat(),

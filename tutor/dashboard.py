@@ -143,8 +143,8 @@ def date_format(moments: Iterable[datetime], *, tz: tzinfo = UTC, time: bool = F
     return f"{day} %H:%M" if time else day
 
 
-ATTEMPT_COLUMNS = ["id", "created_at", "question_id", "verdict", "phase", "mode", "confidence",
-                   "hints_used", "seconds", "seed", "answer"]
+ATTEMPT_COLUMNS = ["id", "created_at", "question_id", "verdict", "phase", "mode", "imported",
+                   "confidence", "hints_used", "seconds", "seed", "answer"]
 
 
 def attempt_table(attempts: Iterable[AttemptRecord]) -> pd.DataFrame:

@@ -14,6 +14,12 @@ the bank does not have (`known_question_ids`) are *kept*, not skipped: they may 
 folder not loaded here, and the history is the learner's; the report counts them
 (`attempts_unknown`) so the page can say so. They count in the dashboard's attempts; mastery and
 Review leave them out until the question exists.
+
+Every imported attempt is marked `imported`: a file is something anyone can write (back-dated
+"correct" answers by the thousand), so Class and Analytics count only attempts answered in the
+app; the learner's own Dashboard shows the imported ones too, marked. How much one import may
+bring is an `ImportPolicy`: in a class deployment smaller than on one's own machine, and the
+instructor may turn importing off altogether (`ImportPolicy.for_class`).
 """
 
 from __future__ import annotations
@@ -21,7 +27,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Collection, Iterable
+import math
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
@@ -30,6 +37,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, Val
 from sqlalchemy import and_, select, update
 from sqlalchemy.engine import Connection
 
+from tutor.spreadsheet import inert
 from tutor.store import ProfileError, ProgressStore, TutorError, utc_now
 from tutor.store.database import GLOBAL_LOCK
 from tutor.store.progress import card_values, clean_profile_name, name_taken, require_profile
@@ -39,6 +47,11 @@ from tutor.store.schema import attempts, cards, profiles, settings
 FORMAT = "residual-tutor-progress"
 FORMAT_VERSION = 1
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
+MAX_IMPORT_ATTEMPTS = 500_000
+# A class deployment's defaults: a heavy term of honest practice (~100 answers a day) fits;
+# 45,138 forged attempts in 18.5 MB (the file issue 23 imported in 7.7 s) do not.
+CLASS_MAX_IMPORT_MB = 5
+CLASS_MAX_IMPORT_ATTEMPTS = 10_000
 MAX_PROBLEMS_SHOWN = 10
 # A file exported a moment ago on a machine whose clock runs a little ahead is still fine.
 FUTURE_SLACK = timedelta(minutes=5)
@@ -47,6 +60,10 @@ _MESSAGES = {
     "too-large": {
         "en": "The file is too large to import (limit {limit_mb} MB).",
         "zh": "文件过大，无法导入（上限 {limit_mb} MB）。",
+    },
+    "too-many": {
+        "en": "The file has {count} attempts; at most {limit} can be imported at once.",
+        "zh": "文件中有 {count} 条作答记录；一次最多只能导入 {limit} 条。",
     },
     "not-json": {
         "en": "The file is not valid JSON: {problems}.",
@@ -61,6 +78,10 @@ _MESSAGES = {
         "may be wrong); nothing was imported. First: {problems}",
         "zh": "文件中有 {count} 条记录的日期在未来（导出时电脑的时钟可能不对），未导入任何内容。"
         "例如：{problems}",
+    },
+    "turned-off": {
+        "en": "Importing is turned off in this class.",
+        "zh": "本课程已关闭导入功能。",
     },
     "invalid": {
         "en": "The file does not match the progress export format; nothing was imported. "
@@ -79,6 +100,51 @@ class ImportRefused(TutorError):
         self.problems = list(problems)
         shown = "; ".join(self.problems[:MAX_PROBLEMS_SHOWN])
         super().__init__(code, shown, problems=shown, **fmt)
+
+
+@dataclass(frozen=True)
+class ImportPolicy:
+    """Whether importing is allowed, and how big one import may be."""
+
+    allowed: bool = True
+    max_bytes: int = MAX_IMPORT_BYTES
+    max_attempts: int = MAX_IMPORT_ATTEMPTS
+
+    @classmethod
+    def for_class(cls, secrets: Mapping[str, object] | None,
+                  env: Mapping[str, str]) -> ImportPolicy:
+        """A class deployment's: the secrets' `[imports]` table (`allowed`, `max_mb`,
+        `max_attempts`), each key overridden by its environment variable (`TUTOR_IMPORTS_ALLOWED`,
+        `TUTOR_IMPORT_MAX_MB`, `TUTOR_IMPORT_MAX_ATTEMPTS`); raises ValueError for a bad value."""
+        section = secrets or {}
+
+        def setting(key: str, variable: str, default: object) -> object:
+            return env.get(variable, section.get(key, default))
+
+        allowed = setting("allowed", "TUTOR_IMPORTS_ALLOWED", True)
+        if isinstance(allowed, str):
+            allowed = allowed.strip().lower() not in ("0", "false", "no", "off")
+        megabytes = _positive("max_mb", setting("max_mb", "TUTOR_IMPORT_MAX_MB", CLASS_MAX_IMPORT_MB))
+        attempts_cap = _positive("max_attempts", setting(
+            "max_attempts", "TUTOR_IMPORT_MAX_ATTEMPTS", CLASS_MAX_IMPORT_ATTEMPTS))
+        return cls(allowed=allowed is not False,
+                   max_bytes=min(int(megabytes * 1024 * 1024), MAX_IMPORT_BYTES),
+                   max_attempts=min(int(attempts_cap), MAX_IMPORT_ATTEMPTS))
+
+    @property
+    def max_mb(self) -> int | float:
+        megabytes = self.max_bytes / (1024 * 1024)
+        return int(megabytes) if megabytes.is_integer() else round(megabytes, 1)
+
+
+def _positive(key: str, value: object) -> float:
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        number = math.nan
+    if isinstance(value, bool) or not (math.isfinite(number) and number > 0):
+        raise ValueError(f"[imports] {key} must be a positive number, not {value!r}")
+    return number
 
 
 # ---- the format ---------------------------------------------------------------------------
@@ -170,11 +236,6 @@ CSV_COLUMNS = [
 ]
 
 
-def _cell(text: str) -> str:
-    # A spreadsheet would run a cell starting with = + - @ as a formula: mark such text as text.
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def export_csv(store: ProgressStore, profile_id: int) -> str:
     """Every attempt, oldest first, one row each (for a spreadsheet; JSON is the one to import)."""
     out = io.StringIO()
@@ -182,22 +243,24 @@ def export_csv(store: ProgressStore, profile_id: int) -> str:
     writer.writerow(CSV_COLUMNS)
     for a in store.list_attempts(profile_id):
         writer.writerow([
-            a.created_at.isoformat(), _cell(a.question_id), a.verdict, a.score,
+            a.created_at.isoformat(), inert(a.question_id), a.verdict, a.score,
             "" if a.confidence is None else a.confidence, a.hints_used, a.seconds,
             "" if a.seed is None else a.seed, a.mode, a.phase,
             "" if a.rating is None else a.rating,
-            ";".join(a.rubric_ticks), _cell(a.answer),
+            ";".join(a.rubric_ticks), inert(a.answer),
         ])
     return out.getvalue()
 
 
 # ---- import -------------------------------------------------------------------------------
-def parse_export(data: bytes | str, *, now: datetime | None = None) -> ProgressExport:
+def parse_export(data: bytes | str, *, now: datetime | None = None,
+                 policy: ImportPolicy = ImportPolicy()) -> ProgressExport:
     """Validate a whole JSON export; raises ImportRefused with every problem found (an entry
-    dated after `now`, default the current time, is one)."""
+    dated after `now`, default the current time, is one; so is a file over `policy`'s limits,
+    refused before the slow validation)."""
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
-    if len(raw) > MAX_IMPORT_BYTES:
-        raise ImportRefused("too-large", limit_mb=MAX_IMPORT_BYTES // (1024 * 1024))
+    if len(raw) > policy.max_bytes:
+        raise ImportRefused("too-large", limit_mb=policy.max_mb)
     try:
         header = json.loads(raw)
     except (ValueError, RecursionError) as exc:
@@ -206,6 +269,9 @@ def parse_export(data: bytes | str, *, now: datetime | None = None) -> ProgressE
         header.get("format_version") != FORMAT_VERSION
     ):
         raise ImportRefused("wrong-format")
+    count = len(header["attempts"]) if isinstance(header.get("attempts"), list) else 0
+    if count > policy.max_attempts:
+        raise ImportRefused("too-many", count=count, limit=policy.max_attempts)
     try:
         parsed = ProgressExport.model_validate_json(raw)
     except ValidationError as exc:
@@ -257,12 +323,15 @@ def import_json(
     new_profile_name: str | None = None,
     known_question_ids: Collection[str] | None = None,
     now: datetime | None = None,
+    policy: ImportPolicy = ImportPolicy(),
 ) -> ImportReport:
     """Import an export into an existing profile, or into a new one (named `new_profile_name`,
-    else the exported name). Raises ImportRefused / ProfileError, having written nothing.
-    With `known_question_ids` (the bank's ids) the report counts the attempts added for other
-    questions; they are kept."""
-    export = parse_export(data, now=now)
+    else the exported name), every attempt marked imported. Raises ImportRefused / ProfileError,
+    having written nothing. With `known_question_ids` (the bank's ids) the report counts the
+    attempts added for other questions; they are kept."""
+    if not policy.allowed:
+        raise ImportRefused("turned-off")
+    export = parse_export(data, now=now, policy=policy)
     name = clean_profile_name(new_profile_name or export.profile.name)
 
     def work(conn: Connection) -> ImportReport:
@@ -297,7 +366,7 @@ def _merge(conn: Connection, profile_id: int, export: ProgressExport,
         if key in existing:
             continue
         existing.add(key)
-        row = a.model_dump() | {"verdict": a.stored_verdict}
+        row = a.model_dump() | {"verdict": a.stored_verdict, "imported": True}
         row["rubric_ticks"] = json.dumps(a.rubric_ticks) if a.rubric_ticks else None
         new_rows.append({**row, "profile_id": profile_id})
     if new_rows:

@@ -10,6 +10,7 @@ import streamlit as st
 
 from app_pages.state import tr
 from app_pages.widgets.resources import question_title
+from app_pages.widgets.tables import data_table
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -63,10 +64,10 @@ def scatter(frame: pd.DataFrame) -> None:
     st.altair_chart(chart + rule, width="stretch")
 
 
-def table(frame: pd.DataFrame) -> None:
+def statistics_table(frame: pd.DataFrame) -> None:
     shown = frame[["question", "title", "learners", "first_try_correct", "discrimination",
                    "median_seconds", "hint_rate", "reveal_rate", "flag_text"]]
-    st.dataframe(shown, hide_index=True, width="stretch", column_config={
+    data_table(shown, hide_index=True, width="stretch", column_config={
         "question": tr("analytics.col_question"), "title": tr("analytics.col_title"),
         "learners": st.column_config.NumberColumn(tr("analytics.col_learners")),
         "first_try_correct": st.column_config.ProgressColumn(

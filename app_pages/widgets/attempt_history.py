@@ -16,6 +16,7 @@ import streamlit as st
 from app_pages.state import frame_params, tr
 from app_pages.widgets import resources
 from app_pages.widgets.bank_text import bank_markdown
+from app_pages.widgets.tables import data_table
 from tutor.dashboard import date_format
 
 TABLE_KEY = "dashboard.attempt_table"
@@ -65,10 +66,13 @@ def attempts_table(frame: pd.DataFrame, lang: str) -> None:
         tr("dashboard.col.question"): [titles[q] for q in frame["question_id"]],
         tr("dashboard.col.result"): _labels("dashboard.verdict", list(frame["verdict"])),
         tr("dashboard.col.phase"): _labels("dashboard.phase", list(frame["phase"])),
-        tr("dashboard.col.mode"): _labels("dashboard.mode", list(frame["mode"])),
+        tr("dashboard.col.mode"): [tr("dashboard.mode_imported", mode=where) if imported else where
+                                   for where, imported in zip(
+                                       _labels("dashboard.mode", list(frame["mode"])),
+                                       frame["imported"], strict=True)],
     })
     height = min(ROW_PX * (len(shown) + 1) + 3, MAX_TABLE_PX)  # no empty rows under a short table
-    event = st.dataframe(shown, hide_index=True, width="stretch", height=height, key=TABLE_KEY,
+    event = data_table(shown, hide_index=True, width="stretch", height=height, key=TABLE_KEY,
                          on_select="rerun", selection_mode="single-row")
     rows = list(getattr(getattr(event, "selection", None), "rows", None) or [])
     if rows and 0 <= rows[0] < len(frame):
@@ -116,4 +120,4 @@ def question_table(history: pd.DataFrame, lang: str) -> None:
         tr("dashboard.col.last_seen"): _dates(history["last_seen"], pattern, zone),
         tr("dashboard.col.next_review"): _dates(history["next_review"], pattern, zone),
     })
-    st.dataframe(shown, hide_index=True, width="stretch", key="dashboard.question_table")
+    data_table(shown, hide_index=True, width="stretch", key="dashboard.question_table")

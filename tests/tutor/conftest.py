@@ -23,7 +23,7 @@ def reset_postgres(url: str) -> None:
     engine = create_engine(url)
     with engine.begin() as conn:
         conn.execute(
-            text("DROP TABLE IF EXISTS identities, drafts, attempts, cards, settings, profiles, schema_version,"
+            text("DROP TABLE IF EXISTS revoked_sign_ins, identities, drafts, attempts, cards, settings, profiles, schema_version,"
                  " alembic_version CASCADE")
         )
     engine.dispose()

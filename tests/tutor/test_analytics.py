@@ -146,3 +146,36 @@ def test_order_of_rows_decides_the_first_try():
     rows.reverse()
     assert item_statistics(table_of(rows)).iloc[0]["first_try_correct"] == 1
     assert np.all(item_statistics(table_of(rows))["learners"] == 1)
+
+
+def test_imported_attempts_are_left_out_of_the_statistics(tmp_path):
+    from tutor.attempt_table import store_version
+    from tutor.transfer import export_json, import_json
+
+    store = ProgressStore.open(f"sqlite:///{tmp_path / 'p.db'}")
+    now = datetime(2026, 5, 1, tzinfo=UTC)
+    ada, forger = store.create_profile("Ada"), store.create_profile("Mallory")
+    store.record_attempt(ada.id, NewAttempt("q", "wrong", answer="W g"), now=now)
+    store.record_attempt(forger.id, NewAttempt("q", "wrong", answer="I g"), now=now)
+    answered = store_version(store)
+    forged = {"format": "residual-tutor-progress", "format_version": 1,
+              "exported_at": now.isoformat(), "profile": {"name": "x", "created_at": now.isoformat()},
+              "settings": {}, "cards": [],
+              "attempts": [{"question_id": "q", "seed": None, "answer": f"forged {k}",
+                            "verdict": "correct" if k else "wrong", "score": float(k > 0),
+                            "hints_used": 0, "seconds": 1.0, "confidence": None,
+                            "rubric_ticks": [], "rating": None, "mode": "practice",
+                            "phase": "first",
+                            "created_at": (now - timedelta(days=1, minutes=k)).isoformat()}
+                           for k in range(30)]}
+    import json
+
+    import_json(store, json.dumps(forged), into_profile_id=forger.id, now=now)
+    import_json(store, export_json(store, ada.id, now=now), into_profile_id=forger.id, now=now)
+    table = read_attempt_table(store)
+    assert list(table.learner) == [ada.id, forger.id] and list(table.verdict) == ["wrong"] * 2
+    assert [a.answer for a in read_answers(store, "q")] == ["W g", "I g"]
+    assert store_version(store) == answered  # nothing to recompute, nothing more to count
+    stats = item_statistics(table).set_index("question")
+    assert stats.loc["q", "first_try_correct"] == 0.0 and stats.loc["q", "attempts"] == 2
+    store.close()

@@ -147,3 +147,23 @@ def test_through_a_real_store(store):
     # wrong answers come back tomorrow: nothing due yet; Bo's right answer 8 days ago is due
     assert rows["Ada"].due_now == 0 and rows["Bo"].due_now == 1
     assert rows["Bo"].recent_first_tries == 0 and math.isclose(rows["Bo"].accuracy, 1.0)
+
+
+def test_a_forged_import_is_kept_out_of_the_class(store):
+    # Issue 23: a learner imports back-dated "correct" first tries into her own profile.
+    from tutor.transfer import export_json, import_json
+
+    ada, forger = store.create_profile("Ada"), store.create_profile("Mallory")
+    store.record_attempt(forger.id, NewAttempt("q0", "wrong"), now=NOW - timedelta(hours=1))
+    for k in range(20):
+        store.record_attempt(ada.id, NewAttempt(f"q{k}", "correct", score=1.0),
+                             now=NOW - timedelta(hours=2, minutes=k))
+    import_json(store, export_json(store, ada.id, now=NOW), into_profile_id=forger.id, now=NOW)
+    assert store.count_attempts(forger.id) == 21  # her Dashboard has them (marked imported)
+    rows = {r.name: r for r in class_rows(load_class(store), NOW)}
+    mallory = rows["Mallory"]
+    assert (mallory.first_tries, mallory.correct, mallory.accuracy) == (1, 0, 0.0)
+    assert mallory.questions_seen == 1 and mallory.recent_first_tries == 1
+    assert rows["Ada"].first_tries == 20  # the exporter's own answers are hers, and count
+    mastery = class_mastery(load_class(store), {f"q{k}": "basics" for k in range(20)})
+    assert mastery.set_index("learner").loc["Mallory", "basics"] == 0.0

@@ -191,13 +191,24 @@ def test_a_database_made_by_the_numbered_migrations_is_stamped_and_upgraded(stor
 
 
 def test_revisions_are_numbered_in_order_and_chained():
+    # Each revision's `down_revision` is the one numbered just below it among the files (two
+    # branches developed at once may leave a number unused until they are merged and re-chained).
     script = migrations.script_directory()
     numbers = migrations.revision_numbers()
-    assert numbers == list(range(1, migrations.HEAD_VERSION + 1))
-    for number in numbers:
+    assert numbers[0] == 1 and numbers[-1] == migrations.HEAD_VERSION
+    assert numbers == sorted(set(numbers))
+    for below, number in zip([None, *numbers], numbers, strict=False):
         revision = script.get_revision(migrations.revision_id(number))
-        expected_down = None if number == 1 else migrations.revision_id(number - 1)
-        assert revision.down_revision == expected_down
+        assert revision.down_revision == (None if below is None else migrations.revision_id(below))
+
+
+def test_the_revisions_have_one_head():
+    # Two revisions naming the same `down_revision` (two branches each adding the next number)
+    # make two heads: Alembic then cannot say which is the schema, and the store refuses it.
+    script = migrations.script_directory()
+    assert script.get_heads() == [migrations.revision_id(migrations.HEAD_VERSION)]
+    downs = [r.down_revision for r in script.walk_revisions()]
+    assert len(downs) == len(set(downs))
 
 
 def test_a_first_open_committed_between_two_reads_is_not_taken_for_a_foreign_database(

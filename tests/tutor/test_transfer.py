@@ -13,6 +13,7 @@ from tutor.store import NewAttempt, ProfileError
 from tutor.transfer import (
     CSV_COLUMNS,
     MAX_IMPORT_BYTES,
+    ImportPolicy,
     ImportRefused,
     export_csv,
     export_json,
@@ -246,3 +247,87 @@ def test_attempts_for_questions_the_bank_does_not_have_are_kept_and_counted(stor
     again = import_json(store, exported, into_profile_id=report.profile_id,
                         now=T0 + timedelta(days=1), known_question_ids={"grad-jacobian"})
     assert (again.attempts_added, again.attempts_unknown) == (0, 0)  # only what was added counts
+
+
+# ---- imports are marked, and limited -------------------------------------------------------
+def _forged(count: int, *, start=T0) -> str:
+    """What a learner can write by hand: back-dated "correct" first tries."""
+    attempt = {"question_id": "grad-jacobian", "seed": None, "answer": "x", "verdict": "correct",
+               "score": 1.0, "hints_used": 0, "seconds": 3.0, "confidence": 3,
+               "rubric_ticks": [], "rating": 3, "mode": "practice", "phase": "first"}
+    return json.dumps({
+        "format": "residual-tutor-progress", "format_version": 1,
+        "exported_at": start.isoformat(), "profile": {"name": "x", "created_at": start.isoformat()},
+        "settings": {}, "cards": [],
+        "attempts": [{**attempt, "created_at": (start - timedelta(minutes=k)).isoformat()}
+                     for k in range(count)],
+    })
+
+
+def test_imported_attempts_are_marked_and_answered_ones_are_not(store, profile):
+    _fill(store, profile.id)
+    other = store.create_profile("Bo")
+    store.record_attempt(other.id, NewAttempt("own", "wrong"), now=T0)
+    import_json(store, export_json(store, profile.id), into_profile_id=other.id)
+    import_json(store, _forged(3), into_profile_id=other.id)
+    marks = sorted((a.question_id, a.imported) for a in store.list_attempts(other.id))
+    assert marks == [("grad-jacobian", True)] * 5 + [("iv-why", True), ("numeric-x", True),
+                                                     ("own", False)]
+    assert not any(a.imported for a in store.list_attempts(profile.id))
+    # An export of imported attempts imported again is still imported.
+    third = store.create_profile("Cy")
+    import_json(store, export_json(store, other.id), into_profile_id=third.id)
+    assert all(a.imported for a in store.list_attempts(third.id))
+
+
+def test_a_class_policy_refuses_too_many_attempts_before_reading_them(store, profile):
+    policy = ImportPolicy.for_class({"max_attempts": 100}, env={})
+    with pytest.raises(ImportRefused) as refused:
+        import_json(store, _forged(101), into_profile_id=profile.id, policy=policy)
+    assert refused.value.code == "too-many"
+    assert "101" in refused.value.message("en") and "100" in refused.value.message("zh")
+    assert store.count_attempts(profile.id) == 0
+    assert import_json(store, _forged(100), into_profile_id=profile.id,
+                       policy=policy).attempts_added == 100
+
+
+def test_the_class_defaults_refuse_the_forged_file_of_issue_23(store, profile):
+    policy = ImportPolicy.for_class(None, env={})
+    assert policy.allowed and policy.max_bytes == 5 * 1024 * 1024 and policy.max_attempts == 10_000
+    with pytest.raises(ImportRefused) as refused:
+        import_json(store, _forged(45_138), into_profile_id=profile.id, policy=policy)
+    assert refused.value.code == "too-large"  # 45,138 attempts take ~14 MB
+    assert "5 MB" in refused.value.message("en")
+    with pytest.raises(ImportRefused) as refused:
+        import_json(store, _forged(10_001), into_profile_id=profile.id, policy=policy)
+    assert refused.value.code == "too-many"
+    assert store.count_attempts(profile.id) == 0
+
+
+def test_an_instructor_can_turn_importing_off(store, profile):
+    for section, env in (({"allowed": False}, {}), (None, {"TUTOR_IMPORTS_ALLOWED": "0"}),
+                         ({"allowed": True}, {"TUTOR_IMPORTS_ALLOWED": "false"})):
+        policy = ImportPolicy.for_class(section, env)
+        assert not policy.allowed
+        with pytest.raises(ImportRefused) as refused:
+            import_json(store, _forged(1), into_profile_id=profile.id, policy=policy)
+        assert refused.value.code == "turned-off"
+        assert refused.value.message("zh") == "本课程已关闭导入功能。"
+    assert store.count_attempts(profile.id) == 0
+
+
+@pytest.mark.parametrize(("section", "env", "mb", "attempts"), [
+    ({"max_mb": 1, "max_attempts": 50}, {}, 1, 50),
+    ({"max_mb": 1}, {"TUTOR_IMPORT_MAX_MB": "0.5", "TUTOR_IMPORT_MAX_ATTEMPTS": "7"}, 0.5, 7),
+    ({"max_mb": 500, "max_attempts": 10**9}, {}, 20, 500_000),  # never above the app's own
+])
+def test_class_limits_are_configurable(section, env, mb, attempts):
+    policy = ImportPolicy.for_class(section, env)
+    assert (policy.max_mb, policy.max_attempts) == (mb, attempts)
+
+
+@pytest.mark.parametrize("bad", [{"max_mb": 0}, {"max_attempts": -5}, {"max_mb": "lots"},
+                                 {"max_attempts": True}])
+def test_bad_class_limits_are_refused(bad):
+    with pytest.raises(ValueError, match=r"\[imports\]"):
+        ImportPolicy.for_class(bad, env={})

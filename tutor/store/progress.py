@@ -112,6 +112,7 @@ def attempt_from_row(row: Row) -> AttemptRecord:
         phase=row.phase,
         key=row.client_key,
         unassessed=bool(row.unassessed),
+        imported=bool(row.imported),
     )
 
 

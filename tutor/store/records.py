@@ -140,6 +140,8 @@ class AttemptRecord:
     phase: str = Phase.FIRST.value
     key: str | None = None
     unassessed: bool = False
+    # came in through an import (a file anyone can write), not answered in this app
+    imported: bool = False
     card: CardState | None = field(default=None, compare=False)
     before: CardState | None = field(default=None, compare=False)
 

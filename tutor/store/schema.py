@@ -89,6 +89,8 @@ attempts = Table(
     Column("assessed_key", String(64), nullable=True, unique=True),
     # an interview answer recorded as its model answer was shown, not yet ticked (schema 5)
     Column("unassessed", Boolean, nullable=False),
+    # came in through an import (schema 7): left out of Class and Analytics
+    Column("imported", Boolean, nullable=False, default=False),
 )
 
 cards = Table(
@@ -124,4 +126,12 @@ identities = Table(
     Column("subject", String(255), primary_key=True),
     Column("profile_id", Integer, nullable=False, unique=True),
     Column("created_at", UtcDateTime, nullable=False),
+)
+
+revoked_sign_ins = Table(
+    "revoked_sign_ins",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("revoked_at", UtcDateTime, nullable=False),
+    Column("expires_at", UtcDateTime, nullable=False),
 )
