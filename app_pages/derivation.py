@@ -1,4 +1,8 @@
-"""Derivation checker: type or paste lines, declare names (or pick a bank preset), check each line.
+"""Derivation checker: type or paste lines, declare names (or pick a preset), check each line.
+
+Presets: the bank's derivation questions (their start as the first line), and the source texts'
+derivations as they write them (quizbank/text_derivations.yaml, pasted as one block in the
+learner's language, with their declarations).
 
 What the learner typed is kept in the URL (a share link that a reload also keeps) while it fits in
 `MAX_LINK_CHARS`; past that the page offers to save it (a draft of the profile under a random id)
@@ -16,7 +20,6 @@ from app_pages.flows.derivation_check import (
     SHARE_PARAM,
     DerivationDraft,
     NameProblem,
-    declarations_from_text,
     draft_from_saved,
     new_share_token,
     parse_share,
@@ -25,6 +28,7 @@ from app_pages.flows.derivation_check import (
 from app_pages.state import current_profile_id, keep_in_url, lang, tr
 from app_pages.widgets import progress, resources
 from app_pages.widgets.derivation_view import check, report_view
+from quizbank.text_derivations import text_derivations
 from tutor.store import TutorError
 from tutor.store.drafts import load_draft, save_draft
 
@@ -32,8 +36,10 @@ st.title(tr("derivation.title"))
 st.caption(tr("derivation.intro"))
 
 presets = {q.id: q for q in resources.bank().by_type("derivation")}
+text_presets = text_derivations()  # their ids (text-…, paper-…) are not question ids
 resources.warm_grader()
 KEYS = {name: f"derivation.{name}" for name in PARAMS}  # draft field -> widget key
+MORE_NAME_FIELDS = ("integers", "families", "positive", "nonnegative")
 _DRAFT, _CHECKED = "derivation.draft", "derivation.checked"
 _SHARED = "derivation.shared"  # (the derivation, its ?share= value) once saved or opened by id
 _NOT_FOUND, _SAVE_FAILED = "derivation.share_not_found", "derivation.save_failed"
@@ -66,7 +72,7 @@ def restore_fields() -> None:
         else:
             st.session_state[_SHARED] = (linked, share_value(*share))
     draft = linked or st.session_state.get(_DRAFT) or DerivationDraft()
-    if draft.preset not in presets:
+    if draft.preset not in presets and draft.preset not in text_presets:
         draft = DerivationDraft(**{**draft.params(), "preset": ""})
     for name, key in KEYS.items():
         st.session_state[key] = getattr(draft, name)
@@ -75,12 +81,24 @@ def restore_fields() -> None:
 
 
 def load_preset() -> None:
-    """Fill the inputs from a bank derivation question (its start as the first line)."""
-    q = presets.get(st.session_state[KEYS["preset"]])
+    """Fill the inputs from a bank derivation question (its start as the first line), or from a
+    text's derivation (its block as written, in the learner's language)."""
+    chosen = st.session_state[KEYS["preset"]]
+    if (text := text_presets.get(chosen)) is not None:
+        values = {name: ", ".join(getattr(text, name)) for name in ("symbols", "functions",
+                                                                     "matrices", *MORE_NAME_FIELDS)}
+        values |= {"relations": "; ".join(text.relations), "target": "",
+                   "lines": text.lines.get(lang())}
+        for name, value in values.items():
+            st.session_state[KEYS[name]] = value
+        return
+    q = presets.get(chosen)
     if q is None:
         return
     values = {"symbols": ", ".join(q.symbols), "functions": ", ".join(q.functions),
-              "matrices": ", ".join(q.matrices), "target": q.target, "lines": q.start + "\n"}
+              "matrices": ", ".join(q.matrices), "target": q.target, "lines": q.start + "\n",
+              **{name: ", ".join(getattr(q, name)) for name in MORE_NAME_FIELDS},
+              "relations": "; ".join(q.relations)}
     for name, value in values.items():
         st.session_state[KEYS[name]] = value
 
@@ -95,12 +113,17 @@ def name_problem(problem: NameProblem) -> str:
 
 restore_fields()
 st.selectbox(  # "" is "my own derivation": a real option, so no untranslated placeholder shows
-    tr("derivation.preset"), ["", *presets], key=KEYS["preset"], on_change=load_preset,
+    tr("derivation.preset"), ["", *text_presets, *presets], key=KEYS["preset"],
+    on_change=load_preset,
     format_func={"": tr("derivation.no_preset"),
+                 **{tid: tr("derivation.text_preset", title=t.title.get(lang()))
+                    for tid, t in text_presets.items()},
                  **{qid: resources.question_title(q, lang()) for qid, q in presets.items()}}.get,
 )
 if (chosen := presets.get(st.session_state.get(KEYS["preset"]))) is not None:
     st.markdown(chosen.prompt.get(lang()))
+elif (text := text_presets.get(st.session_state.get(KEYS["preset"]))) is not None:
+    st.caption(tr("derivation.text_preset_source", section=text.source.section))
 
 # No form: each field is saved (to the URL) when the learner leaves it, so a reload keeps it.
 cols = st.columns(3)
@@ -109,6 +132,18 @@ cols[1].text_input(tr("derivation.functions_label"), key=KEYS["functions"], plac
                    max_chars=300)
 cols[2].text_input(tr("derivation.matrices_label"), key=KEYS["matrices"], placeholder="W, g", max_chars=300)
 st.text_input(tr("derivation.target_label"), key=KEYS["target"], placeholder="1 + F'(x)", max_chars=500)
+# The rest of the declaration schema, folded away until used (a link or preset that fills one
+# opens it).
+more = any(st.session_state.get(KEYS[name]) for name in (*MORE_NAME_FIELDS, "relations"))
+with st.expander(tr("derivation.more_declarations"), expanded=more, icon=":material/tune:"):
+    more_cols = st.columns(4)
+    for column, name, example in zip(more_cols, MORE_NAME_FIELDS, ("n, L, l", "x, F", "n", "l"),
+                                     strict=True):
+        column.text_input(tr(f"derivation.{name}_label"), key=KEYS[name], placeholder=example,
+                          max_chars=300, help=tr(f"derivation.{name}_help"))
+    # One line (a second text area would be one more box a learner pastes into by mistake).
+    st.text_input(tr("derivation.relations_label"), key=KEYS["relations"], max_chars=1000,
+                  placeholder="x_{l+1} = x_l + F_l(x_l)", help=tr("derivation.relations_help"))
 st.text_area(tr("derivation.lines_label"), key=KEYS["lines"], height=200, max_chars=4000,
              placeholder="diff(x + F(x), x)\ndiff(x, x) + diff(F(x), x)\n1 + F'(x)",
              help=tr("derivation.lines_help"))
@@ -153,7 +188,7 @@ if st.button(tr("derivation.check"), type="primary", icon=":material/rule:", key
     st.session_state[_CHECKED] = draft
 
 if st.session_state.get(_CHECKED) == draft:
-    decl, problems = declarations_from_text(draft.symbols, draft.functions, draft.matrices)
+    decl, problems = draft.declarations()
     lines = [line for line in draft.lines.splitlines() if line.strip()]
     if problems:
         st.error(tr("derivation.bad_names"), icon=":material/error:")
@@ -165,7 +200,7 @@ if st.session_state.get(_CHECKED) == draft:
             st.warning(tr("derivation.too_many_lines", max=MAX_LINES, n=len(lines)))
         report = check(lines, decl, lang(), target=draft.target or None)
         if report.all_verified:
-            st.success(tr("derivation.all_verified", n=len(report.lines)), icon=":material/verified:")
+            st.success(tr("derivation.all_verified", n=len(report.checked)), icon=":material/verified:")
         elif report.first_broken is not None:
             st.error(tr("derivation.first_broken", n=report.first_broken.number), icon=":material/cancel:")
         report_view(report)

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING
 from .result import Counterexample, Part, Result, Step, StepStatus, Verdict
 
 if TYPE_CHECKING:
-    from .api import check, preview, warm_up
+    from .api import check, preview, split_derivation, warm_up
     from .mutants import mutants
 
 __all__ = ["Counterexample", "Part", "Result", "Step", "StepStatus", "Verdict", "check",
-           "mutants", "preview", "warm_up"]
+           "mutants", "preview", "split_derivation", "warm_up"]
 
-_FROM_API = ("check", "preview", "warm_up")
+_FROM_API = ("check", "preview", "split_derivation", "warm_up")
 
 
 def __getattr__(name: str):

@@ -1,4 +1,5 @@
-"""The grader's Python entry points for the app: `check`, `preview`, `warm_up`."""
+"""The grader's Python entry points for the app: `check`, `preview`, `split_derivation`,
+`warm_up`."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from .kinds.expression import other_names_note
 from .kinds.feedback import caret_text, reason
 from .kinds.request import BadRequest, NeedsWorker, declarations, grade_request
 from .messages import language, message
+from .reading.blocks import BlockLine
+from .reading.blocks import split_derivation as split_block
 from .reading.latex import to_latex
 from .reading.parser import parse_with_notes
 from .result import Result
@@ -52,7 +55,7 @@ def preview(text: str, *, symbols=(), functions=(), matrices=(), lang: str = "en
             **schema) -> dict:
     """What the grader reads in `text` (LaTeX built from the tree), for every keystroke.
     `schema`: the declaration schema's other lists (`integers`, `families`, `positive`,
-    `nonnegative`, `relations`; docs/contracts.md).
+    `nonnegative`, `relations`; docs/contracts.md), as in a request.
 
     Only parsing happens here (bounded by the parser's limits), in-process; nothing is evaluated.
     """
@@ -80,3 +83,17 @@ def preview(text: str, *, symbols=(), functions=(), matrices=(), lang: str = "en
     return {"interpreted": to_latex(node), "error": None,
             "note": " ".join(s for s in sentences if s) or None}
 
+
+def split_derivation(text: str, *, symbols=(), functions=(), matrices=(),
+                     **more_declarations) -> tuple[BlockLine, ...]:
+    """A pasted derivation (an `aligned` block, a chain `a = b = c`, remarks between lines) as
+    its lines and remarks, in order: the same split `check` makes of a derivation whose `answer`
+    is one text (reading/blocks.py). Bad declarations are ignored here: `check` reports them."""
+    if not isinstance(text, str):
+        return ()
+    try:
+        decls = declarations({"symbols": list(symbols), "functions": list(functions),
+                              "matrices": list(matrices), **more_declarations})
+    except BadRequest:
+        decls = declarations({})
+    return split_block(text, decls)

@@ -158,6 +158,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "note_leibniz": {"en": "Leibniz notation for a declared function reads as its derivative: "
                            "dF/dx is F'(x).",
                      "zh": "对已声明函数的莱布尼茨记号读作其导数：dF/dx 即 F'(x)。"},
+    "note_leibniz_expression": {
+        "en": "A Leibniz fraction reads as the derivative of its numerator: ∂F(x, W)/∂x is the "
+              "partial derivative of F(x, W) by x, and ∂x/∂x is 1.",
+        "zh": "莱布尼茨分式读作其分子的导数：∂F(x, W)/∂x 即 F(x, W) 对 x 的偏导数，∂x/∂x 等于 1。"},
     "note_x_as_times": {"en": "The x between the numbers reads as a times sign: 9.54x10^-7 is "
                               "9.54×10^-7.",
                         "zh": "数字之间的 x 读作乘号：9.54x10^-7 即 9.54×10^-7。"},

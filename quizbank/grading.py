@@ -41,19 +41,19 @@ def request_for(question: Question, answer, *, lang: str = "en") -> dict:
     if isinstance(question, NumericQuestion):
         return {"kind": "numeric", "expected": question.answer, "answer": str(answer),
                 "lang": lang, **tolerance_fields(question.tolerance)}
-    declared = {"symbols": list(question.symbols), "functions": list(question.functions),
-                "matrices": list(question.matrices)}
+    declared = question.declared_fields()
     if isinstance(question, ExpressionQuestion):
         malrules = [{"answer": r.answer, "feedback": r.feedback.get(lang)}
                     for r in question.malrules]
         return {"kind": "expression", "expected": question.answer, "answer": str(answer),
                 "malrules": malrules, "lang": lang, **declared}
     if isinstance(question, DerivationQuestion):
-        lines = answer.splitlines() if isinstance(answer, str) else list(answer)
+        # One text is split by the grader (a pasted block, a chain a = b = c, remarks), as the
+        # CLI and the Derivation checker split it; a list is its lines.
+        lines = answer if isinstance(answer, str) else [str(x) for x in answer if str(x).strip()]
         tolerance = tolerance_fields(question.tolerance) if question.tolerance else {}
         return {"kind": "derivation", "expected": question.target, "start": question.start,
-                "answer": [str(x) for x in lines if str(x).strip()], "lang": lang, **declared,
-                **tolerance}
+                "answer": lines, "lang": lang, **declared, **tolerance}
     raise TypeError(f"{question.type} questions are not graded by a request")
 
 

@@ -115,23 +115,69 @@ class NumericQuestion(_MutationTested, QuestionBase):
 
 
 class _Declarations(StrictModel):
-    """Names the grader declares; one name cannot be two kinds of thing."""
+    """Names the grader declares (the one declaration schema of docs/contracts.md, the same field
+    names as the grading request and the Derivation checker page): one name cannot be two kinds
+    of thing; a family takes its kind from the list that also names it; domains and relations
+    are about names declared here."""
 
     symbols: list[Identifier] = []
     functions: list[Identifier] = []
     matrices: list[Identifier] = []
+    integers: list[Identifier] = []  # integer-valued symbols: bounds and indices (n, L, l)
+    families: list[Identifier] = []  # x makes x_0, x_l, x_{l+1} its members
+    positive: list[Identifier] = []
+    nonnegative: list[Identifier] = []
+    relations: list[NonEmptyText] = []  # recursions assumed: "x_{l+1} = x_l + F_l(x_l)"
 
-    @field_validator("symbols", "functions", "matrices")
+    @field_validator("symbols", "functions", "matrices", "integers")
     @classmethod
     def _declared_once(cls, names: list[str], info: ValidationInfo):
         unique(names, info.field_name)
-        for earlier in ("symbols", "functions"):
+        for earlier in KINDS_OF_NAMES:
             if earlier == info.field_name:
                 break
             clash = [n for n in names if n in info.data.get(earlier, [])]
             if clash:
                 raise ValueError(f"{', '.join(clash)} already declared in `{earlier}`")
         return names
+
+    @field_validator("families")
+    @classmethod
+    def _families_are_names(cls, names: list[str], info: ValidationInfo):
+        unique(names, "families")
+        integers = [n for n in names if n in info.data.get("integers", [])]
+        if integers:
+            raise ValueError(f"{', '.join(integers)} is an integer, not a family: a family's "
+                             "kind is scalar, function (functions) or matrix (matrices)")
+        return names
+
+    @field_validator("positive", "nonnegative")
+    @classmethod
+    def _domains_are_of_declared_names(cls, names: list[str], info: ValidationInfo):
+        unique(names, info.field_name)
+        declared = {n for kind in ("symbols", "integers", "families")
+                    for n in info.data.get(kind, [])}
+        missing = [n for n in names if n not in declared]
+        if missing:
+            raise ValueError(f"{', '.join(missing)} in `{info.field_name}` must be declared in "
+                             "`symbols`, `integers` or `families` first")
+        both = [n for n in names if n in info.data.get("positive", [])]
+        if info.field_name == "nonnegative" and both:
+            raise ValueError(f"{', '.join(both)} already declared `positive`")
+        return names
+
+    def declared_fields(self) -> dict:
+        """The request's declaration fields: the three every request has, and the others only
+        when the question uses them (requests without them stay as they were)."""
+        fields = {name: list(getattr(self, name)) for name in KINDS_OF_NAMES[:3]}
+        fields.update({name: list(getattr(self, name)) for name in DECLARATION_FIELDS[3:]
+                       if getattr(self, name)})
+        return fields
+
+
+KINDS_OF_NAMES = ("symbols", "functions", "matrices", "integers")
+DECLARATION_FIELDS = ("symbols", "functions", "matrices", "integers", "families", "positive",
+                      "nonnegative", "relations")
 
 
 def _squash(text: str) -> str:

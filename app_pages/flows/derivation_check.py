@@ -8,6 +8,11 @@ feedback), cannot decide, unreadable (with the position). Without a given start,
 is the starting point: read, with nothing to follow from. A field the checker cannot use (a bad
 name, a name declared twice, an unreadable target) is reported on its own and left out; the lines
 are still checked with everything else.
+
+The declarations are the one schema of docs/contracts.md (symbols, functions, matrices, integers,
+families, positive, nonnegative, relations). What the learner pastes is split by the grader
+(`grader.split_derivation`: an `aligned` block, a chain `a = b = c`, remarks such as "where" or
+"其中" between lines); remarks come back as rows of their own, shown and never checked.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ MAX_LINES = 40
 
 
 class LineStatus(StrEnum):
+    REMARK = "remark"  # words between the lines ("where", "其中"): shown, not checked
     START = "start"  # the first line: read, nothing to follow from
     VERIFIED = "verified"  # equals the line before
     BROKEN = "broken"  # does not follow (counterexample in `feedback`)
@@ -40,10 +46,25 @@ class Declarations:
     symbols: tuple[str, ...] = ()
     functions: tuple[str, ...] = ()
     matrices: tuple[str, ...] = ()
+    integers: tuple[str, ...] = ()
+    families: tuple[str, ...] = ()
+    positive: tuple[str, ...] = ()
+    nonnegative: tuple[str, ...] = ()
+    relations: tuple[str, ...] = ()  # equations, separated by ";" or new lines in their box
 
     def request_fields(self) -> dict:
-        return {"symbols": list(self.symbols), "functions": list(self.functions),
-                "matrices": list(self.matrices)}
+        """The three fields every request has, and the others when given (as the bank does)."""
+        fields_ = {"symbols": list(self.symbols), "functions": list(self.functions),
+                   "matrices": list(self.matrices)}
+        fields_.update({name: list(getattr(self, name)) for name in MORE_FIELDS
+                        if getattr(self, name)})
+        return fields_
+
+
+# The schema's fields after the first three; `relations` holds equations, the others names.
+MORE_FIELDS = ("integers", "families", "positive", "nonnegative", "relations")
+NAME_FIELDS = ("symbols", "functions", "matrices", "integers", "families", "positive",
+               "nonnegative")
 
 
 def parse_names(text: str) -> tuple[tuple[str, ...], list[str]]:
@@ -65,16 +86,26 @@ class NameProblem:
     first_field: str | None = None  # set when the name is declared twice
 
 
-def declarations_from_text(symbols: str, functions: str, matrices: str
-                           ) -> tuple[Declarations, list[NameProblem]]:
-    """Declarations and every problem at once. A bad name is dropped; a name declared twice keeps
-    its first declaration, so the lines can still be checked."""
+def declarations_from_text(symbols: str, functions: str, matrices: str, *, integers: str = "",
+                           families: str = "", positive: str = "", nonnegative: str = "",
+                           relations: str = "") -> tuple[Declarations, list[NameProblem]]:
+    """Declarations and every problem at once. A bad name is dropped; a name declared as two
+    kinds of thing (symbols, functions, matrices, integers) keeps its first declaration, so the
+    lines can still be checked. Families, domains and relations may name what is declared above
+    (a family takes its kind from the list that also names it); relations are separated by `;`
+    or new lines."""
     parsed: dict[str, list[str]] = {}
     problems: list[NameProblem] = []
     first_field: dict[str, str] = {}
-    for field, text in (("symbols", symbols), ("functions", functions), ("matrices", matrices)):
-        names, bad = parse_names(text)
+    texts = {"symbols": symbols, "functions": functions, "matrices": matrices,
+             "integers": integers, "families": families, "positive": positive,
+             "nonnegative": nonnegative}
+    for field in NAME_FIELDS:
+        names, bad = parse_names(texts[field])
         problems += [NameProblem(field, b) for b in bad]
+        if field not in ("symbols", "functions", "matrices", "integers"):
+            parsed[field] = list(names)
+            continue
         parsed[field] = []
         for name in names:
             if name in first_field:
@@ -82,7 +113,23 @@ def declarations_from_text(symbols: str, functions: str, matrices: str
             else:
                 first_field[name] = field
                 parsed[field].append(name)
-    return Declarations(**{f: tuple(n) for f, n in parsed.items()}), problems
+    equations = tuple(r.strip() for r in split_relations(relations or "") if r.strip())
+    return Declarations(**{f: tuple(n) for f, n in parsed.items()}, relations=equations), problems
+
+
+def split_relations(text: str) -> list[str]:
+    """`a = b; c = d` (or one per line) -> ["a = b", "c = d"]; a `;` inside brackets (a column
+    `[a; b]`) does not split."""
+    parts, depth, current = [], 0, []
+    for ch in text:
+        depth += (ch in "([{") - (ch in ")]}")
+        if ch == "\n" or (ch == ";" and depth <= 0):
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    parts.append("".join(current))
+    return parts
 
 
 @dataclass(frozen=True)
@@ -114,10 +161,15 @@ class DerivationReport:
         return next((r for r in self.lines if r.status is LineStatus.BROKEN), None)
 
     @property
+    def checked(self) -> tuple[LineResult, ...]:
+        """The lines that were checked (not the remarks between them)."""
+        return tuple(r for r in self.lines if r.status is not LineStatus.REMARK)
+
+    @property
     def all_verified(self) -> bool:
         """Every line verified (or the start). Never true of a report that checked no line."""
-        return bool(self.lines) and all(
-            r.status in (LineStatus.START, LineStatus.VERIFIED) for r in self.lines)
+        return bool(self.checked) and all(
+            r.status in (LineStatus.START, LineStatus.VERIFIED) for r in self.checked)
 
 
 GRADER_STATUS = {
@@ -149,10 +201,18 @@ def report_from_result(result: Result, lines: Sequence[str], *, has_start: bool,
 def check_derivation(
     lines: Sequence[str], decl: Declarations, *, lang: str, check: Callable[[dict], Result],
     preview: Callable[..., dict], target: str | None = None, start: str | None = None,
+    split: Callable[..., Sequence[Any]] | None = None,
 ) -> DerivationReport:
     """Check `lines` (blank ones dropped, the first MAX_LINES kept) from `start` (or from the
     first line) to `target`. An unreadable target (read with `preview`, i.e. `grader.preview`) is
-    reported in `target_problem` and the lines are checked without it."""
+    reported in `target_problem` and the lines are checked without it. With `split`
+    (`grader.split_derivation`) the lines are first read as one pasted block: its remarks come
+    back as REMARK rows, in place, and are not checked."""
+    if split is not None:
+        pieces = list(split("\n".join(lines), **decl.request_fields()))
+        report = check_derivation([p.text for p in pieces if not p.remark], decl, lang=lang,
+                                  check=check, preview=preview, target=target, start=start)
+        return replace(report, lines=with_remarks(report.lines, pieces))
     lines = [line.strip() for line in lines if line.strip()][:MAX_LINES]
     target = target.strip() if target and target.strip() else None
     problem = None
@@ -165,6 +225,23 @@ def check_derivation(
     report = report_from_result(result, lines, has_start=start is not None,
                                 has_target=target is not None)
     return replace(report, target_problem=problem)
+
+
+def with_remarks(rows: Sequence[LineResult], pieces: Sequence[Any]) -> tuple[LineResult, ...]:
+    """The checked rows with the block's remarks put back where they were written (a remark's
+    number is that of the line before it, 0 before the first)."""
+    out: list[LineResult] = []
+    checked = iter(rows)
+    count = 0
+    for piece in pieces:
+        if piece.remark:
+            out.append(LineResult(count, piece.text, LineStatus.REMARK, None, ""))
+            continue
+        row = next(checked, None)
+        if row is not None:
+            out.append(row)
+            count = row.number
+    return tuple(out)
 
 
 # ---- the checker's fields in a share link ---------------------------------------------------
@@ -182,6 +259,19 @@ class DerivationDraft:
     target: str = ""
     lines: str = ""
     preset: str = ""
+    # The rest of the declaration schema (links made before it carry none of these: the same
+    # derivation opens, with nothing more declared).
+    integers: str = ""
+    families: str = ""
+    positive: str = ""
+    nonnegative: str = ""
+    relations: str = ""
+
+    def declarations(self) -> tuple[Declarations, list[NameProblem]]:
+        return declarations_from_text(
+            self.symbols, self.functions, self.matrices, integers=self.integers,
+            families=self.families, positive=self.positive, nonnegative=self.nonnegative,
+            relations=self.relations)
 
     @classmethod
     def from_params(cls, params: Mapping[str, str]) -> DerivationDraft | None:
@@ -212,7 +302,8 @@ SHARE_PARAM = "share"
 SHARE_KEY_PREFIX = "derivation-share:"  # + token: a draft of the profile that saved it
 _SHARE = re.compile(r"(\d{1,12})-([A-Za-z0-9_-]{12})")
 FIELD_LIMITS = {"symbols": 300, "functions": 300, "matrices": 300, "target": 500, "lines": 4000,
-                "preset": 200}  # the page's boxes' own limits
+                "preset": 200, "integers": 300, "families": 300, "positive": 300,
+                "nonnegative": 300, "relations": 1000}  # the page's boxes' own limits
 
 
 def new_share_token() -> str:

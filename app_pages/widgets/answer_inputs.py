@@ -99,9 +99,12 @@ def answer_from_state(question, key: str) -> Any | None:
         return None if picked is None else [picked]
     if kind == "ordering":
         return list(state.get(f"{key}.order") or ()) or None
-    if kind == "derivation":
-        lines = [line.strip() for line in (state.get(f"{key}.lines") or "").splitlines()]
-        return [line for line in lines if line] or None
+    if kind == "derivation":  # the grader's split: a pasted block, a chain, remarks left out
+        import grader
+
+        text = state.get(f"{key}.lines") or ""
+        pieces = grader.split_derivation(text, **question.declared_fields())
+        return [p.text.strip() for p in pieces if not p.remark and p.text.strip()] or None
     if kind == "generated":
         answers = {ask: state.get(f"{key}.gen.{ask}") or "" for ask in question.asks}
         return answers if any(v.strip() for v in answers.values()) else None

@@ -18,6 +18,7 @@ from app_pages.state import tr
 
 # Markdown colour directives and icons for each status: fixed strings, never learner text.
 BADGES = {
+    LineStatus.REMARK: ("violet", ":material/notes:"),
     LineStatus.START: ("blue", ":material/flag:"),
     LineStatus.VERIFIED: ("green", ":material/check_circle:"),
     LineStatus.BROKEN: ("red", ":material/cancel:"),
@@ -30,7 +31,7 @@ def check(lines, decl: Declarations, lang: str, target: str | None = None) -> De
     import grader
 
     return check_derivation(lines, decl, lang=lang, check=grader.check, preview=grader.preview,
-                            target=target)
+                            target=target, split=grader.split_derivation)
 
 
 def report_view(report: DerivationReport) -> None:
@@ -46,6 +47,11 @@ def report_view(report: DerivationReport) -> None:
         for line in report.lines:
             number = line.number
             colour, icon = BADGES[line.status]
+            if line.status is LineStatus.REMARK:  # words between the lines: shown as written
+                left, right = st.columns([1, 3], vertical_alignment="center")
+                left.markdown(f"{icon} :{colour}[{tr('derivation.status.remark')}]")
+                right.text(line.text)  # learner text: plain, never markdown
+                continue
             label = tr(f"derivation.status.{line.status.value}")
             box = st.container(border=line is broken)
             left, right = box.columns([1, 3], vertical_alignment="center")

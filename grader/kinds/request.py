@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from ..errors import GraderError
 from ..messages import language, message
+from ..reading.blocks import lines_to_check
 from ..reading.names import Declarations
 from ..reading.normalize import normalize
 from ..reading.parser import NO_DECLARATIONS, parse
@@ -198,8 +199,8 @@ def _grade(request: object, lang: str, symbolic) -> Result:
     decls = declarations(request)
     expected, answer = request.get("expected"), request.get("answer")
     if kind == "derivation":
-        if isinstance(answer, str):
-            answer = [line for line in answer.splitlines() if line.strip()]
+        if isinstance(answer, str):  # a pasted block: its lines, without the remarks
+            answer = lines_to_check(answer, decls)
         if not isinstance(answer, list) or not all(isinstance(a, str) for a in answer):
             raise BadRequest("answer must be a list of lines")
         if expected is not None and not isinstance(expected, str):

@@ -24,6 +24,7 @@ from .nodes import (
     Series,
     Sym,
     Transpose,
+    walk,
 )
 
 ATOM, POW, MUL, ADD = 5, 4, 3, 1
@@ -136,15 +137,24 @@ def _func_n(node: FuncN) -> str:
 
 def _apply(node: Apply) -> str:
     inner = ", ".join(_render(a) for a in node.args)
-    return rf"{name_latex(node.name)}{chr(39) * node.order}\left({inner}\right)"
+    # A partial derivative by argument positions (1-based, as D_1 F in analysis texts).
+    by = rf"\partial_{{{','.join(str(i + 1) for i in node.partials)}}}" if node.partials else ""
+    return rf"{by}{name_latex(node.name)}{chr(39) * node.order}\left({inner}\right)"
 
 
 def _diff(node: Diff) -> str:
+    """d/dx, or ∂/∂x when what it differentiates has a function of several arguments."""
     v, order = name_latex(node.var), node.order
     if type(node.expr) is Member and node.var.partition("_")[0] == node.expr.family:
         return rf"\frac{{\partial {_render(node.expr)}}}{{\partial {v}}}"  # ∂x_L/∂x_l
-    op = rf"\frac{{d}}{{d{v}}}" if order == 1 else rf"\frac{{d^{{{order}}}}}{{d{v}^{{{order}}}}}"
+    d = r"\partial " if _has_several_arguments(node.expr) else "d"
+    op = (rf"\frac{{{d}}}{{{d}{v}}}" if order == 1
+          else rf"\frac{{{d}^{{{order}}}}}{{{d}{v}^{{{order}}}}}")
     return rf"{op}\left({_render(node.expr)}\right)"
+
+
+def _has_several_arguments(node: Node) -> bool:
+    return any(type(n) is Apply and len(n.args) > 1 for n in walk(node))
 
 
 def _matrix(node: Matrix) -> str:

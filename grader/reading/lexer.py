@@ -48,6 +48,8 @@ BRACED_SUBSCRIPT_RE = re.compile(r"\{([A-Za-z0-9+\-, ]{1,20})\}")
 COMMAND_RE = re.compile(r"\\([A-Za-z]+|.)")
 WRAPPED_NAME_RE = re.compile(r"\{\s*([A-Za-z]+)\s*\}")
 ENV_RE = re.compile(r"\{([A-Za-z]+\*?)\}")
+# The variable of `\partial_x`, `\partial_{x}`, `\partial_{x_l}`, `\partial_{x_{l+1}}`.
+PARTIAL_VARIABLE_RE = re.compile(r"_(?:([A-Za-z])|\{\s*([A-Za-z]+(?:_[A-Za-z0-9]|_\{[A-Za-z0-9+\-]{1,20}\})?)\s*\})")
 OPERATORS = "+-*/^()[]{},;|'!&=%_"  # "_": the range of \\sum_{i=1}^{n} (names read their own)
 LOG = "log"  # its subscript is a base: log_2x is log_2 x
 MAXIMA_CONSTANTS = ("pi", "e")
@@ -143,6 +145,8 @@ def _read_command(text: str, i: int, space: bool) -> tuple[Token | None, int]:
         return None, end
     if word in LATEX_OPS:
         return Token("op", LATEX_OPS[word], i, end, space), end
+    if word == "partial" and text[end:].lstrip(" ").startswith("_"):  # ∂_x is "\\partial _x"
+        return _partial_with_variable(text, i, len(text) - len(text[end:].lstrip(" ")), space)
     if word in LATEX_NAMES:
         suffix, stop = _read_subscript(text, end, base_of_log=True) if word == LOG else ("", end)
         return Token("name", LATEX_NAMES[word] + suffix, i, stop, space), stop
@@ -163,3 +167,13 @@ def _read_command(text: str, i: int, space: bool) -> tuple[Token | None, int]:
             raise ParseError("unknown_environment", end, command="\\" + word)
         return Token(word, env.group(1), i, env.end(), space), env.end()
     raise ParseError("unknown_command", i, command="\\" + word)
+
+
+def _partial_with_variable(text: str, i: int, end: int, space: bool) -> tuple[Token, int]:
+    """`\\partial_x`, `\\partial_{x_l}`: one name token `partial_x`, `partial_x_l` (names.py
+    reads it as the operator d/dx; the variable keeps its own subscript)."""
+    m = PARTIAL_VARIABLE_RE.match(text, end)
+    if m is None:
+        raise ParseError("bad_subscript", end)
+    var = (m.group(1) or m.group(2)).replace("{", "").replace("}", "")
+    return Token("name", "partial_" + var, i, m.end(), space), m.end()

@@ -214,18 +214,29 @@ MAX_WRITTEN_ORDER = 99  # d^99/dx^99 is read, for the parser to refuse with its 
 
 @dataclass(frozen=True, slots=True)
 class _Derivative:
-    """A derivative notation found at some token: d^order (of `function`) / d var^order."""
+    """A derivative notation found at some token: d^order (of `function` or `body`) / d vars.
+
+    `variables` has one entry per order (`\\partial^2 F / \\partial x \\partial W`: x, W)."""
 
     length: int  # tokens it spans
-    var: str
-    order: int
+    variables: tuple[str, ...]
     function: str | None  # dF/dx: "F"; d/dx: None
+    body: tuple[Token, ...] = ()  # \\frac{\\partial F(x, W)}{\\partial x}: the tokens of F(x, W)
+
+    @property
+    def var(self) -> str:
+        return self.variables[0]
+
+    @property
+    def order(self) -> int:
+        return len(self.variables)
 
 
 def _merge_derivatives(tokens: list[Token], decls: Declarations,
                        notes: set[str] | None) -> list[Token]:
     for t in tokens:  # a loop, not any(): this runs on every answer
-        if t.kind == "name" and (t.text[0] == "d" or t.text == "partial") or t.text == "frac":
+        if t.kind == "name" and (t.text[0] == "d" or t.text.startswith("partial")) \
+                or t.text == "frac":
             break
     else:
         return tokens
@@ -233,59 +244,90 @@ def _merge_derivatives(tokens: list[Token], decls: Declarations,
     out: list[Token] = []
     i = 0
     while i < len(tokens):
-        found = _derivative_at(tokens, i, vocabulary)
-        if found is None:
-            out.append(tokens[i])
+        t = tokens[i]
+        if t.kind == "name" and t.text.startswith("partial_"):  # \\partial_x F(x, W)
+            out.append(Token("diffop", t.text[len("partial_"):], t.pos, t.end, t.space_before))
             i += 1
             continue
-        first, last = tokens[i], tokens[i + found.length - 1]
-        label = i == 0 and tokens[i + found.length].text in ("=", "≈")
-        if found.function is None:
-            out.extend(Token("diffop", found.var, first.pos, last.end, first.space_before)
-                       for _ in range(found.order))
-        elif found.function in decls.functions and not label:
-            # dF/dx is d/dx F(x): the same tokens, so it is read (and checked) the same way.
-            out.extend(Token("diffop", found.var, first.pos, last.end, first.space_before)
-                       for _ in range(found.order))
-            at, end = first.pos, last.end
-            out += [Token("name", found.function, at, end), Token("op", "(", at, end),
-                    Token("name", found.var, at, end), Token("op", ")", at, end)]
-            if notes is not None:
-                notes.add("note_leibniz")
-        else:
-            text = f"{found.function}/{found.var}"
-            out.append(Token("leibniz", text, first.pos, last.end, first.space_before))
+        found = _derivative_at(tokens, i, vocabulary)
+        if found is None:
+            out.append(t)
+            i += 1
+            continue
+        out.extend(_derivative_tokens(found, tokens, i, decls, notes))
         i += found.length
     return out
 
 
+def _derivative_tokens(found: _Derivative, tokens: list[Token], i: int, decls: Declarations,
+                       notes: set[str] | None) -> list[Token]:
+    """The tokens a derivative notation becomes: `d/dx F(x)`'s for what can be differentiated,
+    else one `leibniz` token (a label at the start of a line, refused anywhere else)."""
+    first, last = tokens[i], tokens[i + found.length - 1]
+    label = i == 0 and tokens[i + found.length].text in ("=", "≈")
+    operators = [Token("diffop", var, first.pos, last.end, first.space_before)
+                 for var in found.variables]
+    if found.function is None and not found.body:
+        return operators
+    at, end = first.pos, last.end
+    if found.body and not label:
+        # \\frac{\\partial F(x, W)}{\\partial x}, \\frac{\\partial x}{\\partial x}: d/dx of what the
+        # numerator says, bracketed so the operator takes all of it.
+        if notes is not None:
+            notes.add("note_leibniz_expression")
+        # The numerator may hold derivatives of its own (\\frac{\\partial \\frac{\\partial F}{…}}{…}).
+        body = _merge_derivatives([*found.body, Token("eof", "", end, end)], decls, notes)[:-1]
+        return [*operators, Token("op", "(", at, at), *body, Token("op", ")", end, end)]
+    if found.function in decls.functions and not label and len(set(found.variables)) == 1:
+        # dF/dx is d/dx F(x): the same tokens, so it is read (and checked) the same way.
+        if notes is not None:
+            notes.add("note_leibniz")
+        return [*operators, Token("name", found.function, at, end), Token("op", "(", at, end),
+                Token("name", found.var, at, end), Token("op", ")", at, end)]
+    numerator = found.function or "".join(t.text for t in found.body)
+    text = f"{numerator}/{found.var}"
+    return [Token("leibniz", text, first.pos, last.end, first.space_before)]
+
+
 def _derivative_at(tokens: list[Token], i: int,
                    vocabulary: frozenset[str]) -> _Derivative | None:
-    """`num / den` or `\\frac{num}{den}` where num is d, d^n, dF, d^nF (d or ∂) and den is dx,
-    d x, dx^n (the same d or ∂, the same order)."""
+    """`num / den` or `\\frac{num}{den}` where num is d, d^n, dF, d^nF (d or ∂), or (in \\frac, or
+    before a slash when it is a call) d^n followed by any expression: `\\partial F(x, W)`,
+    `\\partial x`, `d (x + F(x))`; den is dx, d x, dx^n, or several: `\\partial x \\partial W`
+    (the same d or ∂, orders adding up to the numerator's)."""
     t = tokens[i]
     if t.kind == "cmd" and t.text == "frac":
         if not _is_op(tokens, i + 1, "{"):
             return None
-        top = _numerator(tokens, i + 2, vocabulary)
+        top = _numerator(tokens, i + 2, vocabulary, closer="}")
         if top is None or not _is_op(tokens, top[0], "}") or not _is_op(tokens, top[0] + 1, "{"):
             return None
-        bottom = _denominator(tokens, top[0] + 2, top[1], top[2], vocabulary)
+        bottom = _denominator(tokens, top[0] + 2, top[1], top[2], vocabulary, several=True)
         if bottom is None or not _is_op(tokens, bottom[0], "}"):
             return None
-        return _Derivative(bottom[0] + 1 - i, bottom[1], top[2], top[3])
-    top = _numerator(tokens, i, vocabulary)
+        return _leibniz(tokens, bottom[0] + 1 - i, bottom[1], top)
+    top = _numerator(tokens, i, vocabulary, closer="/")
     if top is None or not _is_op(tokens, top[0], "/"):
         return None
-    bottom = _denominator(tokens, top[0] + 1, top[1], top[2], vocabulary)
+    bottom = _denominator(tokens, top[0] + 1, top[1], top[2], vocabulary, several=False)
     if bottom is None:
         return None
-    return _Derivative(bottom[0] - i, bottom[1], top[2], top[3])
+    return _leibniz(tokens, bottom[0] - i, bottom[1], top)
 
 
-def _numerator(tokens: list[Token], i: int,
-               vocabulary: frozenset[str]) -> tuple[int, str, int, str | None] | None:
-    """(next index, d word, order, function name or None) for d, d^n, dF, d F, d^nF, ∂F."""
+def _leibniz(tokens: list[Token], length: int, variables: tuple[str, ...],
+             top: tuple[int, str, int, str | None, tuple[Token, ...]]) -> _Derivative:
+    function, body = top[3], top[4]
+    if function is not None and set(variables) == {function}:
+        body, function = (Token("name", function, 0, 0),), None  # ∂x/∂x: d/dx of x itself
+    return _Derivative(length, variables, function, body)
+
+
+def _numerator(tokens: list[Token], i: int, vocabulary: frozenset[str], closer: str,
+               ) -> tuple[int, str, int, str | None, tuple[Token, ...]] | None:
+    """(next index, d word, order, function name or None, body tokens) for d, d^n, dF, d F,
+    d^nF, ∂F, and d^n before an expression (`\\partial F(x, W)` up to the closing brace in
+    \\frac; only a call such as `∂F(x)` before a slash)."""
     t = _token(tokens, i)
     if t is None or t.kind != "name":
         return None
@@ -295,12 +337,45 @@ def _numerator(tokens: list[Token], i: int,
         if order < 1:  # d^x, d^{99}: not a derivative written out (the parser then explains)
             return None
         name = _token(tokens, j)
-        if name is not None and name.kind == "name" and not _is_op(tokens, j + 1, "("):
-            return j + 1, word, order, name.text
-        return j, word, order, None
+        if name is not None and name.kind == "name" and not _is_op(tokens, j + 1, "(") \
+                and _is_op(tokens, j + 1, closer):
+            return j + 1, word, order, name.text, ()
+        if _is_op(tokens, j, closer):
+            return j, word, order, None, ()
+        stop = _body_end(tokens, j, closer)
+        if stop is None or stop == j:
+            return None
+        return stop, word, order, None, tuple(tokens[j:stop])
     rest = _after_d(t, vocabulary)
     if rest is not None and not _is_op(tokens, i + 1, "^"):
-        return i + 1, "d", 1, rest  # dF, dL: one token
+        return i + 1, "d", 1, rest, ()  # dF, dL: one token
+    return None
+
+
+def _body_end(tokens: list[Token], j: int, closer: str) -> int | None:
+    """Where the expression of a numerator ends: at the `}` that closes \\frac's numerator, or
+    (before a slash) right after a call `F(...)`; None when it does not end there."""
+    if closer == "/":
+        name = _token(tokens, j)
+        if name is None or name.kind != "name" or not _is_op(tokens, j + 1, "("):
+            return None
+        depth, k = 0, j + 1
+        while k < len(tokens):
+            text = tokens[k].text if tokens[k].kind == "op" else ""
+            depth += (text == "(") - (text == ")")
+            if depth == 0:
+                return k + 1
+            k += 1
+        return None
+    depth = 0
+    for k in range(j, len(tokens)):
+        token = tokens[k]
+        if token.kind == "eof":
+            return None
+        if token.kind == "op" and token.text in "{}":
+            if token.text == "}" and depth == 0:
+                return k
+            depth += 1 if token.text == "{" else -1
     return None
 
 
@@ -313,24 +388,32 @@ def _after_d(t: Token, vocabulary: frozenset[str]) -> str | None:
 
 
 def _denominator(tokens: list[Token], i: int, word: str, order: int,
-                 vocabulary: frozenset[str]) -> tuple[int, str] | None:
-    """(next index, variable) for dx, d x, ∂x, ∂ x, each with ^order when order > 1."""
-    t = _token(tokens, i)
-    if t is None or t.kind != "name":
-        return None
-    if t.text == word:
-        var_token = _token(tokens, i + 1)
-        if var_token is None or var_token.kind != "name":
+                 vocabulary: frozenset[str], several: bool,
+                 ) -> tuple[int, tuple[str, ...]] | None:
+    """(next index, one variable per order) for dx, d x, ∂x, ∂ x, each with ^n, and (in \\frac)
+    several of them, `\\partial x \\partial W`, whose orders add up to the numerator's."""
+    variables: list[str] = []
+    j = i
+    while len(variables) < order:
+        t = _token(tokens, j)
+        if t is None or t.kind != "name":
             return None
-        var, j = var_token.text, i + 2
-    elif word == "d" and _after_d(t, vocabulary) is not None:
-        var, j = t.text[1:], i + 1
-    else:
-        return None
-    written, j = _order(tokens, j)
-    if written != order:
-        return None
-    return j, var
+        if t.text == word:
+            var_token = _token(tokens, j + 1)
+            if var_token is None or var_token.kind != "name":
+                return None
+            var, j = var_token.text, j + 2
+        elif word == "d" and _after_d(t, vocabulary) is not None:
+            var, j = t.text[1:], j + 1
+        else:
+            return None
+        written, j = _order(tokens, j)
+        if written < 1:
+            return None
+        variables += [var] * written
+        if not several and len(variables) != order:
+            return None
+    return (j, tuple(variables)) if len(variables) == order else None
 
 
 def _order(tokens: list[Token], j: int) -> tuple[int, int]:

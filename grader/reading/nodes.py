@@ -100,11 +100,19 @@ class FuncN:
 
 @dataclass(frozen=True, slots=True)
 class Apply:
-    """A declared undefined function; order = number of primes (F'(x) has order 1)."""
+    """A declared undefined function; order = number of primes (F'(x) has order 1).
+
+    A function of several arguments is differentiated by argument: `partials` lists, in
+    ascending order, the argument positions (0-based) it is differentiated by, once per order
+    (the partial derivative of F(x, W) by its first argument, evaluated at (x, W), has
+    partials (0,); ∂²F/∂x∂W has (0, 1)). Learners write these as Leibniz derivatives of the
+    call (`\\frac{\\partial F(x, W)}{\\partial x}`, `\\partial_x F(x, W)`); the chain rule makes
+    them (values/differentiate.py)."""
 
     name: str
     args: tuple[Node, ...]
     order: int = 0
+    partials: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

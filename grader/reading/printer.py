@@ -68,6 +68,19 @@ def _matrix(n: Matrix) -> str:
     return "[" + ", ".join("[" + ", ".join(to_text(x) for x in row) + "]" for row in n.rows) + "]"
 
 
+def _apply(n: Apply) -> str:
+    """F'(x), F(x, W); a partial derivative by argument as diff of the call by that argument,
+    which reads back to the same node when the argument is a symbol (as the chain rule's
+    partials of a learner's `\\partial_x F(x, W)` are)."""
+    text = f"{n.name}{chr(39) * n.order}({', '.join(to_text(a) for a in n.args)})"
+    if not n.partials:
+        return text
+    call = f"{n.name}({', '.join(to_text(a) for a in n.args)})"
+    for i in n.partials:
+        call = f"diff({call}, {to_text(n.args[i])})"
+    return call
+
+
 _PRINT = {
     Num: _num,
     Const: lambda n: n.name,
@@ -81,7 +94,7 @@ _PRINT = {
     Pow: lambda n: f"{_operand(n.base, postfix=False)}^{_operand(n.exp)}",
     Func: lambda n: f"{n.name}({to_text(n.arg)})",
     FuncN: lambda n: f"{n.name}({', '.join(to_text(a) for a in n.args)})",
-    Apply: lambda n: f"{n.name}{chr(39) * n.order}({', '.join(to_text(a) for a in n.args)})",
+    Apply: lambda n: _apply(n),
     Diff: lambda n: (f"diff({to_text(n.expr)}, {n.var}"
                      + (f", {n.order})" if n.order != 1 else ")")),
     Transpose: lambda n: f"{_operand(n.arg, postfix=False)}^T",

@@ -70,6 +70,10 @@ def _div(node: Div) -> sympy.Expr:
 def _apply(node: Apply) -> sympy.Expr:
     f = sympy.Function(node.name)
     args, order = [to_sympy(a) for a in node.args], node.order
+    if node.partials:  # D_i F(u_1, ..., u_m): differentiate F(t_1, ..., t_m), then put u in
+        dummies = [sympy.Dummy(f"t{i}") for i in range(len(args))]
+        derived = sympy.Derivative(f(*dummies), *(dummies[i] for i in node.partials))
+        return sympy.Subs(derived, dummies, args)
     if order == 0:
         return f(*args)
     (arg,) = args

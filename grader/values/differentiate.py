@@ -81,7 +81,7 @@ _EXPAND = {
     Pow: lambda n: Pow(_expand(n.base), _expand(n.exp)),
     Func: lambda n: Func(n.name, _expand(n.arg)),
     FuncN: lambda n: FuncN(n.name, tuple(_expand(a) for a in n.args)),
-    Apply: lambda n: Apply(n.name, tuple(_expand(a) for a in n.args), n.order),
+    Apply: lambda n: Apply(n.name, tuple(_expand(a) for a in n.args), n.order, n.partials),
     Diff: _expand_diff,
     Transpose: lambda n: Transpose(_expand(n.arg)),
     Matrix: lambda n: Matrix(tuple(tuple(_expand(e) for e in row) for row in n.rows)),
@@ -187,11 +187,17 @@ def single_argument_form(node: FuncN) -> Node:
 
 
 def _d_apply(node: Apply, var: str) -> Node:
+    """The chain rule: d/dx F(u(x)) = F'(u) u'(x); with several arguments
+    d/dx F(u_1, ..., u_m) = sum_i (the partial derivative of F by argument i)(u) * du_i/dx."""
     name, args, order = node.name, node.args, node.order
     if len(args) != 1:
-        if all(derivative(a, var) == ZERO for a in args):
-            return ZERO
-        raise CannotDecide("partial_derivative")
+        terms = []
+        for i, a in enumerate(args):
+            da = derivative(a, var)
+            if da != ZERO:
+                partials = tuple(sorted((*node.partials, i)))
+                terms.append(mul(Apply(name, args, 0, partials), da))
+        return add(*terms)
     da = derivative(args[0], var)
     return ZERO if da == ZERO else mul(Apply(name, args, order + 1), da)
 

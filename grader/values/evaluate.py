@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import threading
 import zlib
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -271,11 +272,23 @@ def _apply(node: Apply, env: Env, values: list[np.ndarray] | None = None) -> np.
     if len({v.shape for v in values}) != 1:
         raise EvalError("function_argument_shapes", name=name)
     # F(t1, ..., tm) = sum_i F_i(t_i) + p prod_i t_i: depends on every argument and their mix.
-    total = sum(env.function(name, i).value(v, 0) for i, v in enumerate(values))
     mix = env.function(name, len(values)).coef["a"]
-    product = values[0]
-    for v in values[1:]:
-        product = product * v
+    by_argument = Counter(node.partials)
+    if not by_argument:
+        total = sum(env.function(name, i).value(v, 0) for i, v in enumerate(values))
+    elif len(by_argument) == 1:  # d^m/dt_i^m: F_i^(m)(t_i), and p prod_{j != i} t_j when m = 1
+        ((i, m),) = by_argument.items()
+        total = env.function(name, i).value(values[i], m)
+    else:  # mixed partials: the sum's terms depend on one argument each, so they drop out
+        total = 0 * values[0]
+    if any(m > 1 for m in by_argument.values()):
+        return total  # the mix is linear in each argument
+    product = None
+    for i, v in enumerate(values):
+        if i not in by_argument:
+            product = v if product is None else product * v
+    if product is None:  # differentiated by every argument once: the mix's coefficient alone
+        product = 1 + 0 * values[0]
     return total + mix.reshape(mix.shape + (1,) * (product.ndim - 1)) * product
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections import Counter
 
 from ..reading.nodes import (
     Add,
@@ -226,9 +227,19 @@ def _apply(ev: _Evaluation, node: Apply):
     args = [ev.value(a) for a in node.args]
     if len(args) == 1:
         return _model(ev, node.name, 0, args[0], node.order)
-    total = sum((_model(ev, node.name, i, a, 0) for i, a in enumerate(args)), ev.ctx.mpf(0))
+    # F(t1, ..., tm) = sum_i F_i(t_i) + p prod_i t_i and its partial derivatives (evaluate.py).
+    by_argument = Counter(node.partials)
+    if not by_argument:
+        total = sum((_model(ev, node.name, i, a, 0) for i, a in enumerate(args)), ev.ctx.mpf(0))
+    elif len(by_argument) == 1:
+        ((i, m),) = by_argument.items()
+        total = _model(ev, node.name, i, args[i], m)
+    else:
+        total = ev.ctx.mpf(0)
+    if any(m > 1 for m in by_argument.values()):
+        return total
     mix = _model_coefficient(ev, node.name, len(args))
-    return total + mix * math.prod(args)
+    return total + mix * math.prod(a for i, a in enumerate(args) if i not in by_argument)
 
 
 def _model_coefficient(ev: _Evaluation, name: str, index: int):

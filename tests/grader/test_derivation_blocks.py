@@ -1,0 +1,107 @@
+"""Issue 24 item 5: a whole pasted derivation is split into lines; remarks are shown, not graded.
+
+The split (grader/reading/blocks.py) is the one the JSON Lines request makes of a one-text
+`answer` and the one the Derivation checker page shows (`grader.split_derivation`)."""
+
+import pytest
+
+import grader
+from grader.reading.blocks import BlockLine, lines_to_check, split_derivation
+from grader.reading.names import Declarations
+
+D = Declarations.of(symbols=["x"], functions=["F"])
+
+
+def M(text):  # noqa: N802 - a line of maths, as the tables read
+    return BlockLine(text)
+
+
+def R(text):  # noqa: N802 - a remark
+    return BlockLine(text, remark=True)
+
+
+BLOCKS = [
+    ("one line per line", "x + x\n2x\n", [M("x + x"), M("2x")]),
+    ("aligned", "\\begin{aligned} y &= x + F(x) \\\\ &= F(x) + x \\end{aligned}",
+     [M("y = x + F(x)"), M("F(x) + x")]),
+    ("align* with a label on the left", "\\begin{align*}\n\\frac{\\partial y}{\\partial x} &= "
+     "\\frac{\\partial x}{\\partial x} + \\frac{\\partial F(x)}{\\partial x} \\\\\n"
+     "&= 1 + F'(x)\n\\end{align*}",
+     [M("\\frac{\\partial y}{\\partial x} = \\frac{\\partial x}{\\partial x} + "
+        "\\frac{\\partial F(x)}{\\partial x}"), M("1 + F'(x)")]),
+    ("equation with a chain", "\\begin{equation} (x+1)^2 = x^2 + 2x + 1 \\end{equation}",
+     [M("(x+1)^2"), M("x^2 + 2x + 1")]),
+    ("display dollars", "$$(x+1)^2 = x^2+2x+1 = 1+2x+x^2$$",
+     [M("(x+1)^2"), M("x^2+2x+1"), M("1+2x+x^2")]),
+    ("\\[ \\]", "\\[ 2x = x + x \\]", [M("2x"), M("x + x")]),
+    ("a justification in \\text", "(x+1)^2 &= x^2 + 2x + 1 && \\text{expand}",
+     [M("(x+1)^2"), M("x^2 + 2x + 1"), R("expand")]),
+    ("an \\intertext between rows", "\\begin{aligned} a &= x + x \\\\ \\intertext{so} "
+     "&= 2x \\end{aligned}", [M("a = x + x"), R("so"), M("2x")]),
+    ("Chinese remarks", "x^2 - 1\n因为 x^2 - 1 是平方差\n所以 = (x-1)(x+1)\n其中 x 是实数",
+     [M("x^2 - 1"), R("因为 x^2 - 1 是平方差"), R("所以"), M("(x-1)(x+1)"), R("其中 x 是实数")]),
+    ("English remarks", "x^2 - 1\nwhere x is real\nby the chain rule\nso = (x-1)(x+1)",
+     [M("x^2 - 1"), R("where x is real"), R("by the chain rule"), R("so"), M("(x-1)(x+1)")]),
+    ("prose around inline maths", "根据 $x + x = 2x$，我们得到 $2x = x \\cdot 2$",
+     [R("根据"), M("x + x"), M("2x"), R("我们得到"), M("2x"), M("x \\cdot 2")]),
+    ("an approximation keeps its sign", "0.5^{20}\\approx9.54\\times10^{-7}",
+     [M("0.5^{20}"), M("≈ 9.54\\times10^{-7}")]),
+    ("dots are skipped", "x_L = a + b = \\dots = b + a", [M("x_L = a + b"), M("b + a")]),
+    ("\\boxed keeps what it boxes", "\\boxed{x + x} = 2x", [M("{x + x}"), M("2x")]),
+    ("a matrix's rows are not lines",
+     "y = \\begin{bmatrix}1 & 2\\\\ 3 & 4\\end{bmatrix} = \\begin{bmatrix}1 & 2\\\\ 3 & 4\\end{bmatrix}",
+     [M("y = \\begin{bmatrix}1 & 2\\\\ 3 & 4\\end{bmatrix}"),
+      M("\\begin{bmatrix}1 & 2\\\\ 3 & 4\\end{bmatrix}")]),
+    ("\\notag, \\label and \\tag go", "x + x = 2x \\notag \\label{eq:1} \\tag{3}",
+     [M("x + x"), M("2x")]),
+    ("a formula of known names is maths", "sigmoid(x) tanh(x)", [M("sigmoid(x) tanh(x)")]),
+    ("unknown names in a formula stay maths (to be refused)", "sinc(x) + rate foo",
+     [M("sinc(x) + rate foo")]),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), BLOCKS, ids=[b[0] for b in BLOCKS])
+def test_a_pasted_block_splits_into_lines_and_remarks(name, text, expected):
+    assert list(split_derivation(text, D)) == expected
+
+
+def test_the_request_grades_a_one_text_answer_by_the_same_split():
+    block = ("\\begin{aligned}\\frac{\\partial y}{\\partial x} &= \\frac{\\partial x}{\\partial x}"
+             "+\\frac{\\partial F(x)}{\\partial x} && \\text{linearity} \\\\ &= 1 + F'(x)"
+             "\\end{aligned}")
+    assert lines_to_check(block, D) == [
+        "\\frac{\\partial y}{\\partial x} = \\frac{\\partial x}{\\partial x}+"
+        "\\frac{\\partial F(x)}{\\partial x}", "1 + F'(x)"]
+    result = grader.check({"kind": "derivation", "symbols": ["x"], "functions": ["F"],
+                           "start": "diff(x + F(x), x)", "expected": "1 + F'(x)",
+                           "answer": block})
+    assert [s.status.value for s in result.steps] == ["verified", "verified"]
+    assert result.correct
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "Line 2 does not follow"), ("zh", "第 2 行")])
+def test_a_broken_line_of_a_pasted_chain_is_named_by_its_number(lang, words):
+    result = grader.check({"kind": "derivation", "lang": lang, "symbols": ["x"],
+                           "answer": "因为 x 是实数\n$$(x+1)^2 = x^2 + x + 1 = x^2 + 2x + 1$$"})
+    # line 3 is compared with line 1, the last line that followed
+    assert [s.status.value for s in result.steps] == ["verified", "does_not_follow", "verified"]
+    assert words in result.steps[1].feedback
+
+
+def test_the_api_splits_with_the_declarations():
+    pieces = grader.split_derivation("y = x + F(x) = F(x) + x\nwhere F is smooth",
+                                     symbols=["x"], functions=["F"])
+    assert [(p.text, p.remark) for p in pieces] == [
+        ("y = x + F(x)", False), ("F(x) + x", False), ("where F is smooth", True)]
+
+
+def test_a_declared_name_first_is_a_value_not_a_label():
+    assert split_derivation("x = x + 0", D) == (M("x"), M("x + 0"))
+    assert split_derivation("z = x + 0", D) == (M("z = x + 0"),)
+
+
+@pytest.mark.parametrize("text", ["=" * 10_000, "{" * 10_000, "\\\\" * 5_000,
+                                  "$" * 10_000, "\\begin{aligned}" * 600, "a=b\n" * 2_500])
+def test_hostile_blocks_are_cut_within_bounds(text):
+    pieces = split_derivation(text, D)
+    assert len(pieces) <= 10_000 and all(len(p.text) <= 10_000 for p in pieces)

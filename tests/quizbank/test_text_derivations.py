@@ -1,0 +1,136 @@
+"""Issue 24 item 6: the texts' derivations, as written, check line by line (both languages); so
+does every worked solution of the bank written as a chain of equalities in issue 24's notation.
+
+Entries that need sums, products, families or relations are waiting on the `sums` branch: they
+are listed explicitly (`waiting_on: sums` in quizbank/text_derivations.yaml, WAITING_BANK_CHAINS
+here) and run as strict xfails, so they fail the run the day they pass (the lead turns them on
+at merge)."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+import grader
+from quizbank import load_bank
+from quizbank.question_types import DECLARATION_FIELDS
+from quizbank.text_derivations import text_derivations
+
+REPO = Path(__file__).resolve().parents[2]
+DERIVATIONS = text_derivations()
+WAITING_ON_SUMS = pytest.mark.xfail(strict=True, reason="needs the sums branch: sums, products, "
+                                    "families or relations")
+
+
+def check(text: str, declared: dict, lang: str):
+    return grader.check({"kind": "derivation", "answer": text, "lang": lang, **declared})
+
+
+def entry_cases():
+    for entry in DERIVATIONS.values():
+        for lang in ("zh", "en"):
+            marks = [WAITING_ON_SUMS] if entry.waiting_on == "sums" else []
+            yield pytest.param(entry.id, lang, marks=marks, id=f"{entry.id}-{lang}")
+
+
+@pytest.mark.parametrize(("entry_id", "lang"), list(entry_cases()))
+def test_each_text_derivation_checks_line_by_line_as_written(entry_id, lang):
+    entry = DERIVATIONS[entry_id]
+    text = entry.lines.get(lang)
+    lines = [p.text for p in grader.split_derivation(text, **entry.declared_fields())
+             if not p.remark]
+    assert len(lines) >= 2, "a derivation has at least two lines to compare"
+    result = check(text, entry.declared_fields(), lang)
+    assert [s.status.value for s in result.steps] == ["verified"] * len(lines), result.steps
+
+
+@pytest.mark.parametrize(("entry_id", "lang"), list(entry_cases()))
+def test_each_text_derivation_with_its_last_line_broken_is_caught_in_its_language(entry_id, lang):
+    """The same block with its last line off by one: that line, and only it, does not follow,
+    and the feedback is in the learner's language."""
+    entry = DERIVATIONS[entry_id]
+    lines = [p.text for p in grader.split_derivation(entry.lines.get(lang),
+                                                     **entry.declared_fields()) if not p.remark]
+    broken = [*lines[:-1], f"{lines[-1]} + 1"]
+    result = grader.check({"kind": "derivation", "answer": broken, "lang": lang,
+                           **entry.declared_fields()})
+    statuses = [s.status.value for s in result.steps]
+    assert statuses == ["verified"] * (len(lines) - 1) + ["does_not_follow"]
+    words = f"第 {len(lines)} 行" if lang == "zh" else f"Line {len(lines)} "
+    assert result.steps[-1].feedback.startswith(words)
+
+
+def test_every_entry_is_listed_in_docs_as_written():
+    doc = (REPO / "docs" / "derivations.md").read_text(encoding="utf-8")
+    for entry in DERIVATIONS.values():
+        assert f"`{entry.id}`" in doc, entry.id
+        assert entry.lines.zh in doc, entry.id
+
+
+def test_every_entry_is_bilingual_and_declares_only_schema_fields():
+    for entry in DERIVATIONS.values():
+        assert entry.title.is_bilingual and entry.lines.is_bilingual, entry.id
+        # titles are plain-text options of the checker's preset list: no LaTeX markup
+        assert not re.search(r"\$|\\[A-Za-z]|[_^]\{", entry.title.en + entry.title.zh), entry.id
+        assert set(entry.declared_fields()) <= set(DECLARATION_FIELDS)
+
+
+# -- the bank's worked solutions ------------------------------------------------------------------
+
+# This part's notation: Leibniz with arguments, ∂_x, sums, products, layers by index.
+NOTATION = re.compile(r"\\frac\{\\partial [^{}]*\(|\\partial_|\\sum|\\prod|\b[xF]_\{?[lLi0-9n]")
+DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
+# Chains whose members need the sums branch (sums, products, families, relations), by question.
+WAITING_BANK_CHAINS = {
+    "grad-residual-upstream-chain": "∂L/∂x_{l+1} is the upstream gradient g: a relation",
+    "unroll-three-blocks-sum": "x_3 = x_2 + F_2(x_2) = x_1 + …: the recursion as a relation",
+    "grad-residual-chain-product-numeric": "\\prod_{l=0}^{2}(1+F_l') and F_l' = 0.1, …",
+    "stochdepth-expected-depth": "\\sum_{l=1}^{L} p_l, then L = 54 and p_L = 0.5 substituted",
+}
+# Chains matched by the pattern that are the second part's notation (matrices, Jacobians).
+SECOND_PART = {
+    "jacobian-product-order": "a product of indexed Jacobians J_2 J_1 (matrices)",
+}
+
+
+def bank_chains():
+    """(question id, language, block) for every display block of a worked solution that is a
+    chain of equalities (two or more `=`, one statement) in this part's notation."""
+    bank = load_bank()
+    for qid, q in sorted(bank.questions.items()):
+        for lang in ("zh", "en"):
+            solution = q.solution.get(lang) if q.solution else ""
+            for block in DISPLAY.findall(solution):
+                one_statement = "\\quad" not in block and "\\qquad" not in block
+                if block.count("=") >= 2 and one_statement and NOTATION.search(block):
+                    yield qid, lang, block, q
+
+
+def bank_cases():
+    for qid, lang, block, _ in bank_chains():
+        if qid in SECOND_PART:
+            continue
+        marks = [WAITING_ON_SUMS] if qid in WAITING_BANK_CHAINS else []
+        yield pytest.param(qid, lang, block, marks=marks, id=f"{qid}-{lang}")
+
+
+BANK = {qid: q for qid, _, _, q in bank_chains()}
+
+
+@pytest.mark.parametrize(("qid", "lang", "block"), list(bank_cases()))
+def test_every_worked_solution_chain_checks_line_by_line(qid, lang, block):
+    question = BANK[qid]
+    declared = question.declared_fields() if hasattr(question, "declared_fields") else {}
+    result = check(block, declared, lang)
+    assert result.steps and all(s.status.value == "verified" for s in result.steps), result.steps
+    assert len(result.steps) >= 2
+
+
+def test_the_walk_finds_the_chains_it_is_about():
+    """The pattern still finds the solutions this part is about (a walk that finds nothing
+    cannot fail)."""
+    found = {qid for qid, *_ in bank_chains()}
+    assert {"grad-residual-scalar-derivative", "grad-residual-derivative-derivation",
+            "unroll-two-block-derivative-derivation", "scaling-derivative-derivation",
+            "grad-plain-two-layer-derivation"} <= found
+    assert set(WAITING_BANK_CHAINS) | set(SECOND_PART) <= found
