@@ -78,8 +78,8 @@ def request_for(entry: dict, variant: dict) -> dict:
         request["start"] = entry["start"]
     if "block" in variant:
         request["answer"] = str(variant["block"])  # one pasted block, split by the grader
-    else:
-        request["answer"] = [str(line) for line in variant.get("lines") or []]
+    else:  # the lines as typed into the Derivation checker, which reads them as one block
+        request["answer"] = "\n".join(str(line) for line in variant.get("lines") or [])
     return request
 
 
