@@ -7,7 +7,7 @@ Who may use it: without accounts, the person running the app is its instructor (
 import streamlit as st
 
 from app_pages.flows.question_session import SEED_RANGE
-from app_pages.state import LANGUAGE_NAMES, lang, tr
+from app_pages.state import LANGUAGE_NAMES, lang, tr, tr_n
 from app_pages.widgets import author_view as view
 from app_pages.widgets import resources
 from app_pages.widgets.answer_inputs import labelled
@@ -24,7 +24,7 @@ bank = live.bank
 state = st.session_state
 
 if live.withheld:
-    with st.expander(tr("author.withheld", n=len(live.withheld)), icon=":material/warning:",
+    with st.expander(tr_n("author.withheld", len(live.withheld)), icon=":material/warning:",
                      expanded=True):
         for withheld in live.withheld:
             st.markdown(f"**{withheld.path}**")

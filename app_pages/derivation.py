@@ -22,7 +22,7 @@ from app_pages.flows.derivation_check import (
     parse_share,
     share_value,
 )
-from app_pages.state import current_profile_id, keep_in_url, lang, tr
+from app_pages.state import current_profile_id, keep_in_url, lang, tr, tr_n
 from app_pages.widgets import progress, resources
 from app_pages.widgets.derivation_view import check, report_view
 from tutor.store import TutorError
@@ -165,7 +165,7 @@ if st.session_state.get(_CHECKED) == draft:
             st.warning(tr("derivation.too_many_lines", max=MAX_LINES, n=len(lines)))
         report = check(lines, decl, lang(), target=draft.target or None)
         if report.all_verified:
-            st.success(tr("derivation.all_verified", n=len(report.lines)), icon=":material/verified:")
+            st.success(tr_n("derivation.all_verified", len(report.lines)), icon=":material/verified:")
         elif report.first_broken is not None:
             st.error(tr("derivation.first_broken", n=report.first_broken.number), icon=":material/cancel:")
         report_view(report)

@@ -10,7 +10,7 @@ import random
 import streamlit as st
 
 from app_pages.flows.question_session import open_session
-from app_pages.state import tr
+from app_pages.state import tr, tr_n
 
 EDITOR_LINES = (18, 40)  # the code editor's height in lines: (min, max)
 
@@ -43,7 +43,7 @@ def problems_list(problems) -> None:
         return
     lines = [tr("author.problem_line", line=p.line if p.line is not None else "?",
                 field=p.field, message=p.message) for p in problems]
-    st.error(tr("author.problems", n=len(problems)) + "\n\n" + "\n".join(
+    st.error(tr_n("author.problems", len(problems)) + "\n\n" + "\n".join(
         f"- {line}" for line in lines), icon=":material/error:")
 
 
@@ -85,8 +85,11 @@ def mutation_results(outcomes) -> None:
         st.info(tr("author.no_mutants"))
         return
     bad = [o for o in outcomes if not o.passed]
-    summary = tr("author.mutants_summary", killed=sum(o.status == "killed" for o in outcomes),
-                 justified=sum(o.status == "justified" for o in outcomes), failed=len(bad))
+    summary = tr("author.mutants_summary",
+                 killed=tr_n("author.mutants_killed", sum(o.status == "killed" for o in outcomes)),
+                 justified=tr_n("author.mutants_justified",
+                                sum(o.status == "justified" for o in outcomes)),
+                 failed=tr_n("author.mutants_failed", len(bad)))
     (st.error if bad else st.success)(summary)
     rows = [{tr("author.col_kind"): o.kind, tr("author.col_mutant"): o.mutant,
              tr("author.col_status"): tr(f"author.status.{o.status}"),
@@ -120,7 +123,7 @@ def moodle_tools(bank, folders) -> None:
                                file_name="residual-tutor.xml", mime="application/xml",
                                icon=":material/download:", key="author.moodle.download")
             if notes:
-                with st.expander(tr("author.moodle_notes", n=len(notes))):
+                with st.expander(tr_n("author.moodle_notes", len(notes))):
                     notes_list(notes)
     with import_col:
         st.markdown(f"**{tr('author.moodle_import')}**")
@@ -134,7 +137,7 @@ def moodle_tools(bank, folders) -> None:
         except MoodleImportRefused as refused:
             st.error(tr(f"author.moodle.refused.{refused.code}", **refused.params))
             return
-        st.info(tr("author.moodle_imported", n=len(imported.questions)))
+        st.info(tr_n("author.moodle_imported", len(imported.questions)))
         notes_list(imported.notes)
         if imported.questions:
             text = questions_yaml(imported.questions)
