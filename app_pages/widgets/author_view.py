@@ -10,7 +10,8 @@ import random
 import streamlit as st
 
 from app_pages.flows.question_session import open_session
-from app_pages.state import tr, tr_n
+from app_pages.state import LANGUAGE_NAMES, tr, tr_n
+from quizbank.authoring import EDITOR_PATH
 
 EDITOR_LINES = (18, 40)  # the code editor's height in lines: (min, max)
 
@@ -41,10 +42,33 @@ def problems_list(problems) -> None:
     if not problems:
         st.success(tr("author.valid"), icon=":material/check_circle:")
         return
-    lines = [tr("author.problem_line", line=p.line if p.line is not None else "?",
-                field=p.field, message=p.message) for p in problems]
+    lines = [problem_text(p) for p in problems]
     st.error(tr_n("author.problems", len(problems)) + "\n\n" + "\n".join(
         f"- {line}" for line in lines), icon=":material/error:")
+
+
+def warnings_list(warnings) -> None:
+    """Text in one language only: allowed (learners see the other language), but said."""
+    if warnings:
+        lines = [tr("author.one_language", place=place_text(w), missing=LANGUAGE_NAMES[w.missing],
+                    shown=LANGUAGE_NAMES[w.shown_instead], code=w.missing) for w in warnings]
+        st.warning(tr_n("author.warnings", len(warnings)) + "\n\n" + "\n".join(
+            f"- {line}" for line in lines), icon=":material/translate:")
+
+
+def place_text(problem) -> str:
+    """`line 3 · options[1].feedback`, leaving out a line or field that is not known; a problem
+    in a file (not in the editor's text) starts with the file's name."""
+    place = [] if problem.path == EDITOR_PATH else [problem.path]
+    place += [tr("author.problem_at_line", line=problem.line)] if problem.line is not None else []
+    place += [problem.field] if problem.field != "-" else []
+    return " · ".join(place)
+
+
+def problem_text(problem) -> str:
+    """`line 3 · options[1].feedback: message` (just the message when nothing says where)."""
+    place = place_text(problem)
+    return tr("author.problem_line", place=place, message=problem.message) if place else problem.message
 
 
 def preview(question, preview_lang: str, seed: int) -> None:
