@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 
 import streamlit as st
 
 from app_pages.flows.question_session import open_session
 from app_pages.state import LANGUAGE_NAMES, tr, tr_n
+from tutor.i18n import has
 from quizbank.authoring import EDITOR_PATH
 
 EDITOR_LINES = (18, 40)  # the code editor's height in lines: (min, max)
@@ -115,10 +117,20 @@ def mutation_results(outcomes) -> None:
                                 sum(o.status == "justified" for o in outcomes)),
                  failed=tr_n("author.mutants_failed", len(bad)))
     (st.error if bad else st.success)(summary)
-    rows = [{tr("author.col_kind"): o.kind, tr("author.col_mutant"): o.mutant,
+    rows = [{tr("author.col_kind"): mutation_kind_label(o.kind), tr("author.col_mutant"): o.mutant,
              tr("author.col_status"): tr(f"author.status.{o.status}"),
              tr("author.col_detail"): o.detail} for o in outcomes]
     st.dataframe(rows, hide_index=True, width="stretch")
+
+
+def mutation_kind_label(kind: str) -> str:
+    """What a mutant changed, in words (`quizbank.mutations` and `grader.mutants` name it
+    `tolerance_x10_up`, `malrule #2`); an unknown kind is shown as it is."""
+    number = re.fullmatch(r"malrule #(\d+)", kind)
+    if number:
+        return tr("author.mutation_kind.malrule", n=int(number.group(1)))
+    key = f"author.mutation_kind.{kind}"
+    return tr(key) if has(key) else kind
 
 
 def notes_list(notes) -> None:

@@ -129,6 +129,30 @@ def test_author_and_mutation_tests_run_in_place(instructor_env):
     assert any("2 passed, 0 failed" in s.value for s in at.success)
     at.button(key="author.run_mutations").click().run()
     assert any("mutants rejected" in s.value for s in at.success)
+    changes = list(at.dataframe[0].value["change"])
+    assert "every entry 10 tolerances too high" in changes and "mal-rule #1" in changes
+    assert not any("_" in change for change in changes), changes  # no raw names
+
+
+def test_every_mutation_kind_has_a_label_in_both_languages():
+    import re
+    from pathlib import Path
+
+    from tutor.i18n import has
+
+    root = Path(__file__).parents[2]
+    sources = (root / "grader" / "mutants.py").read_text() + (
+        root / "quizbank" / "mutations.py").read_text()
+    kinds = set(re.findall(r'yield "([a-z_0-9]+)"', sources))
+    kinds |= set(re.findall(r'\(\("([a-z_0-9]+)", ', sources))
+    kinds |= set(re.findall(r'\("([a-z_0-9]+)", (?:_map|_first_entry|transposed|Neg|1|-1)',
+                            sources))
+    kinds |= set(re.findall(r'kind = "([a-z_]+)" if .* else "([a-z_]+)"', sources)[0])
+    kinds |= {"key", "mutate", "malrule"}
+    assert {"tolerance_x10_up", "drop_identity", "exponent_down", "transpose"} <= kinds, kinds
+    missing = [(lang, k) for k in sorted(kinds) for lang in ("en", "zh")
+               if not has(f"author.mutation_kind.{k}", lang)]
+    assert missing == []
 
 
 def test_analytics_without_attempts_says_so(instructor_env):
