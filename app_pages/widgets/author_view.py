@@ -12,8 +12,8 @@ import streamlit as st
 
 from app_pages.flows.question_session import open_session
 from app_pages.state import LANGUAGE_NAMES, tr, tr_n
-from tutor.i18n import has
 from quizbank.authoring import EDITOR_PATH
+from tutor.i18n import has
 
 EDITOR_LINES = (18, 40)  # the code editor's height in lines: (min, max)
 
