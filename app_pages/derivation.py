@@ -25,6 +25,7 @@ from app_pages.flows.derivation_check import (
 from app_pages.state import current_profile_id, keep_in_url, lang, tr, tr_n
 from app_pages.widgets import progress, resources
 from app_pages.widgets.derivation_view import check, report_view
+from app_pages.widgets.text_limits import cut_note, limited
 from tutor.store import TutorError
 from tutor.store.drafts import load_draft, save_draft
 
@@ -34,6 +35,7 @@ st.caption(tr("derivation.intro"))
 presets = {q.id: q for q in resources.bank().by_type("derivation")}
 resources.warm_grader()
 KEYS = {name: f"derivation.{name}" for name in PARAMS}  # draft field -> widget key
+FIELD_LIMITS = {"symbols": 300, "functions": 300, "matrices": 300, "target": 500, "lines": 4000}
 _DRAFT, _CHECKED = "derivation.draft", "derivation.checked"
 _SHARED = "derivation.shared"  # (the derivation, its ?share= value) once saved or opened by id
 _NOT_FOUND, _SAVE_FAILED = "derivation.share_not_found", "derivation.save_failed"
@@ -103,15 +105,20 @@ if (chosen := presets.get(st.session_state.get(KEYS["preset"]))) is not None:
     st.markdown(chosen.prompt.get(lang()))
 
 # No form: each field is saved (to the URL) when the learner leaves it, so a reload keeps it.
+# Limits kept by text_limits (Streamlit's max_chars would drop a whole paste that passes them).
 cols = st.columns(3)
-cols[0].text_input(tr("derivation.symbols_label"), key=KEYS["symbols"], placeholder="x, y", max_chars=300)
-cols[1].text_input(tr("derivation.functions_label"), key=KEYS["functions"], placeholder="F, sigma",
-                   max_chars=300)
-cols[2].text_input(tr("derivation.matrices_label"), key=KEYS["matrices"], placeholder="W, g", max_chars=300)
-st.text_input(tr("derivation.target_label"), key=KEYS["target"], placeholder="1 + F'(x)", max_chars=500)
-st.text_area(tr("derivation.lines_label"), key=KEYS["lines"], height=200, max_chars=4000,
+for col, name, example in ((cols[0], "symbols", "x, y"), (cols[1], "functions", "F, sigma"),
+                           (cols[2], "matrices", "W, g")):
+    col.text_input(tr(f"derivation.{name}_label"), placeholder=example,
+                   **limited(KEYS[name], FIELD_LIMITS[name]))
+    cut_note(KEYS[name], FIELD_LIMITS[name], lang(), where=col)
+st.text_input(tr("derivation.target_label"), placeholder="1 + F'(x)",
+              **limited(KEYS["target"], FIELD_LIMITS["target"]))
+cut_note(KEYS["target"], FIELD_LIMITS["target"], lang())
+st.text_area(tr("derivation.lines_label"), height=200,
              placeholder="diff(x + F(x), x)\ndiff(x, x) + diff(F(x), x)\n1 + F'(x)",
-             help=tr("derivation.lines_help"))
+             help=tr("derivation.lines_help"), **limited(KEYS["lines"], FIELD_LIMITS["lines"]))
+cut_note(KEYS["lines"], FIELD_LIMITS["lines"], lang())
 draft = DerivationDraft(**{name: st.session_state.get(key) or "" for name, key in KEYS.items()})
 st.session_state[_DRAFT] = draft
 
