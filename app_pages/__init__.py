@@ -10,6 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PAGES_DIR = Path(__file__).parent
+# The browser tab's icon, served by the app itself: a `:material/…:` page icon makes the browser
+# fetch it from Google's font CDN on every page, which fails on a machine without internet.
+FAVICON = PAGES_DIR / "assets" / "favicon.png"
 
 
 @dataclass(frozen=True)

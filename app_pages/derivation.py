@@ -9,6 +9,7 @@ derivation's id, opens them checked.
 import streamlit as st
 
 from app_pages.flows.derivation_check import (
+    FIELD_LIMITS,
     MAX_LINES,
     MAX_LINK_CHARS,
     PARAMS,
@@ -35,7 +36,6 @@ st.caption(tr("derivation.intro"))
 presets = {q.id: q for q in resources.bank().by_type("derivation")}
 resources.warm_grader()
 KEYS = {name: f"derivation.{name}" for name in PARAMS}  # draft field -> widget key
-FIELD_LIMITS = {"symbols": 300, "functions": 300, "matrices": 300, "target": 500, "lines": 4000}
 _DRAFT, _CHECKED = "derivation.draft", "derivation.checked"
 _SHARED = "derivation.shared"  # (the derivation, its ?share= value) once saved or opened by id
 _NOT_FOUND, _SAVE_FAILED = "derivation.share_not_found", "derivation.save_failed"
