@@ -8,7 +8,7 @@ Run with `make run` (`python -m app_pages.server`, which also preloads what the 
 
 import streamlit as st
 
-from app_pages import FAVICON, PAGES
+from app_pages import PAGES, favicon
 from app_pages.auth import account_box, class_mode, may_teach, sign_in
 from app_pages.session_reaper import note_this_session
 from app_pages.startup import first_run_finished, prepare_process
@@ -18,7 +18,7 @@ from app_pages.widgets.progress import profile_picker
 prepare_process()  # once per server, after the first page: load the pages' modules, freeze the heap
 note_this_session()  # its state is released once the learner has left
 init_session()
-st.set_page_config(page_title=tr("common.app_name"), page_icon=FAVICON, layout="wide")
+st.set_page_config(page_title=tr("common.app_name"), page_icon=favicon(), layout="wide")
 class_deployment = class_mode()  # login configured: accounts and roles
 if class_deployment:
     sign_in()  # the login screen (run stops) or the signed-in identity's own profile
