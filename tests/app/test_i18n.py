@@ -83,11 +83,12 @@ COUNT_NEVER_ONE = {
     "author.moodle.refused.too_large", "author.moodle.refused.too_many",  # past a limit
     "explore.mlp.width_help",  # the width limit, 160
     "exercises.placeholder.vector",  # a vector has several numbers
+    "common.text_cut", "common.text_count",  # a text past a box's limit, the limit (40 and up)
 }
 # A field that holds a count (not a name such as {type} or {question}), then a word ending in s
 # that is not a verb ("Line {n} does not follow").
 COUNT_BEFORE_PLURAL = re.compile(
-    r"\{(?!(?:question|type|names|option)\b)(\w+)(?::[^}]*)?\} (?!(?:times|does|is|was|has)\b)"
+    r"\{(?!(?:question|type|names|option|missing|shown)\b)(\w+)(?::[^}]*)?\} (?!(?:times|does|is|was|has)\b)"
     r"[a-z]+s\b")
 
 
