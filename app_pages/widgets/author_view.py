@@ -32,11 +32,11 @@ def yaml_editor(initial: str, version: int, plain: bool) -> str | None:
                            options={"wrap": True, "tabSize": 2, "useSoftTabs": True,
                                     "showPrintMargin": False, "showLineNumbers": True},
                            # No pop-up completions: they swallow keys and offer Python words.
-                           # Ace's own light theme: the component's "streamlit_light" theme
+                           # Ace's GitHub theme (a file of the component): its "streamlit_light" theme
                            # @imports its font from Google Fonts (the app must work offline).
                            props={"enableLiveAutocompletion": False, "enableSnippets": False,
                                   "enableBasicAutocompletion": False, "tabSize": 2,
-                                  "theme": "textmate"})
+                                  "theme": "github"})
     if response and response.get("type") in ("change", "submit"):
         return response.get("text", "")
     return None
