@@ -8,7 +8,7 @@ Run with `make run` (`python -m app_pages.server`, which also preloads what the 
 
 import streamlit as st
 
-from app_pages import PAGES
+from app_pages import PAGES, favicon
 from app_pages.auth import account_box, class_mode, hide_error_details, may_teach, sign_in
 from app_pages.session_reaper import note_this_session
 from app_pages.startup import first_run_finished, prepare_process
@@ -18,7 +18,7 @@ from app_pages.widgets.progress import profile_picker
 prepare_process()  # once per server, after the first page: load the pages' modules, freeze the heap
 note_this_session()  # its state is released once the learner has left
 init_session()
-st.set_page_config(page_title=tr("common.app_name"), page_icon=":material/school:", layout="wide")
+st.set_page_config(page_title=tr("common.app_name"), page_icon=favicon(), layout="wide")
 class_deployment = class_mode()  # login configured: accounts and roles
 if class_deployment:
     hide_error_details()  # no traceback reaches a learner
@@ -26,9 +26,18 @@ if class_deployment:
 
 teaching = may_teach()
 sections: dict[str, list] = {}
-for spec in (s for s in PAGES if teaching or not s.instructor):
-    page = st.Page(spec.path, title=tr(spec.title_key), icon=spec.icon, url_path=spec.url_path)
-    sections.setdefault(tr(spec.section_key), []).append(page)
+for n, spec in enumerate(s for s in PAGES if teaching or not s.instructor):
+    title, section = tr(spec.title_key), sections.setdefault(tr(spec.section_key), [])
+    if n == 0:
+        # Streamlit serves the default page at `/` only: its own url_path answers "Page not
+        # found". The README's links name it (`practice?q=<id>`), so the same script is also a
+        # hidden page at that path; the default page's own path is one no link uses.
+        section.append(st.Page(spec.path, title=title, icon=spec.icon, default=True,
+                               url_path=f"{spec.url_path}-at-root"))
+        section.append(st.Page(spec.path, title=title, icon=spec.icon, url_path=spec.url_path,
+                               visibility="hidden"))
+    else:
+        section.append(st.Page(spec.path, title=title, icon=spec.icon, url_path=spec.url_path))
 
 current = st.navigation(sections)
 language_switch()

@@ -6,10 +6,25 @@ on every cold start, before the first page can render.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 PAGES_DIR = Path(__file__).parent
+# The browser tab's icon, served by the app itself: a `:material/…:` page icon makes the browser
+# fetch it from Google's font CDN on every page, which fails on a machine without internet (and an
+# emoji one loads Streamlit's 2 s emoji table).
+FAVICON = PAGES_DIR / "assets" / "favicon.png"
+
+
+def favicon() -> Path | None:
+    """The page icon to give `st.set_page_config`. Streamlit reads an image icon through
+    `image_to_url`, which imports numpy and PIL first (~0.35 s): the first page of a fresh process
+    must not wait for that (tests/app/test_cold_start_imports.py), so its run gives none, and
+    Streamlit shows that page's Material icon instead, fetched from Google's CDN: one request per
+    fresh server process, which fails harmlessly offline. Every run after it gets ours: numpy is
+    loaded by then (app_pages.startup's warm-up), and a session keeps the icon it was given."""
+    return FAVICON if "numpy" in sys.modules else None
 
 
 @dataclass(frozen=True)

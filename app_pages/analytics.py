@@ -8,7 +8,7 @@ Learners appear only as counts: no names, and no one learner's answers.
 
 import streamlit as st
 
-from app_pages.state import lang, tr
+from app_pages.state import lang, tr, tr_n
 from app_pages.widgets import analytics_view as view
 from app_pages.widgets import progress, resources
 from quizbank.authoring import SaveRefused, add_malrule, in_folders
@@ -67,8 +67,8 @@ if chosen is not None:
     if not classes.classes:
         st.info(tr("analytics.no_wrong"))
     else:
-        st.caption(tr("analytics.classes_summary", classes=len(classes.classes),
-                      learners=classes.wrong_learners))
+        st.caption(tr_n("analytics.classes_summary", len(classes.classes),
+                        learners=tr_n("analytics.learners_n", classes.wrong_learners)))
         view.classes_chart(classes.classes[:12])
         editable = in_folders(bank, chosen, configured_folders().instructor)
 

@@ -7,13 +7,20 @@ Who may use it: without accounts, the person running the app is its instructor (
 import streamlit as st
 
 from app_pages.flows.question_session import SEED_RANGE
-from app_pages.state import LANGUAGE_NAMES, lang, tr
+from app_pages.state import LANGUAGE_NAMES, lang, tr, tr_n
 from app_pages.widgets import author_view as view
 from app_pages.widgets import resources
 from app_pages.widgets.answer_inputs import labelled
 from app_pages.widgets.number_box import whole_number_box
 from quizbank.author_templates import TYPES, template_yaml
-from quizbank.authoring import SaveRefused, check_draft, in_folders, question_yaml, save_draft
+from quizbank.authoring import (
+    AuthorTestsFailed,
+    SaveRefused,
+    check_draft,
+    in_folders,
+    question_yaml,
+    save_draft,
+)
 from quizbank.folders import configured_folders
 
 st.title(tr("author.title"))
@@ -24,7 +31,7 @@ bank = live.bank
 state = st.session_state
 
 if live.withheld:
-    with st.expander(tr("author.withheld", n=len(live.withheld)), icon=":material/warning:",
+    with st.expander(tr_n("author.withheld", len(live.withheld)), icon=":material/warning:",
                      expanded=True):
         for withheld in live.withheld:
             st.markdown(f"**{withheld.path}**")
@@ -42,8 +49,10 @@ def load(text: str, replaces: str | None, file_name: str) -> None:
     state.pop("author.results", None)
 
 
+FIRST_TEMPLATE = "numeric"
 if "author.text" not in state:
-    load(template_yaml("numeric"), None, "my-questions.yaml")
+    load(template_yaml(FIRST_TEMPLATE), None, "my-questions.yaml")
+    state["author.kind"] = FIRST_TEMPLATE  # the template box names what the editor holds
 
 instructor_ids = sorted(q.id for q in bank if in_folders(bank, q.id, folders.instructor))
 with st.container(border=True):
@@ -78,6 +87,7 @@ with edit_col:
     text = state["author.text"]
     draft = check_draft(text, bank, replaces=state.get("author.replaces"))
     view.problems_list(draft.problems)
+    view.warnings_list(draft.warnings)
 
     test_cols = st.columns(2)
     run_tests = test_cols[0].button(tr("author.run_tests"), key="author.run_tests",
@@ -116,6 +126,12 @@ with edit_col:
         try:
             path = save_draft(text, bank, folder=folders.author_folder, file_name=file_name,
                               replaces=state.get("author.replaces"))
+        except AuthorTestsFailed as refused:
+            failed = sum(not o.passed for o in refused.outcomes)
+            st.error(tr_n("author.save_refused_tests", failed, total=len(refused.outcomes)),
+                     icon=":material/block:")
+            state["author.results"] = ("tests", list(refused.outcomes))
+            view.author_test_results(refused.outcomes)
         except SaveRefused as refused:
             st.error(tr("author.save_refused"))
             view.problems_list(refused.problems)
@@ -134,8 +150,10 @@ with preview_col:
         if draft.question.type == "generated":
             seed = whole_number_box(tr("author.seed"), low=SEED_RANGE[0], high=SEED_RANGE[1],
                                     default=7, key="author.seed")
-        tabs = st.tabs([LANGUAGE_NAMES["zh"], LANGUAGE_NAMES["en"]])
-        for tab, preview_lang in zip(tabs, ("zh", "en"), strict=True):
+        # The interface's language first: st.tabs opens on its first tab.
+        preview_langs = sorted(LANGUAGE_NAMES, key=lambda code: code != lang())
+        tabs = st.tabs([LANGUAGE_NAMES[code] for code in preview_langs])
+        for tab, preview_lang in zip(tabs, preview_langs, strict=True):
             with tab:
                 view.preview(draft.question, preview_lang, seed)
 

@@ -4,7 +4,7 @@ review backlog) and a CSV export; the numbers come from tutor.class_view."""
 import streamlit as st
 
 from app_pages.auth import require_instructor
-from app_pages.state import lang, tr
+from app_pages.state import lang, tr, tr_n
 from app_pages.widgets import progress, resources
 from app_pages.widgets.class_tables import class_csv, learner_table, mastery_table
 from app_pages.widgets.tables import data_table
@@ -31,7 +31,7 @@ cols[0].metric(tr("classview.learners"), summary.learners)
 cols[1].metric(tr("classview.active", days=WINDOW_DAYS), summary.active)
 cols[2].metric(tr("classview.stuck"), summary.stuck)
 cols[3].metric(tr("classview.backlog"), summary.due_now,
-               help=tr("classview.backlog_help", learners=summary.learners_with_due))
+               help=tr_n("classview.backlog_help", summary.learners_with_due))
 if not rows:
     st.info(tr("classview.empty"), icon=":material/groups:")
     st.stop()

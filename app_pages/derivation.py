@@ -13,6 +13,7 @@ derivation's id, opens them checked.
 import streamlit as st
 
 from app_pages.flows.derivation_check import (
+    FIELD_LIMITS,
     MAX_LINES,
     MAX_LINK_CHARS,
     PARAMS,
@@ -25,9 +26,10 @@ from app_pages.flows.derivation_check import (
     parse_share,
     share_value,
 )
-from app_pages.state import current_profile_id, keep_in_url, lang, tr
+from app_pages.state import current_profile_id, keep_in_url, lang, tr, tr_n
 from app_pages.widgets import progress, resources
 from app_pages.widgets.derivation_view import check, report_view
+from app_pages.widgets.text_limits import cut_note, limited
 from quizbank.text_derivations import text_derivations
 from tutor.store import TutorError
 from tutor.store.drafts import load_draft, save_draft
@@ -126,12 +128,16 @@ elif (text := text_presets.get(st.session_state.get(KEYS["preset"]))) is not Non
     st.caption(tr("derivation.text_preset_source", section=text.source.section))
 
 # No form: each field is saved (to the URL) when the learner leaves it, so a reload keeps it.
+# Limits kept by text_limits (Streamlit's max_chars would drop a whole paste that passes them).
 cols = st.columns(3)
-cols[0].text_input(tr("derivation.symbols_label"), key=KEYS["symbols"], placeholder="x, y", max_chars=300)
-cols[1].text_input(tr("derivation.functions_label"), key=KEYS["functions"], placeholder="F, sigma",
-                   max_chars=300)
-cols[2].text_input(tr("derivation.matrices_label"), key=KEYS["matrices"], placeholder="W, g", max_chars=300)
-st.text_input(tr("derivation.target_label"), key=KEYS["target"], placeholder="1 + F'(x)", max_chars=500)
+for col, name, example in ((cols[0], "symbols", "x, y"), (cols[1], "functions", "F, sigma"),
+                           (cols[2], "matrices", "W, g")):
+    col.text_input(tr(f"derivation.{name}_label"), placeholder=example,
+                   **limited(KEYS[name], FIELD_LIMITS[name]))
+    cut_note(KEYS[name], FIELD_LIMITS[name], lang(), where=col)
+st.text_input(tr("derivation.target_label"), placeholder="1 + F'(x)",
+              **limited(KEYS["target"], FIELD_LIMITS["target"]))
+cut_note(KEYS["target"], FIELD_LIMITS["target"], lang())
 # The rest of the declaration schema, folded away until used (a link or preset that fills one
 # opens it).
 more = any(st.session_state.get(KEYS[name]) for name in (*MORE_NAME_FIELDS, "relations"))
@@ -139,14 +145,19 @@ with st.expander(tr("derivation.more_declarations"), expanded=more, icon=":mater
     more_cols = st.columns(4)
     for column, name, example in zip(more_cols, MORE_NAME_FIELDS, ("n, L, l", "x, F", "n", "l"),
                                      strict=True):
-        column.text_input(tr(f"derivation.{name}_label"), key=KEYS[name], placeholder=example,
-                          max_chars=300, help=tr(f"derivation.{name}_help"))
+        column.text_input(tr(f"derivation.{name}_label"), placeholder=example,
+                          help=tr(f"derivation.{name}_help"),
+                          **limited(KEYS[name], FIELD_LIMITS[name]))
+        cut_note(KEYS[name], FIELD_LIMITS[name], lang(), where=column)
     # One line (a second text area would be one more box a learner pastes into by mistake).
-    st.text_input(tr("derivation.relations_label"), key=KEYS["relations"], max_chars=1000,
-                  placeholder="x_{l+1} = x_l + F_l(x_l)", help=tr("derivation.relations_help"))
-st.text_area(tr("derivation.lines_label"), key=KEYS["lines"], height=200, max_chars=4000,
+    st.text_input(tr("derivation.relations_label"), placeholder="x_{l+1} = x_l + F_l(x_l)",
+                  help=tr("derivation.relations_help"),
+                  **limited(KEYS["relations"], FIELD_LIMITS["relations"]))
+    cut_note(KEYS["relations"], FIELD_LIMITS["relations"], lang())
+st.text_area(tr("derivation.lines_label"), height=200,
              placeholder="diff(x + F(x), x)\ndiff(x, x) + diff(F(x), x)\n1 + F'(x)",
-             help=tr("derivation.lines_help"))
+             help=tr("derivation.lines_help"), **limited(KEYS["lines"], FIELD_LIMITS["lines"]))
+cut_note(KEYS["lines"], FIELD_LIMITS["lines"], lang())
 draft = DerivationDraft(**{name: st.session_state.get(key) or "" for name, key in KEYS.items()})
 st.session_state[_DRAFT] = draft
 
@@ -200,7 +211,7 @@ if st.session_state.get(_CHECKED) == draft:
             st.warning(tr("derivation.too_many_lines", max=MAX_LINES, n=len(lines)))
         report = check(lines, decl, lang(), target=draft.target or None)
         if report.all_verified:
-            st.success(tr("derivation.all_verified", n=len(report.checked)), icon=":material/verified:")
+            st.success(tr_n("derivation.all_verified", len(report.checked)), icon=":material/verified:")
         elif report.first_broken is not None:
             st.error(tr("derivation.first_broken", n=report.first_broken.number), icon=":material/cancel:")
         report_view(report)

@@ -109,7 +109,7 @@ def go(new_session) -> None:
 
 
 def answered() -> None:
-    text = st.session_state.get(f"{key}.answer") or ""
+    text = inputs.interview_answer(key)
     if not text.strip():
         st.session_state[f"{key}.notice"] = True
         return
@@ -120,7 +120,7 @@ def answered() -> None:
 if session.stage is Stage.ANSWER and session.expired(utc_now()):
     # 00:00: the answer as typed is kept and submitted (nothing typed: not known), with a note
     confidence = CONFIDENCE_LEVEL[inputs.confidence_of(key)]
-    session = session.time_up(question, st.session_state.get(f"{key}.answer") or "",
+    session = session.time_up(question, inputs.interview_answer(key),
                               confidence=confidence, now=utc_now(), record=record)
     go(session)
 

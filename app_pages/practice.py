@@ -18,7 +18,7 @@ from app_pages.flows.practice import (
     practice_params,
 )
 from app_pages.flows.question_session import from_draft, to_draft
-from app_pages.state import lang, tr
+from app_pages.state import lang, tr, tr_n
 from app_pages.widgets import drafts, flow_state, recording, resources
 from app_pages.widgets.answer_inputs import labelled
 from app_pages.widgets.question_view import question_view
@@ -61,7 +61,7 @@ with st.expander(tr("practice.filters"), icon=":material/tune:"):
                             placeholder=tr("practice.any")),
     )
 ids = matching_ids(bank, filters)
-st.caption(tr("practice.count", n=len(ids)))
+st.caption(tr_n("practice.count", len(ids)))
 
 link = linked_question(st.query_params)
 requested = flow_state.take_requested()

@@ -11,6 +11,7 @@ from app_pages.flows.plain_text import markdown_escaped
 from app_pages.flows.question_list import STATUS_FILTERS, Row, SearchIndex, Status, question_rows
 from app_pages.state import current_profile_id, frame_params, lang, option_labels, tr
 from app_pages.widgets import progress, resources
+from app_pages.widgets.text_limits import cut_note, limited
 from quizbank.enums import Difficulty, QuestionType, Topic
 from tutor.store import TutorError, utc_now
 
@@ -57,8 +58,9 @@ st.title(tr("questions.title"))
 st.caption(tr("questions.intro"))
 bank = resources.bank()
 
-query = st.text_input(tr("questions.search"), key="questions.query", max_chars=200,
-                      placeholder=tr("questions.search_placeholder"), icon=":material/search:")
+query = st.text_input(tr("questions.search"), placeholder=tr("questions.search_placeholder"),
+                      icon=":material/search:", **limited("questions.query", 200))
+cut_note("questions.query", 200, lang())
 cols = st.columns(4)
 topics = cols[0].multiselect(tr("practice.topics"), [t.value for t in Topic], key="questions.topics",
                              format_func=option_labels(lambda v: f"practice.topic.{v}"),

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from tutor.i18n import LANGUAGES, has, normalize_language, t
+from tutor.i18n import LANGUAGES, has, normalize_language, t, tn
 
 LANG_KEY = "lang"
 PROFILE_KEY = "profile_id"
@@ -60,6 +60,11 @@ def lang() -> str:
 def tr(key: str, **fmt: object) -> str:
     """`tutor.i18n.t` in the learner's language."""
     return t(key, lang(), **fmt)
+
+
+def tr_n(key: str, n: int, **fmt: object) -> str:
+    """`tutor.i18n.tn` in the learner's language: the form of `key` for `n` things."""
+    return tn(key, lang(), n, **fmt)
 
 
 def option_labels(key_for: Callable[[object], str]) -> Callable[[object], str]:

@@ -186,11 +186,11 @@ MESSAGES: dict[str, dict[str, str]] = {
                               "名字）。"},
     "names_unused": {"en": "Your answer uses {names}, which this question does not use.",
                      "zh": "你的答案用到了 {names}，本题并没有这个名字。"},
-    "step_not_approximately": {"en": "Line {line} is not close enough to the line before "
+    "step_not_approximately": {"en": "Line {line} is not close enough to {before} "
                                      "(allowed: {tolerance}).",
-                               "zh": "第 {line} 行与上一行相差超出允许范围（允许：{tolerance}）。"},
-    "values_step": {"en": "This line gives {answer}, the line before gives {expected}.",
-                    "zh": "这一行等于 {answer}，上一行等于 {expected}。"},
+                               "zh": "第 {line} 行与{before}相差超出允许范围（允许：{tolerance}）。"},
+    "values_step": {"en": "This line gives {answer}, {before} gives {expected}.",
+                    "zh": "这一行等于 {answer}，{before}等于 {expected}。"},
     # -- evaluating ---------------------------------------------------------------------------
     "add_shapes": {"en": "cannot add terms of different shapes ({shapes})",
                    "zh": "不能把形状不同的项相加（{shapes}）"},
@@ -217,9 +217,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "counterexample": {"en": "For example, with {point}: your answer gives {answer}, "
                              "the expected answer gives {expected}.",
                        "zh": "例如，取 {point} 时：你的答案等于 {answer}，标准答案等于 {expected}。"},
-    "counterexample_step": {"en": "For example, with {point}: this line gives {answer}, the line "
-                                  "before gives {expected}.",
-                            "zh": "例如，取 {point} 时：这一行等于 {answer}，上一行等于 {expected}。"},
+    "counterexample_step": {"en": "For example, with {point}: this line gives {answer}, {before} "
+                                  "gives {expected}.",
+                            "zh": "例如，取 {point} 时：这一行等于 {answer}，{before}等于 {expected}。"},
     "value_not_real": {"en": "a value that is not a real number", "zh": "非实数值"},
     "value_undefined": {"en": "an undefined value (outside its real domain, a division by zero "
                               "or an overflow)",
@@ -261,6 +261,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "zh": "不在允许误差范围内（{tolerance}）。"},
     "entries_wrong": {"en": "Not within the tolerance ({tolerance}) at entries {entries}.",
                       "zh": "第 {entries} 个元素不在允许误差范围内（{tolerance}）。"},
+    "entry_wrong": {"en": "Not within the tolerance ({tolerance}) at entry {entries}.",
+                    "zh": "第 {entries} 个元素不在允许误差范围内（{tolerance}）。"},
     "entries_wrong_matrix": {"en": "Not within the tolerance ({tolerance}) at {entries}.",
                              "zh": "{entries}的元素不在允许误差范围内（{tolerance}）。"},
     "matrix_entry": {"en": "row {row}, column {col}", "zh": "第 {row} 行第 {col} 列"},
@@ -289,15 +291,17 @@ MESSAGES: dict[str, dict[str, str]] = {
               "variables, so it is undefined everywhere",
         "zh": "它把 {what} 取负数次幂，而该式对变量的任何取值都等于 0，因此处处无定义"},
     "value_of_constant": {"en": "Your answer equals {answer}.", "zh": "你的答案等于 {answer}。"},
-    "value_of_constant_step": {"en": "This line equals {answer}, the line before equals "
-                                     "{expected}.",
-                               "zh": "这一行等于 {answer}，上一行等于 {expected}。"},
+    "value_of_constant_step": {"en": "This line equals {answer}, {before} equals {expected}.",
+                               "zh": "这一行等于 {answer}，{before}等于 {expected}。"},
     # -- derivations --------------------------------------------------------------------------
     "derivation_correct": {"en": "Every line follows from the one before, and the last line is "
                                  "the target.",
                            "zh": "每一行都由上一行推出，且最后一行就是目标式。"},
-    "step_does_not_follow": {"en": "Line {line} does not follow from the line before.",
-                             "zh": "第 {line} 行不能由上一行推出。"},
+    "step_does_not_follow": {"en": "Line {line} does not follow from {before}.",
+                             "zh": "第 {line} 行不能由{before}推出。"},
+    # {before} above: the line a step was compared with (the last one before it that followed)
+    "compared_line": {"en": "line {line}", "zh": "第 {line} 行"},
+    "compared_start": {"en": "the starting line", "zh": "起始式"},
     "step_cannot_decide": {"en": "Line {line} could not be checked.",
                            "zh": "第 {line} 行无法验证。"},
     "step_unreadable": {"en": "Line {line} cannot be read: {reason}.",
@@ -309,6 +313,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "choice_correct": {"en": "Correct.", "zh": "正确。"},
     "choice_wrong": {"en": "Not quite: {right} of {total} options judged correctly.",
                      "zh": "不完全正确：{total} 个选项中判断正确 {right} 个。"},
+    "choice_wrong_single": {"en": "Not correct: that is not the right option.",
+                            "zh": "不正确：这不是正确的选项。"},
     "choice_unknown": {"en": "unknown option id {ids}", "zh": "未知选项 {ids}"},
     "ordering_correct": {"en": "Correct order.", "zh": "顺序正确。"},
     "ordering_wrong": {"en": "Not in order: step {position} should not be \"{step}\".",

@@ -19,7 +19,9 @@ from pathlib import Path
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+from .author_tests import GradeQuestion, import_grade_question, run_question_tests
 from .bank import Bank
+from .bilingual import OneLanguageText, question_language_warnings
 from .files import write_text_atomically
 from .images import ImageConflict, images_folder, write_images
 from .live import _duplicates, _ReadFile
@@ -29,17 +31,21 @@ from .problems import Problem
 from .question_types import Question
 from .yaml_reader import LineIndex, parse_yaml_text, read_yaml_file
 
+EDITOR_PATH = "<editor>"  # the path of problems found in the edited text itself
 FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,80}\.ya?ml$")
 
 
 @dataclass(frozen=True)
 class Draft:
-    """A question being edited: the validated question (None when it does not validate) and
-    every problem, with lines counted in the edited text."""
+    """A question being edited: the validated question (None when it does not validate), every
+    problem and every warning (text in one language only: `quizbank.bilingual`), with lines
+    counted in the edited text."""
 
     question: Question | None
     problems: tuple[Problem, ...] = ()
     data: dict | None = field(default=None, compare=False, repr=False)
+    warnings: tuple[OneLanguageText, ...] = ()
+    lines: LineIndex | None = field(default=None, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -52,6 +58,15 @@ class SaveRefused(ValueError):
     def __init__(self, problems: list[Problem]):
         self.problems = tuple(problems)
         super().__init__("\n".join(str(p) for p in problems))
+
+
+class AuthorTestsFailed(SaveRefused):
+    """Nothing was written: the question validates, but some of its own author tests fail
+    (`outcomes` holds every test's outcome, `problems` one line per failing test)."""
+
+    def __init__(self, outcomes, problems: list[Problem]):
+        self.outcomes = tuple(outcomes)
+        super().__init__(problems)
 
 
 class _InnerLines:
@@ -67,7 +82,7 @@ class _InnerLines:
         return self.inner.root_line
 
 
-def check_draft(text: str, bank: Bank, *, path: str = "<editor>",
+def check_draft(text: str, bank: Bank, *, path: str = EDITOR_PATH,
                 replaces: str | None = None) -> Draft:
     """Validate one question's YAML text (a mapping) against the bank it will join.
 
@@ -84,8 +99,11 @@ def check_draft(text: str, bank: Bank, *, path: str = "<editor>",
                                       _InnerLines(document.lines))
     (draft,) = parsed
     problems += _against_bank(draft, bank, replaces)
-    return Draft(draft.question if not problems else None, tuple(sorted(problems)),
-                 document.data)
+    if problems:
+        return Draft(None, tuple(sorted(problems)), document.data)
+    warnings = question_language_warnings(draft.question, path,
+                                          lambda parts: document.lines.line_at(list(parts)))
+    return Draft(draft.question, (), document.data, tuple(warnings), document.lines)
 
 
 class _FixedLine:
@@ -189,13 +207,21 @@ def merged_file_text(target: Path, question_text: str, question_id: str,
 
 
 def save_draft(text: str, bank: Bank, *, folder: Path, file_name: str,
-               replaces: str | None = None) -> Path:
-    """Validate the question and the whole file it lands in, then write that file atomically.
-    The question replaces `replaces` in the file when it keeps that id, else it is added.
-    Raises SaveRefused (nothing written) with every problem."""
+               replaces: str | None = None, grade: GradeQuestion | None = None) -> Path:
+    """Validate the question, run its author tests (through `grade`, by default the grader) and
+    validate the whole file it lands in, then write that file atomically. The question replaces
+    `replaces` in the file when it keeps that id, else it is added. Raises SaveRefused (nothing
+    written) with every problem, AuthorTestsFailed when an author test of the question fails.
+
+    Why a failing test refuses the save, with no override: a saved question is live at once, and
+    a test that fails says the key or the grading disagrees with what its author expects, so
+    learners would be graded wrongly from the next page run. Work in progress stays in the
+    editor (and a test can be removed or corrected in the same text), as a CI gate keeps a red
+    build from being deployed."""
     draft = check_draft(text, bank, replaces=replaces)
     if not draft.ok:
         raise SaveRefused(list(draft.problems))
+    _refuse_failing_tests(draft, grade or import_grade_question())
     if draft.question.id != replaces:
         replaces = None  # a new id saves a new question ("save as"); nothing is ever dropped
     target = instructor_file(folder, file_name)
@@ -203,6 +229,18 @@ def save_draft(text: str, bank: Bank, *, folder: Path, file_name: str,
     _check_file_text(new_text, target, bank)
     write_text_atomically(target, new_text)
     return target
+
+
+def _refuse_failing_tests(draft: Draft, grade: GradeQuestion) -> None:
+    outcomes = run_question_tests(draft.question, lambda k: EDITOR_PATH, grade, "en")
+    failed = [o for o in outcomes if not o.passed]
+    if failed:
+        raise AuthorTestsFailed(outcomes, [
+            Problem(EDITOR_PATH, draft.lines.line_at(["tests", o.number - 1]), o.question_id,
+                    f"tests[{o.number - 1}]",
+                    f"author test #{o.number} expects {o.expected.value}, the grader says "
+                    f"{o.got}" + (f" ({o.feedback})" if o.feedback else ""))
+            for o in failed])
 
 
 def _check_file_text(text: str, target: Path, bank: Bank) -> None:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from .author_tests import GraderUnavailable, import_grade_question, run_author_tests
+from .bilingual import bank_language_warnings
 from .enums import Difficulty, SourceText, Topic
 from .files import write_text_atomically
 from .folders import configured_folders
@@ -42,7 +43,13 @@ def cmd_validate(args) -> int:
     if bank is None:
         return EXIT_INVALID
     files = len({loc.path for loc in bank.locations.values()})
-    print(f"ok: {len(bank)} questions in {files} file{'s' if files != 1 else ''}, no problems")
+    warnings = bank_language_warnings(bank)
+    for found in warnings:
+        print(f"warning: {found}")
+    count = len(warnings)
+    said = f", {count} warning{'s' if count != 1 else ''}" if warnings else ""
+    print(f"ok: {len(bank)} question{'s' if len(bank) != 1 else ''} in {files} "
+          f"file{'s' if files != 1 else ''}, no problems{said}")
     return EXIT_OK
 
 

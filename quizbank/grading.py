@@ -127,8 +127,9 @@ def grade_choice(question: ChoiceQuestion, answer, lang: str) -> Result:
     judged = sum((o.id in picked) == o.correct for o in question.options)
     reasons = [o.feedback.get(lang) for o in question.options
                if o.id in picked and not o.correct and o.feedback]
-    feedback = " ".join([message("choice_wrong", lang, right=judged,
-                                 total=len(question.options)), *reasons])
+    summary = (message("choice_wrong", lang, right=judged, total=len(question.options))
+               if question.multiple else message("choice_wrong_single", lang))
+    feedback = " ".join([summary, *reasons])
     return _scored(score, feedback)
 
 

@@ -12,8 +12,11 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        """`path:line: question: field: message`, leaving out the parts that are not known
+        ("broken.yaml:5: YAML syntax error", not "broken.yaml:5: -: -: YAML syntax error")."""
         where = self.path if self.line is None else f"{self.path}:{self.line}"
-        return f"{where}: {self.question_id}: {self.field}: {self.message}"
+        parts = [where, *(p for p in (self.question_id, self.field) if p != "-"), self.message]
+        return ": ".join(parts)
 
 
 class BankError(ValueError):

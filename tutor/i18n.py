@@ -4,6 +4,10 @@ Strings live in namespaced JSON files, ``tutor/locales/<lang>/<namespace>.json``
 dotted segment names its file (``explore.multiplier.title`` is in ``explore.json``), so each page
 owns its own file and two engineers never edit the same one. The files are read once per process
 and cached: they are immutable and shared by every session.
+
+A string that counts something has one form per plural category of its language, as an object
+under its key: ``{"one": "1 file is withheld", "other": "{n} files are withheld"}`` in English,
+``{"other": "{n} 个文件……"}`` in Chinese (which has no plural forms); ``tn`` picks the form.
 """
 
 from __future__ import annotations
@@ -73,6 +77,21 @@ def placeholders(text: str) -> frozenset[str]:
 def has(key: str, lang: str = DEFAULT_LANGUAGE) -> bool:
     """Whether ``key`` is defined (used for optional labels such as a template's answer names)."""
     return key in catalog(normalize_language(lang), key.split(".", 1)[0])
+
+
+def plural_category(lang: str, n: int) -> str:
+    """The CLDR plural category of the count ``n``: English has "one" (exactly 1) and "other";
+    Chinese has only "other"."""
+    return "one" if normalize_language(lang) == "en" and n == 1 else "other"
+
+
+def tn(key: str, lang: str, n: int, **fmt: object) -> str:
+    """The text of the counting string ``key`` for ``n`` things (``n`` is also a field): its
+    ``key.one`` or ``key.other`` form, by ``plural_category``."""
+    category = plural_category(lang, n)
+    if category != "other" and not has(f"{key}.{category}", lang):
+        category = "other"
+    return t(f"{key}.{category}", lang, n=n, **fmt)
 
 
 def t(key: str, lang: str, **fmt: object) -> str:

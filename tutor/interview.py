@@ -384,12 +384,18 @@ class MissedPoint:
 
 @dataclass(frozen=True)
 class InterviewSummary:
-    answered: int
+    answered: int  # questions answered with some text (not "I don't know", not empty at 00:00)
     correct: int
     missed: tuple[MissedPoint, ...]
     misconceptions: tuple[MissedPoint, ...]
     practise: tuple[str, ...]  # question ids to practise: those with gaps, then their follow-ups
     per_question: tuple[QuestionTime, ...] = ()  # every graded question, in the order asked
+    skipped: int = 0  # "I don't know" (or nothing typed at 00:00): recorded, not answered
+
+    @property
+    def graded(self) -> int:
+        """Questions that reached a result: answered or skipped."""
+        return self.answered + self.skipped
 
 
 @dataclass(frozen=True)
@@ -422,8 +428,9 @@ def summarize(session: InterviewSession, questions: Mapping[str, Any]) -> Interv
     correct = sum(r.outcome.verdict is Verdict.CORRECT for r in graded)
     times = tuple(QuestionTime(r.question_id, str(r.outcome.verdict.value), r.skipped, r.timed_out,
                                round(r.seconds, 1)) for r in graded)
-    return InterviewSummary(len(graded), correct, tuple(missed), tuple(wrong_beliefs),
-                            tuple(practise), per_question=times)
+    skipped = sum(r.skipped for r in graded)
+    return InterviewSummary(len(graded) - skipped, correct, tuple(missed), tuple(wrong_beliefs),
+                            tuple(practise), per_question=times, skipped=skipped)
 
 
 HISTORY_SETTING = "interview_history"  # a profile setting: past interviews, newest first
@@ -440,6 +447,7 @@ def history_entry(session: InterviewSession, summary: InterviewSummary, *,
         "time_limit_seconds": session.time_limit_seconds,
         "asked": len(session.question_ids),
         "answered": summary.answered,
+        "skipped": summary.skipped,
         "correct": summary.correct,
         "missed": len(summary.missed),
         "misconceptions": len(summary.misconceptions),

@@ -8,7 +8,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from app_pages.state import tr
+from app_pages.state import tr, tr_n
 from app_pages.widgets.resources import question_title
 from app_pages.widgets.tables import data_table
 
@@ -87,7 +87,8 @@ def flag_list(flagged: pd.DataFrame) -> None:
     """One line per flagged question: what is wrong with it, then its numbers."""
     for row in flagged.itertuples():
         st.markdown(tr("analytics.flag_line", flags=row.flag_text, question=row.question,
-                       learners=row.learners, rate=row.first_try_correct))
+                       learners=tr_n("analytics.learners_n", row.learners),
+                       rate=row.first_try_correct))
 
 
 def classes_chart(classes) -> None:
@@ -114,7 +115,8 @@ def answer_class(question, cls, k: int, lang: str, editable: bool, on_malrule) -
     from quizbank.grading import grade
 
     with st.container(border=True):
-        st.markdown(tr("analytics.class_head", k=k, learners=cls.learners, answers=cls.answers))
+        st.markdown(tr("analytics.class_head", k=k, learners=tr_n("analytics.learners_n", cls.learners),
+                       answers=tr_n("analytics.answers_n", cls.answers)))
         latex = interpreted(question, cls.representative, lang)
         cols = st.columns([1, 1])
         with cols[0]:

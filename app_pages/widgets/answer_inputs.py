@@ -23,6 +23,7 @@ from app_pages.flows.question_session import CONFIDENCES, kind_of
 from app_pages.state import lang as current_lang
 from app_pages.state import tr
 from app_pages.widgets.bank_text import IMAGE_REF, bank_images, images_as_text
+from app_pages.widgets.text_limits import cut_note, fitting, limited
 from tutor.i18n import has, t
 
 TEXT_TYPES = ("numeric", "expression")
@@ -109,7 +110,7 @@ def answer_from_state(question, key: str) -> Any | None:
         answers = {ask: state.get(f"{key}.gen.{ask}") or "" for ask in question.asks}
         return answers if any(v.strip() for v in answers.values()) else None
     if kind == "interview":
-        text = state.get(f"{key}.answer") or ""
+        text = fitting(state.get(f"{key}.answer"), MAX_INTERVIEW_ANSWER)
         return text if text.strip() else None
     raise ValueError(f"no input for question type {kind!r}")
 
@@ -244,12 +245,23 @@ def generated_inputs(question, variant, lang: str, key: str) -> None:
 MAX_INTERVIEW_ANSWER = 4000
 
 
+def interview_answer(key: str) -> str:
+    """The typed interview answer, within the limit (read by the buttons' callbacks, which may run
+    before the box's own)."""
+    return fitting(st.session_state.get(f"{key}.answer"), MAX_INTERVIEW_ANSWER)
+
+
 def interview_input(key: str, lang: str | None = None) -> None:
-    """The answer box; Streamlit shows the count against the limit ("123/4000") as one types."""
+    """The answer box, its count against the limit, and a note when a paste did not fit (the
+    limit is kept by `text_limits`: Streamlit's own would drop the whole paste)."""
     lang = lang or current_lang()
-    st.text_area(t("practice.interview_answer", lang), key=f"{key}.answer", height=180,
-                 max_chars=MAX_INTERVIEW_ANSWER,
-                 help=t("practice.interview_limit", lang, limit=f"{MAX_INTERVIEW_ANSWER:,}"))
+    box = f"{key}.answer"
+    text = st.text_area(t("practice.interview_answer", lang), height=180,
+                        help=t("practice.interview_limit", lang, limit=f"{MAX_INTERVIEW_ANSWER:,}"),
+                        **limited(box, MAX_INTERVIEW_ANSWER))
+    st.caption(t("common.text_count", lang, used=f"{len(text or ''):,}",
+                 limit=f"{MAX_INTERVIEW_ANSWER:,}"))
+    cut_note(box, MAX_INTERVIEW_ANSWER, lang)
 
 
 def confidence_input(key: str, lang: str | None = None) -> None:

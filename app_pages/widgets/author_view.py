@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 
 import streamlit as st
 
 from app_pages.flows.question_session import open_session
-from app_pages.state import tr
+from app_pages.state import LANGUAGE_NAMES, tr, tr_n
 from app_pages.widgets.tables import data_table
 from app_pages.widgets.uploader_css import uploader_css
+from quizbank.authoring import EDITOR_PATH
+from tutor.i18n import has
 
 EDITOR_LINES = (18, 40)  # the code editor's height in lines: (min, max)
 
@@ -31,8 +34,11 @@ def yaml_editor(initial: str, version: int, plain: bool) -> str | None:
                            options={"wrap": True, "tabSize": 2, "useSoftTabs": True,
                                     "showPrintMargin": False, "showLineNumbers": True},
                            # No pop-up completions: they swallow keys and offer Python words.
+                           # Ace's GitHub theme (a file of the component): its "streamlit_light" theme
+                           # @imports its font from Google Fonts (the app must work offline).
                            props={"enableLiveAutocompletion": False, "enableSnippets": False,
-                                  "enableBasicAutocompletion": False, "tabSize": 2})
+                                  "enableBasicAutocompletion": False, "tabSize": 2,
+                                  "theme": "github"})
     if response and response.get("type") in ("change", "submit"):
         return response.get("text", "")
     return None
@@ -43,10 +49,33 @@ def problems_list(problems) -> None:
     if not problems:
         st.success(tr("author.valid"), icon=":material/check_circle:")
         return
-    lines = [tr("author.problem_line", line=p.line if p.line is not None else "?",
-                field=p.field, message=p.message) for p in problems]
-    st.error(tr("author.problems", n=len(problems)) + "\n\n" + "\n".join(
+    lines = [problem_text(p) for p in problems]
+    st.error(tr_n("author.problems", len(problems)) + "\n\n" + "\n".join(
         f"- {line}" for line in lines), icon=":material/error:")
+
+
+def warnings_list(warnings) -> None:
+    """Text in one language only: allowed (learners see the other language), but said."""
+    if warnings:
+        lines = [tr("author.one_language", place=place_text(w), missing=LANGUAGE_NAMES[w.missing],
+                    shown=LANGUAGE_NAMES[w.shown_instead], code=w.missing) for w in warnings]
+        st.warning(tr_n("author.warnings", len(warnings)) + "\n\n" + "\n".join(
+            f"- {line}" for line in lines), icon=":material/translate:")
+
+
+def place_text(problem) -> str:
+    """`line 3 · options[1].feedback`, leaving out a line or field that is not known; a problem
+    in a file (not in the editor's text) starts with the file's name."""
+    place = [] if problem.path == EDITOR_PATH else [problem.path]
+    place += [tr("author.problem_at_line", line=problem.line)] if problem.line is not None else []
+    place += [problem.field] if problem.field != "-" else []
+    return " · ".join(place)
+
+
+def problem_text(problem) -> str:
+    """`line 3 · options[1].feedback: message` (just the message when nothing says where)."""
+    place = place_text(problem)
+    return tr("author.problem_line", place=place, message=problem.message) if place else problem.message
 
 
 def preview(question, preview_lang: str, seed: int) -> None:
@@ -87,13 +116,26 @@ def mutation_results(outcomes) -> None:
         st.info(tr("author.no_mutants"))
         return
     bad = [o for o in outcomes if not o.passed]
-    summary = tr("author.mutants_summary", killed=sum(o.status == "killed" for o in outcomes),
-                 justified=sum(o.status == "justified" for o in outcomes), failed=len(bad))
+    summary = tr("author.mutants_summary",
+                 killed=tr_n("author.mutants_killed", sum(o.status == "killed" for o in outcomes)),
+                 justified=tr_n("author.mutants_justified",
+                                sum(o.status == "justified" for o in outcomes)),
+                 failed=tr_n("author.mutants_failed", len(bad)))
     (st.error if bad else st.success)(summary)
-    rows = [{tr("author.col_kind"): o.kind, tr("author.col_mutant"): o.mutant,
+    rows = [{tr("author.col_kind"): mutation_kind_label(o.kind), tr("author.col_mutant"): o.mutant,
              tr("author.col_status"): tr(f"author.status.{o.status}"),
              tr("author.col_detail"): o.detail} for o in outcomes]
     data_table(rows, hide_index=True, width="stretch")
+
+
+def mutation_kind_label(kind: str) -> str:
+    """What a mutant changed, in words (`quizbank.mutations` and `grader.mutants` name it
+    `tolerance_x10_up`, `malrule #2`); an unknown kind is shown as it is."""
+    number = re.fullmatch(r"malrule #(\d+)", kind)
+    if number:
+        return tr("author.mutation_kind.malrule", n=int(number.group(1)))
+    key = f"author.mutation_kind.{kind}"
+    return tr(key) if has(key) else kind
 
 
 def notes_list(notes) -> None:
@@ -138,7 +180,7 @@ def moodle_tools(bank, folders) -> None:
                                file_name="residual-tutor.xml", mime="application/xml",
                                icon=":material/download:", key="author.moodle.download")
             if notes:
-                with st.expander(tr("author.moodle_notes", n=len(notes))):
+                with st.expander(tr_n("author.moodle_notes", len(notes))):
                     notes_list(notes)
     with import_col:
         st.markdown(f"**{tr('author.moodle_import')}**")
@@ -162,15 +204,15 @@ def moodle_tools(bank, folders) -> None:
         if isinstance(imported, MoodleImportRefused):
             st.error(tr(f"author.moodle.refused.{imported.code}", **imported.params))
             return
-        st.info(tr("author.moodle_imported", n=len(imported.questions)))
+        st.info(tr_n("author.moodle_imported", len(imported.questions)))
         notes_list(imported.notes)
         if imported.questions:
             text = questions_yaml(imported.questions)
             name = st.text_input(tr("author.file_name"), value="moodle-import.yaml",
                                  key="author.moodle.name")
             if imported.images:
-                st.caption(tr("author.moodle_images", n=len(imported.images),
-                              folder=images_folder(Path(name)).name + "/"))
+                st.caption(tr_n("author.moodle_images", len(imported.images),
+                                folder=images_folder(Path(name)).name + "/"))
             if st.button(tr("author.moodle_save"), key="author.moodle.save",
                          icon=":material/save:"):
                 try:

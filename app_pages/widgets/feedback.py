@@ -144,6 +144,20 @@ def interval_text(due: datetime | None, now: datetime, lang: str | None = None) 
     return t("practice.back_in_days", lang, n=days)
 
 
+def choice_labels(choices: tuple[tuple[int, datetime], ...], now: datetime, lang: str
+                  ) -> tuple[dict[int, str], str | None]:
+    """Each rating's label with when it brings the question back ("Good · back in 2 days"), as
+    Anki labels its buttons; when every choice brings it back at the same time (after an Again
+    earlier the same day FSRS gives Hard, Good and Easy the same next day), the ratings alone and
+    that time once, to be said under them."""
+    backs = {r: interval_text(d, now, lang) for r, d in choices}
+    names = {r: t(f"practice.rating.{r}", lang) for r, _ in choices}
+    if len(choices) > 1 and len(set(backs.values())) == 1:
+        return names, next(iter(backs.values()))
+    return {r: t("practice.rating_choice", lang, rating=names[r], back=backs[r])
+            for r, _ in choices}, None
+
+
 def rating_panel(rating: int | None, due: datetime | None,
                  choices: tuple[tuple[int, datetime], ...], *, key: str,
                  on_change: Callable[[int], object] | None, lang: str | None = None) -> None:
@@ -160,8 +174,7 @@ def rating_panel(rating: int | None, due: datetime | None,
                       back=interval_text(due, now, lang)))
         if not choices or on_change is None:
             return
-        labels = {r: t("practice.rating_choice", lang, rating=t(f"practice.rating.{r}", lang),
-                       back=interval_text(d, now, lang)) for r, d in choices}
+        labels, same_back = choice_labels(choices, now, lang)
         widget = f"{key}.rating.{rating}"  # a new widget once the rating changed
 
         def changed() -> None:
@@ -172,6 +185,8 @@ def rating_panel(rating: int | None, due: datetime | None,
         st.segmented_control(t("practice.change_rating", lang), list(labels),
                              format_func=labels.__getitem__, default=rating, key=widget,
                              required=True, on_change=changed)
+        if same_back:
+            st.caption(t("practice.choices_same_due", lang, back=same_back))
 
 
 def hints(question, session: QuestionSession, lang: str, key: str) -> None:

@@ -27,7 +27,7 @@ def load() -> list[dict[str, Any]]:
 def remember(session, summary) -> None:
     """Add the finished interview (once: the summary page runs on every click)."""
     db, profile = progress.store(), current_profile_id()
-    if db is None or profile is None or summary.answered == 0:
+    if db is None or profile is None or summary.graded == 0:
         return
     history = add_to_history(load(), history_entry(session, summary, finished_at=utc_now()))
     if history is None:

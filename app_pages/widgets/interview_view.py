@@ -98,7 +98,7 @@ def interview_question(question, session: flow.QuestionSession, lang: str, *, ke
 def _show_model_answer(session: flow.QuestionSession, question, key: str, *, record,
                        mode: str) -> None:
     # A callback runs before the rerun, so the model answer shows in this very run.
-    text = st.session_state.get(f"{key}.answer") or ""
+    text = inputs.interview_answer(key)
     if not text.strip():
         st.session_state[f"{key}.notice"] = True
         return

@@ -9,7 +9,7 @@ import streamlit as st
 
 from app_pages.flows.plain_text import markdown_escaped
 from app_pages.state import lang as current_lang
-from app_pages.state import tr
+from app_pages.state import tr, tr_n
 from app_pages.widgets import flow_state
 from app_pages.widgets.resources import question_title
 from tutor.interview import QuestionTime, summarize
@@ -80,9 +80,10 @@ def _practise(question_id: str) -> None:
 def summary_view(session, bank, lang: str, *, on_again) -> None:
     summary = summarize(session, bank.questions)
     st.subheader(tr("interview.summary"))
-    cols = st.columns(2)
+    cols = st.columns(3)
     cols[0].metric(tr("interview.answered"), summary.answered)
-    cols[1].metric(tr("interview.correct"), summary.correct)
+    cols[1].metric(tr("interview.skipped_count"), summary.skipped)
+    cols[2].metric(tr("interview.correct"), summary.correct)
     if summary.per_question:
         st.markdown(f"**{tr('interview.per_question')}**")
         st.markdown("\n".join(_timed_line(t, bank, lang) for t in summary.per_question))
@@ -120,6 +121,15 @@ def _timed_line(timed, bank, lang: str) -> str:
     return f"- {title} · {_result(timed.verdict, timed.skipped)} · {_clock(timed.seconds)}{note}"
 
 
+def history_counts(entry: dict) -> tuple[int, int]:
+    """(answered, skipped) of a past interview. Entries saved before "skipped" was kept counted
+    a skipped question as answered: their questions' own results say which were skipped."""
+    if "skipped" in entry:
+        return int(entry["answered"]), int(entry["skipped"])
+    skipped = sum(bool(q.get("skipped")) for q in entry["questions"])
+    return int(entry["answered"]) - skipped, skipped
+
+
 def past_interviews(history: list[dict]) -> None:
     """The profile's finished interviews, newest first, each with its summary."""
     if not history:
@@ -135,8 +145,11 @@ def past_interviews(history: list[dict]) -> None:
             when = datetime.fromisoformat(entry["finished_at"]).astimezone(zone).strftime(
                 "%Y-%m-%d %H:%M")
             spent = sum(float(q["seconds"]) for q in entry["questions"])
-            title = tr("interview.history_entry", when=when, answered=int(entry["answered"]),
+            answered, skipped = history_counts(entry)
+            title = tr("interview.history_entry", when=when, answered=answered,
                        asked=int(entry["asked"]), correct=int(entry["correct"]), clock=_clock(spent))
+            if skipped:
+                title += " · " + tr_n("interview.history_skipped", skipped)
             lines = [_timed_line(QuestionTime(**q), bank, current_lang())
                      for q in entry["questions"]]
             missed = int(entry.get("missed") or 0)

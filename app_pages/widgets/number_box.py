@@ -13,6 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages.state import tr
+from app_pages.widgets.text_limits import limited
 
 MAX_TYPED = 40  # long enough to type a wrong number and read the message, short enough to show
 
@@ -35,8 +36,9 @@ def whole_number_box(label: str, *, low: int, high: int, default: int, key: str,
     say = message_to if message_to is not None else where
     accepted_key = f"{key}.accepted"
     st.session_state.setdefault(key, str(default))
-    text = where.text_input(label, key=key, max_chars=MAX_TYPED, autocomplete="off",
-                            help=tr("common.number_box.help", low=f"{low:,}", high=f"{high:,}"))
+    text = where.text_input(label, autocomplete="off",
+                            help=tr("common.number_box.help", low=f"{low:,}", high=f"{high:,}"),
+                            **limited(key, MAX_TYPED))  # anything longer is refused below
     value = parse_whole(text, low, high)
     if value is None:
         kept = st.session_state.get(accepted_key, default)

@@ -118,7 +118,9 @@ def profile_picker() -> None:
                          on_change=_picked)
     with st.sidebar.popover(tr("profile.new"), icon=":material/person_add:"):
         with st.form("profile.create", border=False):
-            st.text_input(tr("profile.name"), max_chars=80, key=NEW_NAME_KEY)
+            # No max_chars (it drops a whole paste that passes it): the store refuses a name
+            # over its limit with a message, and the typed name stays in the box to shorten.
+            st.text_input(tr("profile.name"), key=NEW_NAME_KEY)
             st.form_submit_button(tr("profile.create"), on_click=_create, args=(db,))
         if (problem := st.session_state.pop(_CREATE_ERROR, None)) is not None:
             st.error(problem, icon=":material/error:")

@@ -105,21 +105,23 @@ def question_view(question, session: flow.QuestionSession, lang: str, *, key: st
 
 def _buttons(question, session: flow.QuestionSession, lang: str, wkey: str, *, record: Record,
              mode: str) -> None:
-    submit_col, reveal_col, tries_col = st.columns([2, 3, 2], vertical_alignment="center")
-    submit_col.button(t("practice.submit", lang), type="primary", icon=":material/send:",
-                      key=f"{wkey}.submit", width="stretch",
-                      on_click=_submit, args=(question, session, lang, wkey, record, mode))
+    # One row that wraps, each button as wide as its label: fixed columns cut the labels short
+    # ("Submit …") where the question is drawn narrow (the Author page's preview, a phone).
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+    row.button(t("practice.submit", lang), type="primary", icon=":material/send:",
+               key=f"{wkey}.submit", width="content",
+               on_click=_submit, args=(question, session, lang, wkey, record, mode))
     if not session.revealed:
-        reveal_col.button(t("practice.show_solution", lang), icon=":material/menu_book:",
-                          key=f"{wkey}.give_up", width="stretch",
-                          help=t("practice.show_solution_help", lang),
-                          on_click=flow.give_up, args=(session, question),
-                          kwargs={"record": record, "mode": mode})
-        tries_col.caption(t("practice.try_of", lang,
-                            n=min(session.tries_used + 1, session.tries_allowed),
-                            total=session.tries_allowed))
+        row.button(t("practice.show_solution", lang), icon=":material/menu_book:",
+                   key=f"{wkey}.give_up", width="content",
+                   help=t("practice.show_solution_help", lang),
+                   on_click=flow.give_up, args=(session, question),
+                   kwargs={"record": record, "mode": mode})
+        row.caption(t("practice.try_of", lang,
+                      n=min(session.tries_used + 1, session.tries_allowed),
+                      total=session.tries_allowed))
     else:
-        tries_col.caption(t("practice.practice_only", lang))
+        row.caption(t("practice.practice_only", lang))
 
 
 def _submit(question, session: flow.QuestionSession, lang: str, wkey: str, record: Record,

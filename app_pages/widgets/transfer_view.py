@@ -19,7 +19,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages.auth import import_policy
-from app_pages.state import tr
+from app_pages.state import tr, tr_n
 from app_pages.widgets import resources
 from app_pages.widgets.uploader_css import uploader_css
 from tutor.store import TutorError
@@ -67,10 +67,10 @@ def transfer_section(db, profile_id: int, lang: str) -> None:
                 st.text(exc.message(lang))
         else:
             # rerun so the charts above include what was imported; the message survives it
-            done = tr("dashboard.import_done", added=report.attempts_added,
-                      skipped=report.attempts_skipped)
-            unknown = (tr("dashboard.import_unknown_kept", n=report.attempts_unknown,
-                          questions=report.questions_unknown)
+            done = tr_n("dashboard.import_done", report.attempts_added,
+                        skipped=report.attempts_skipped)
+            unknown = (tr_n("dashboard.import_unknown_kept", report.attempts_unknown,
+                            questions=tr_n("dashboard.questions_n", report.questions_unknown))
                        if report.attempts_unknown else None)
             st.session_state[_FLASH] = (done, unknown)
             st.rerun()

@@ -40,7 +40,7 @@ from ..values.evaluate import evaluate
 from ..values.indexed import Indexing
 from .exact_decimal import undefined_everywhere
 from .expression import ExpectedBroken, SymbolicCheck, counterexample_of, full_verdict, prepare
-from .feedback import caret_text, counterexample_text, misconfigured, reason, result
+from .feedback import caret_text, compared, counterexample_text, misconfigured, reason, result
 from .indexing import indexing_of
 
 MAX_LINES = 40
@@ -93,18 +93,20 @@ def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
     lines = lines[:MAX_LINES]
     steps: list[Step] = []
     previous: Node | None = start_node  # the last line that followed: the next one's reference
+    previous_line = 0  # its number (0: the start), named in a step's feedback
     last_node: Node | None = None
     rendered: list[str] = [to_latex(start_node)] if start_node is not None else []
     used: Approximation | None = None  # the loosest tolerance an approximate line used
     for number, text in enumerate(lines, start=1):
         step, node, approximation = _check_line(number, str(text), previous, decls, lang,
-                                                symbolic, tolerance, indexing)
+                                                symbolic, tolerance, indexing,
+                                                compared(previous_line, lang))
         steps.append(step)
         last_node = node
         if node is not None:
             rendered.append(step.interpreted)
             if step.status is not StepStatus.DOES_NOT_FOLLOW:
-                previous = node
+                previous, previous_line = node, number
         if approximation is not None and step.status is StepStatus.VERIFIED:
             used = approximation.loosest(used)
     first_wrong = next((s.line for s in steps if s.status is not StepStatus.VERIFIED), None)
@@ -140,7 +142,7 @@ def _same(a: Node, b: Node, symbolic: SymbolicCheck | None, indexing: Indexing) 
 
 def _check_line(number: int, text: str, previous: Node | None, decls: Declarations, lang: str,
                 symbolic: SymbolicCheck | None, tolerance: Approximation | None,
-                indexing: Indexing,
+                indexing: Indexing, before: str = "",
                 ) -> tuple[Step, Node | None, Approximation | None]:
     try:
         node, _, notes = parse_with_notes(text, decls)
@@ -153,7 +155,8 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
     if previous is None:  # the first line with no start: nothing to follow from
         return _step(number, "verified", interpreted, ""), node, approximation
     if approximation is not None:
-        step = _check_approximation(number, node, previous, approximation, interpreted, lang)
+        step = _check_approximation(number, node, previous, approximation, interpreted, lang,
+                                    before)
         return step, node, approximation
     try:
         verdict = full_verdict(node, previous, symbolic, indexing)
@@ -170,17 +173,17 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
     if verdict.status == "undecided":
         return _step(number, "cannot_decide", interpreted,
                      message("step_cannot_decide", lang, line=number)), node, None
-    why = message("step_does_not_follow", lang, line=number)
+    why = message("step_does_not_follow", lang, line=number, before=before)
     if verdict.status == "different":
         example = counterexample_of(node, previous, verdict, lang)
         if example is not None:
             why += ("" if lang == "zh" else " ") + counterexample_text(
-                example, lang, "counterexample_step")
+                example, lang, "counterexample_step", before)
     return _step(number, "does_not_follow", interpreted, why), node, None
 
 
 def _check_approximation(number: int, node: Node, previous: Node, tol: Approximation,
-                         interpreted: str, lang: str) -> Step:
+                         interpreted: str, lang: str, before: str = "") -> Step:
     try:
         status, values = approximately(node, previous, tol, lang)
     except EvalError as err:
@@ -191,12 +194,13 @@ def _check_approximation(number: int, node: Node, previous: Node, tol: Approxima
     if status == "undecided":
         return _step(number, "cannot_decide", interpreted,
                      message("step_cannot_decide", lang, line=number))
-    why = message("step_not_approximately", lang, line=number, tolerance=tol.describe(lang))
+    why = message("step_not_approximately", lang, line=number, before=before,
+                  tolerance=tol.describe(lang))
     if values is not None:
-        point, here, before = values
+        point, here, value_before = values
         key = "values_step" if not point else "counterexample_step"
         why += ("" if lang == "zh" else " ") + message(key, lang, point=point, answer=here,
-                                                      expected=before)
+                                                      expected=value_before, before=before)
     return _step(number, "does_not_follow", interpreted, why)
 
 

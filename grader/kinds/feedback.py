@@ -70,14 +70,20 @@ def shape_text(shape: tuple[int, ...] | None, lang: str, symbolic_size: int | No
     return message("shape_matrix", lang, rows=shape[0], cols=shape[1])
 
 
-def counterexample_text(example: Counterexample, lang: str, key: str) -> str:
-    """The sentence for a counterexample (`key`: counterexample or counterexample_step). With no
-    variable to choose (an answer that is a number) there is no "for example, with ...": the
-    answer's value is said, and the expected value is not given away."""
+def compared(line: int, lang: str) -> str:
+    """How a step's feedback names the line it was compared with (0 is the start)."""
+    return message("compared_line", lang, line=line) if line else message("compared_start", lang)
+
+
+def counterexample_text(example: Counterexample, lang: str, key: str, before: str = "") -> str:
+    """The sentence for a counterexample (`key`: counterexample or counterexample_step; `before`
+    names the line a step was compared with). With no variable to choose (an answer that is a
+    number) there is no "for example, with ...": the answer's value is said, and the expected
+    value is not given away."""
     if example.point:
         return message(key, lang, point=example.point, answer=example.answer,
-                       expected=example.expected)
+                       expected=example.expected, before=before)
     if key == "counterexample_step":  # both lines are the learner's own
         return message("value_of_constant_step", lang, answer=example.answer,
-                       expected=example.expected)
+                       expected=example.expected, before=before)
     return message("value_of_constant", lang, answer=example.answer)

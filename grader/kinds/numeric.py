@@ -257,8 +257,9 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> R
             for i, good in enumerate(ok) if not good)
         text = message("entries_wrong_matrix", lang, tolerance=tol.describe(lang), entries=wrong)
     else:
-        wrong = ", ".join(str(i + 1) for i, good in enumerate(ok) if not good)
-        text = message("entries_wrong", lang, tolerance=tol.describe(lang), entries=wrong)
+        wrong = [str(i + 1) for i, good in enumerate(ok) if not good]
+        text = message("entry_wrong" if len(wrong) == 1 else "entries_wrong", lang,
+                       tolerance=tol.describe(lang), entries=", ".join(wrong))
     return result(score=sum(ok) / len(ok) if len(ok) > 1 else 0.0, feedback=text,
                   interpreted=interpreted)
 

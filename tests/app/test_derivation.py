@@ -128,10 +128,11 @@ def test_broken_line_is_marked_with_a_counterexample(open_page):  # noqa: F811
     at = open_page("derivation")
     at = fill(at, symbols="x", functions="F", target="1 + F'(x)",
               lines=["diff(x + F(x), x)", "diff(x, x) + diff(F(x), x)", "1 + F(x)", "1 + F'(x)"])
-    assert at.error[0].value == "Line 3 does not follow from the line before it."
+    assert at.error[0].value == "Line 3 is the first line that does not follow; below, its check says which line it was compared with."
     rows = statuses(at)
     assert ["start" in rows[0], "verified" in rows[1], "does not follow" in rows[2]] == [True] * 3
     assert any("For example" in t for t in texts(at.text))  # the counterexample
+    assert any(t.startswith("Line 3 does not follow from line 2.") for t in texts(at.text))
     assert len(at.latex) == 4  # every line shown as the grader read it
 
 

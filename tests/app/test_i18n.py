@@ -31,8 +31,78 @@ def test_every_namespace_exists_in_both_languages(namespace):
 
 def test_every_key_exists_in_both_languages():
     zh, en = all_keys("zh"), all_keys("en")
-    assert sorted(en - zh) == [], "missing in zh"
+    # Chinese has no plural forms: a counting string's English "one" form has no Chinese twin,
+    # but its "other" form must have one.
+    english_only_forms = {key for key in en - zh
+                          if key.endswith(".one") and key.removesuffix(".one") + ".other" in zh}
+    assert sorted(en - zh - english_only_forms) == [], "missing in zh"
     assert sorted(zh - en) == [], "missing in en"
+
+
+def test_every_counting_string_has_an_other_form_in_both_languages():
+    for lang in LANGUAGES:
+        keys = all_keys(lang)
+        lonely = [k for k in keys if k.endswith(".one") and k[:-4] + ".other" not in keys]
+        assert lonely == [], lang
+
+
+@pytest.mark.parametrize(
+    ("key", "lang", "n", "expected"),
+    [
+        ("author.problems", "en", 1, "1 problem (fix it to preview and save):"),
+        ("author.problems", "en", 2, "2 problems (fix them to preview and save):"),
+        ("author.problems", "en", 0, "0 problems (fix them to preview and save):"),
+        ("author.problems", "zh", 1, "1 个问题（修好后才能预览和保存）："),
+        ("author.withheld", "en", 1, "1 bank file is withheld: its questions are not shown to "
+                                     "learners until the problems below are fixed"),
+        ("analytics.learners_n", "en", 1, "1 learner"),
+        ("analytics.learners_n", "en", 3, "3 learners"),
+        ("analytics.answers_n", "zh", 1, "1 次作答"),
+    ],
+)
+def test_tn_picks_the_form_for_the_count(key, lang, n, expected):
+    assert i18n.tn(key, lang, n) == expected
+
+
+def test_a_counting_string_is_not_used_without_its_count():
+    with pytest.raises(MissingTranslation):
+        t("author.problems", "en", n=1)
+
+
+# English texts that put a count before a plural noun, "{n} problems", read "1 problems" when the
+# count is 1. Each must be a counting string (tn) unless its count is never 1 (listed here, why).
+COUNT_NEVER_ONE = {
+    "profile.answer_too_long", "practice.interview_limit",  # a character limit
+    "practice.tries_left",  # practice.tries_left_one says one try
+    "practice.back_in_days",  # one day is practice.back_tomorrow
+    "derivation.too_many_lines",  # more lines than the limit, 40
+    "derivation.too_long_for_link",  # a character count past 2,000
+    "classview.intro", "classview.active",  # 7 days, 3 failed tries
+    "classview.col.recent", "classview.col.failed",  # 7 days
+    "questions.count", "analytics.all_questions",  # the bank's total
+    "author.moodle.refused.too_large", "author.moodle.refused.too_many",  # past a limit
+    "explore.mlp.width_help",  # the width limit, 160
+    "exercises.placeholder.vector",  # a vector has several numbers
+    "common.text_cut", "common.text_count",  # a text past a box's limit, the limit (40 and up)
+}
+# A field that holds a count (not a name such as {type} or {question}), then a word ending in s
+# that is not a verb ("Line {n} does not follow").
+COUNT_BEFORE_PLURAL = re.compile(
+    r"\{(?!(?:question|type|names|option|missing|shown)\b)(\w+)(?::[^}]*)?\} (?!(?:times|does|is|was|has)\b)"
+    r"[a-z]+s\b")
+
+
+def test_no_english_string_counts_into_a_plural_noun_without_plural_forms():
+    en = catalog_of("en")
+    offenders = [key for key, text in en.items()
+                 if COUNT_BEFORE_PLURAL.search(text) and not key.endswith((".other", ".one"))
+                 and key not in COUNT_NEVER_ONE]
+    assert offenders == []
+    assert sorted(COUNT_NEVER_ONE - en.keys()) == []  # the list names strings that exist
+
+
+def catalog_of(lang: str) -> dict[str, str]:
+    return {key: text for ns in namespaces() for key, text in catalog(lang, ns).items()}
 
 
 @pytest.mark.parametrize("namespace", namespaces())

@@ -6,8 +6,10 @@ import pytest
 
 from app_pages.widgets.answer_inputs import MAX_INTERVIEW_ANSWER
 from app_pages.widgets.number_box import parse_whole
+from app_pages.widgets.progress import NEW_NAME_KEY
 from tests.app.learner_fixtures import database_url  # noqa: F401
 from tests.app.shell_helpers import open_app
+from tutor.i18n import t
 
 
 def mlp_metric(at) -> str:
@@ -44,10 +46,60 @@ def test_parse_whole(text, value):
     assert parse_whole(text, 0, 9999) == value
 
 
-def test_interview_answers_have_a_limit_with_a_counter(database_url):  # noqa: F811
-    at = open_app("practice", "en", q="iv-what-does-residual-solve")
+@pytest.mark.parametrize(("lang", "limit_help", "count", "note"), [
+    ("en", "Up to 4,000 characters", "4,000 of 4,000 characters",
+     "That was 4,500 characters; this box holds 4,000, so the first 4,000 are kept and the last "
+     "500 were left out."),
+    ("zh", "最多 4,000 个字符", "已用 4,000 / 4,000 个字符",
+     "刚才的内容有 4,500 个字符；此框最多 4,000 个，已保留前 4,000 个，末尾 500 个未能放入。"),
+])
+def test_an_interview_answer_past_the_limit_keeps_what_fits_and_says_so(
+        database_url, lang, limit_help, count, note):  # noqa: F811
+    at = open_app("practice", lang, q="iv-what-does-residual-solve")
     (box,) = at.text_area
-    assert box.max_chars == MAX_INTERVIEW_ANSWER == 4000  # Streamlit shows "n/4000" as one types
-    assert "Up to 4,000 characters" in box.help
-    at = open_app("practice", "zh", q="iv-what-does-residual-solve")
-    assert "最多 4,000 个字符" in at.text_area[0].help
+    # No Streamlit max_chars: in the browser it ignores a change that passes it, so a long
+    # paste left the box empty without a word.
+    assert not box.max_chars and limit_help in box.help
+    pasted = "residual " * 500  # 4,500 characters
+    box.input(pasted).run()
+    assert not at.exception
+    assert at.text_area[0].value == pasted[:MAX_INTERVIEW_ANSWER]
+    assert any(c.value == count for c in at.caption)
+    assert any(w.value.startswith(note) for w in at.warning)
+    at.text_area[0].input("short now").run()
+    assert not any(w.value.startswith(note[:12]) for w in at.warning)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_derivation_lines_past_the_limit_keep_what_fits_and_say_so(lang):
+    at = open_app("derivation", lang)
+    lines = "\n".join(f"x + {k}" for k in range(900))  # 6,000+ characters
+    at.text_area(key="derivation.lines").input(lines).run()
+    assert not at.exception
+    assert at.text_area(key="derivation.lines").value == lines[:4000]
+    assert any(("4,000" in w.value and f"{len(lines):,}" in w.value) for w in at.warning)
+
+
+@pytest.mark.parametrize(("lang", "refusal"), [
+    ("en", "A profile name has at most 80 characters."), ("zh", "档案名称最多 80 个字符。")])
+def test_a_profile_name_past_the_limit_is_refused_and_kept_in_the_box(
+        database_url, lang, refusal):  # noqa: F811
+    at = open_app("practice", lang)
+    name = "A" * 120
+    assert not at.text_input(key=NEW_NAME_KEY).max_chars
+    at.text_input(key=NEW_NAME_KEY).input(name)
+    [create] = [b for b in at.button if b.label == t("profile.create", lang)]
+    create.click().run()
+    assert not at.exception
+    assert any(e.value == refusal for e in at.error)
+    assert at.text_input(key=NEW_NAME_KEY).value == name  # kept, to be shortened
+
+
+def test_no_box_uses_streamlits_max_chars():
+    # It drops a whole paste that passes the limit; app_pages.widgets.text_limits keeps limits.
+    from pathlib import Path
+
+    root = Path(__file__).parents[2]
+    users = [p.relative_to(root).as_posix() for p in sorted((root / "app_pages").rglob("*.py"))
+             if "max_chars=" in p.read_text(encoding="utf-8")]
+    assert users == []

@@ -64,12 +64,97 @@ def test_save_writes_into_the_instructor_folder_and_the_bank_sees_it(instructor_
     assert any("Saved apptest-formula" in s.value for s in at.success)
 
 
+def with_a_failing_test() -> str:
+    # A valid question, one of whose three author tests says a wrong answer is correct.
+    return template_yaml("numeric").replace(
+        "\ntests:\n", '\ntests:\n  - {answer: "2.5", verdict: correct}\n', 1)
+
+
+@pytest.mark.parametrize("lang, refused, summary", [
+    ("en", "Not saved: 1 of its 3 author tests fails.", "2 passed, 1 failed"),
+    ("zh", "未保存：3 个作者测试中有 1 个没有通过。", "通过 2 个"),
+])
+def test_save_is_refused_while_an_author_test_fails(instructor_env, lang, refused, summary):
+    at = open_page("author", lang)
+    at.toggle(key="author.plain").set_value(True).run()
+    at.text_area[0].set_value(with_a_failing_test()).run()
+    assert len(at.success) == 1 and not at.error  # it validates
+    at.button(key="author.save_button").click().run()
+    assert not at.exception, at.exception
+    assert not (instructor_env / "bank").exists()  # nothing written, nothing live
+    assert at.error[0].value.startswith(refused)
+    assert any(summary in e.value for e in at.error[1:])  # the tests' results, the failing one
+    assert not any("practise it now" in s.value or "练习" in s.value for s in at.success)
+
+
+def test_a_save_refused_for_its_file_name_says_why_without_placeholders(instructor_env):
+    at = open_page("author")
+    at.text_input(key=f"author.file.{at.session_state['author.version']}").set_value(
+        "../out.yaml").run()
+    at.button(key="author.save_button").click().run()
+    text = "\n".join(e.value for e in at.error)
+    assert "a file name is letters" in text and "line ?" not in text and "-:" not in text
+
+
+@pytest.mark.parametrize("lang, warning", [
+    ("en", "prompt: no English text, so English learners see the 中文 text instead; add `en:`"),
+    ("zh", "prompt：没有English文本，English学习者会看到中文文本；请补上 `en:`"),
+])
+def test_a_prompt_without_english_is_valid_with_a_warning(instructor_env, lang, warning):
+    text = template_yaml("numeric")
+    [english] = [line for line in text.splitlines(keepends=True) if line.startswith('  en: "Scalar')]
+    at = open_page("author", lang)
+    at.toggle(key="author.plain").set_value(True).run()
+    at.text_area[0].set_value(text.replace(english, "")).run()
+    assert len(at.success) == 1  # valid: it can be saved
+    assert warning in at.warning[0].value
+    at.text_area[0].set_value(text).run()
+    assert not at.warning
+
+
+@pytest.mark.parametrize("lang, first_tab", [("en", "English"), ("zh", "中文")])
+def test_the_author_page_opens_as_it_is_with_the_preview_in_the_interface_language(
+        instructor_env, lang, first_tab):
+    at = open_page("author", lang)
+    # The template box names the template in the editor, and the preview opens on the
+    # interface's language (st.tabs shows its first tab).
+    assert at.selectbox(key="author.kind").value == "numeric"
+    assert "type: numeric" in at.session_state["author.text"]
+    assert [t.label for t in at.tabs][0] == first_tab
+
+
 def test_author_and_mutation_tests_run_in_place(instructor_env):
     at = open_page("author")
     at.button(key="author.run_tests").click().run()
     assert any("2 passed, 0 failed" in s.value for s in at.success)
     at.button(key="author.run_mutations").click().run()
     assert any("mutants rejected" in s.value for s in at.success)
+    changes = list(at.dataframe[0].value["change"])
+    assert "every entry 10 tolerances too high" in changes and "mal-rule #1" in changes
+    assert not any("_" in change for change in changes), changes  # no raw names
+
+
+def test_every_mutation_kind_has_a_label_in_both_languages():
+    import re
+    from pathlib import Path
+
+    from tutor.i18n import has
+
+    root = Path(__file__).parents[2]
+    sources = (root / "grader" / "mutants.py").read_text() + (
+        root / "quizbank" / "mutations.py").read_text()
+    kinds = set(re.findall(r'yield "([a-z_0-9]+)"', sources))
+    kinds |= set(re.findall(r'\(\("([a-z_0-9]+)", ', sources))
+    kinds |= set(re.findall(r'\("([a-z_0-9]+)", (?:_map|_first_entry|transposed|Neg|1|-1)',
+                            sources))
+    kinds |= set(re.findall(r'kind = "([a-z_]+)" if .* else "([a-z_]+)"', sources)[0])
+    kinds |= set(re.findall(r'\("([a-z_0-9]+)",\n', sources))  # a pair split over two lines
+    kinds |= {"key", "mutate", "malrule"}
+    assert {"tolerance_x10_up", "tolerance_x10_down_first", "drop_identity", "exponent_down",
+            "transpose"} <= kinds, kinds
+    missing = [(lang, k) for k in sorted(kinds) for lang in ("en", "zh")
+               if not has(f"author.mutation_kind.{k}", lang)]
+    assert missing == []
 
 
 def test_analytics_without_attempts_says_so(instructor_env):

@@ -4,6 +4,8 @@ with their summaries."""
 
 from dataclasses import replace
 
+import pytest
+
 from app_pages.state import PROFILE_KEY
 from app_pages.widgets.flow_state import profile_key
 from tests.app.learner_fixtures import button, database_url, open_page, texts  # noqa: F401
@@ -86,3 +88,17 @@ def test_a_history_from_an_edited_import_is_shown_safely(small_bank, database_ur
     (past,) = [e for e in at.expander if "answered" in e.label]
     (line,) = [m.value for m in past.markdown]
     assert "\\*\\*bold\\*\\*" in line and "01:01" in line  # escaped: shown as typed
+
+
+@pytest.mark.parametrize(("lang", "dont_know", "finish", "answered", "skipped"), [
+    ("en", "I don't know: skip", "Finish", "Answered", "Skipped (\"I don't know\")"),
+    ("zh", "我不会：跳过", "完成", "已回答", "跳过（“我不知道”）"),
+])
+def test_i_dont_know_is_counted_as_skipped_in_the_summary(
+        small_bank, database_url, open_page, lang, dont_know, finish, answered, skipped):  # noqa: F811
+    at = started(open_page, lang=lang)
+    at = button(at, dont_know).click().run()
+    at = button(at, finish).click().run()
+    assert not at.exception
+    metrics = {m.label: m.value for m in at.metric}
+    assert (metrics[answered], metrics[skipped]) == ("0", "1")

@@ -54,7 +54,7 @@ def test_mock_interview_end_to_end(small_bank, store, open_page):  # noqa: F811
     assert any("Question fx-expression" in m for m in texts(at.markdown))  # the follow-up
     assert "End the interview" not in [b.label for b in at.button]  # the last question: Finish
     at = button(at, "Finish").click().run()
-    assert [m.value for m in at.metric] == ["1", "1"]  # answered, all key points
+    assert [m.value for m in at.metric] == ["1", "0", "1"]  # answered, skipped, all key points
     (profile,) = store.list_profiles()
     (attempt,) = store.list_attempts(profile.id)
     assert (attempt.question_id, attempt.verdict, attempt.mode) == ("fx-interview", "correct", "interview")

@@ -150,3 +150,11 @@ def test_the_app_server_preloads_the_first_page_once_it_listens():
         finally:
             stop_server(server)
         assert os.path.exists(f"{tmp}/tutor.db")  # the progress store was opened (and migrated)
+
+
+def test_the_tab_icon_is_a_local_png_once_image_tools_are_loaded():
+    import numpy  # noqa: F401 - loaded, as after the first page's run
+
+    from app_pages import FAVICON, favicon
+
+    assert favicon() == FAVICON and FAVICON.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")

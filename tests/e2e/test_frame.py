@@ -148,7 +148,7 @@ def test_derivation_checker_highlights_the_broken_line(page, goto, screenshot):
     # Leaving the text box saves it (one rerun), then the click checks (another): wait for the
     # report, do not read the page once.
     main(page).get_by_role("button", name="Check each line").click()
-    expect(main(page).get_by_text("Line 3 does not follow from the line before it.").first).to_be_visible()
+    expect(main(page).get_by_text("Line 3 is the first line that does not follow; below, its check says which line it was compared with.").first).to_be_visible()
     expect(page.locator(".st-key-derivation_report")).to_contain_text("For example")
     screenshot("derivation-broken-en")
 

@@ -196,3 +196,36 @@ def test_analytics_flags_classes_and_a_new_malrule(instructor_server, browser):
     main(page).get_by_role("button", name="Submit answer").click()
     wait_text(page, "Only the branch: add g itself.")
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_save_refuses_failing_tests_and_warns_of_one_language(instructor_server, browser, lang):
+    from tutor.i18n import t, tn
+
+    server, data = instructor_server
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US").new_page()
+    page.set_default_timeout(30_000)
+    open_page(page, server.url, "author", lang)
+    page.frame_locator(EDITOR).locator(".ace_content").wait_for()
+    qid = f"e2e-failing-{lang}"
+    failing = NUMERIC.replace("e2e-numeric", qid) + '\n  - {answer: "2.5", verdict: correct}'
+    editor_replace(page, failing)
+    wait_text(page, t("author.valid", lang))
+    preview = main(page).locator('[data-testid="stTabs"]')
+    # The preview opens on the interface's language, its buttons whole (not "Submit …").
+    expect_first_tab = "English" if lang == "en" else "中文"
+    assert preview.get_by_role("tab").first.inner_text() == expect_first_tab
+    for label in (t("practice.submit", lang), t("practice.show_solution", lang)):
+        button = preview.get_by_role("button", name=label).first
+        assert button.evaluate("b => b.scrollWidth <= b.clientWidth"), label
+    main(page).get_by_role("button", name=t("author.save_button", lang), exact=True).click()
+    wait_text(page, tn("author.save_refused_tests", lang, 1, total=3))
+    assert not (data / "my-bank" / "my-questions.yaml").exists() or qid not in (
+        data / "my-bank" / "my-questions.yaml").read_text(encoding="utf-8")
+
+    english_less = NUMERIC.replace("e2e-numeric", qid).replace(
+        'prompt: {zh: "求 1 + 0.5。", en: "Compute 1 + 0.5."}', 'prompt: {zh: "求 1 + 0.5。"}')
+    editor_replace(page, english_less)
+    wait_text(page, tn("author.warnings", lang, 1))
+    save_screenshot(page, f"author-warning-{lang}")
+    page.context.close()

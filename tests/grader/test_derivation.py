@@ -50,7 +50,30 @@ def test_first_wrong_line_feedback_has_a_counterexample(grade):
     r = derive(grade, ["(x+1)^2", "x^2 + 1"], target="x^2+2x+1")
     assert r.first_wrong_step == 2
     assert "Line 2" in r.feedback and "x = " in r.feedback
-    assert "line before" in r.feedback
+    assert "does not follow from line 1" in r.feedback and "line 1 gives" in r.feedback
+
+
+@pytest.mark.parametrize(("lang", "follows", "gives"), [
+    ("en", "Line 4 does not follow from line 2.", ", line 2 gives "),
+    ("zh", "第 4 行不能由第 2 行推出。", "，第 2 行等于 "),
+])
+def test_a_step_names_the_line_it_was_compared_with(grade, lang, follows, gives):
+    # Line 3 does not follow, so it is not the reference: line 4 is compared with line 2, and
+    # its feedback must say so, not "the line before" (which is line 3).
+    r = derive(grade, ["x + x", "2x", "3x", "2x + 1"], lang=lang)
+    assert [s.status for s in r.steps] == ["verified", "verified", "does_not_follow",
+                                          "does_not_follow"]
+    feedback = r.steps[3].feedback
+    assert feedback.startswith(follows) and gives in feedback, feedback
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", "Line 1 is not close enough to the starting line"),
+    ("zh", "第 1 行与起始式相差超出允许范围"),
+])
+def test_an_approximate_step_names_the_start_it_was_compared_with(grade, lang, expected):
+    r = derive(grade, ["≈ 0.34"], start="1/3", lang=lang)
+    assert r.steps[0].feedback.startswith(expected), r.steps[0].feedback
 
 
 def test_last_line_not_target_message_and_half_score(grade):
@@ -72,7 +95,7 @@ def test_answer_text_with_newlines_is_split_into_lines(grade):
 
 def test_chinese_step_feedback(grade):
     r = derive(grade, ["(x+1)^2", "x^2 + 1"], lang="zh")
-    assert "第 2 行不能由上一行推出" in r.feedback
+    assert "第 2 行不能由第 1 行推出" in r.feedback
 
 
 def test_empty_derivation_is_an_error(grade):

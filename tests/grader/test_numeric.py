@@ -92,7 +92,7 @@ def test_wrong_shape_gives_both_shapes(grade):
 
 def test_vector_names_the_wrong_entries_and_gives_partial_score(grade):
     r = grade(kind="numeric", expected=[1, 2, 3, 4], answer="[1, 2, 3, 5]")
-    assert "entries 4" in r.feedback
+    assert "at entry 4." in r.feedback
     assert r.score == 0.75
 
 

@@ -215,7 +215,7 @@ def test_tiny_and_huge_differences_are_certified_exactly(start, line):
                            "symbols": ["a"]})
     assert [s.status.value for s in result.steps] == ["does_not_follow"]
     shown = result.steps[0].feedback.split("this line gives ")[1]
-    mine, before = shown.split(", the line before gives ")
+    mine, before = shown.split(", the starting line gives ")
     assert mine != before.rstrip(".")  # the digits that differ are shown
 
 

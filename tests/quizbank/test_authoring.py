@@ -11,6 +11,7 @@ from quizbank import SHIPPED_BANK, BankCache, load_bank
 from quizbank.author_templates import TYPES, template_yaml
 from quizbank.author_tests import run_question_tests
 from quizbank.authoring import (
+    AuthorTestsFailed,
     SaveRefused,
     add_malrule,
     check_draft,
@@ -129,6 +130,57 @@ def test_an_invalid_question_is_never_written(folder):
     assert refused.value.problems[0].field == "difficulty"
     assert (folder / "course.yaml").read_text(encoding="utf-8") == before
     assert sorted(p.name for p in folder.iterdir()) == ["course.yaml"]  # no temporary left
+
+
+def failing_test_yaml() -> str:
+    """The numeric template with one more author test, which says a wrong answer is correct."""
+    text = template_yaml("numeric")
+    assert "\ntests:\n" in text
+    return text.replace("\ntests:\n", '\ntests:\n  - {answer: "2.5", verdict: correct}\n', 1)
+
+
+def test_a_question_whose_author_tests_fail_is_never_saved(folder):
+    before = (folder / "course.yaml").read_text(encoding="utf-8")
+    text = failing_test_yaml()
+    assert check_draft(text, live(folder).bank).ok  # it validates: only its tests fail
+    with pytest.raises(AuthorTestsFailed) as refused:
+        save_draft(text, live(folder).bank, folder=folder, file_name="course.yaml")
+    [problem] = refused.value.problems
+    assert problem.field == "tests[0]" and "expects correct, the grader says wrong" in \
+        problem.message
+    assert text.splitlines()[problem.line - 1].lstrip().startswith('- {answer: "2.5"')
+    assert [o.passed for o in refused.value.outcomes].count(False) == 1
+    assert (folder / "course.yaml").read_text(encoding="utf-8") == before
+    assert "my-numeric-question" not in live(folder).bank.questions
+
+
+def test_a_question_whose_author_tests_pass_is_saved(folder):
+    save_draft(template_yaml("numeric"), live(folder).bank, folder=folder,
+               file_name="course.yaml")
+    assert "my-numeric-question" in live(folder).bank.questions
+
+
+@pytest.mark.parametrize(("dropped", "missing"), [('  en: "Scalar', "en"), ('  zh: "标量', "zh")])
+def test_a_prompt_in_one_language_validates_with_a_warning_naming_it(dropped, missing):
+    text = template_yaml("numeric")
+    lines = text.splitlines(keepends=True)
+    [k] = [k for k, line in enumerate(lines) if line.startswith(dropped)]
+    draft = check_draft("".join(lines[:k] + lines[k + 1:]), SHIPPED)
+    assert draft.ok  # one language is allowed: learners of the other see it
+    [warning] = draft.warnings
+    assert (warning.field, warning.missing) == ("prompt", missing)
+    assert lines[warning.line - 1].startswith(("prompt:", "  zh:", "  en:"))
+    assert check_draft(text, SHIPPED).warnings == ()
+
+
+def test_warnings_name_nested_fields():
+    text = template_yaml("choice")
+    draft = check_draft(text, SHIPPED)
+    assert draft.ok and draft.warnings == ()
+    both = 'text: {zh: "$x + F(x)$", en: "$x + F(x)$"}'
+    assert both in text
+    draft = check_draft(text.replace(both, 'text: {zh: "$x + F(x)$"}'), SHIPPED)
+    assert [(w.field, w.missing) for w in draft.warnings] == [("options[0].text", "en")]
 
 
 @pytest.mark.parametrize("file_name", ["../escape.yaml", "/etc/x.yaml", "a/b.yaml", "x.txt", ""])

@@ -211,3 +211,23 @@ def test_shipped_bank_is_bilingual_everywhere():
         or not all(p.keywords.is_bilingual for p in getattr(q, "rubric", []))
     ]
     assert monolingual == [] and stats.bilingual == stats.total
+
+
+def test_the_shipped_bank_has_every_text_in_both_languages(capsys):
+    assert main(["validate", str(SHIPPED_BANK)]) == 0
+    out = capsys.readouterr().out
+    assert "warning" not in out and out.endswith(", no problems\n")
+
+
+def test_validate_warns_of_a_prompt_in_one_language_and_still_passes(tmp_path, capsys):
+    question = {"id": "en-only", "type": "numeric", "topic": "residual-basics",
+                "difficulty": "easy", "source": {"text": "gradient-propagation", "section": "1"},
+                "prompt": {"zh": "计算 2。"}, "solution": {"zh": "2", "en": "2"}, "answer": 2.0,
+                "tolerance": {"kind": "absolute", "value": 0.1}}
+    path = tmp_path / "mine.yaml"
+    path.write_text(yaml.safe_dump({"questions": [question]}, allow_unicode=True),
+                    encoding="utf-8")
+    assert main(["validate", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"warning: {path}:") and ": en-only: prompt: no English text" in out[0]
+    assert out[-1] == "ok: 1 question in 1 file, no problems, 1 warning"

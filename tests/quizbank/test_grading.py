@@ -77,6 +77,20 @@ def test_choice_feedback_for_the_chosen_distractor():
     assert "乙错了" in r.feedback
 
 
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", "Not correct: that is not the right option. B is wrong because..."),
+    ("zh", "不正确：这不是正确的选项。 乙错了"),
+])
+def test_a_wrong_single_choice_says_wrong_not_a_count_of_options(lang, expected):
+    # "1 of 2 options judged correctly" reads as half right for a question with one answer.
+    assert grade(CHOICE_SINGLE, ["b"], lang=lang).feedback == expected
+
+
+def test_a_multiple_choice_still_counts_the_options_judged_right():
+    r = grade(CHOICE_MULTI, ["a", "c"], lang="en")
+    assert r.feedback.startswith("Not quite: 2 of 4 options judged correctly.")
+
+
 def test_expression_malrule_in_the_learners_language():
     r = grade(EXPRESSION, "(I + W) g", lang="zh")
     assert r.malrule == "忘了转置" and "忘了转置" in r.feedback

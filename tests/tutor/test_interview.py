@@ -14,6 +14,7 @@ from tutor.interview import (
     Stage,
     followup_ids,
     grade_ticks,
+    history_entry,
     pick_questions,
     start_interview,
     summarize,
@@ -216,6 +217,21 @@ def test_i_dont_know_records_a_failure_and_moves_on_to_the_follow_ups(bank, stor
     assert (attempt.answer, attempt.verdict, attempt.mode, attempt.seconds) == ("", "wrong", "interview", 20.0)
     with pytest.raises(InterviewStateError):
         session.skip(question, now=T0)  # only from the answer stage
+
+
+def test_i_dont_know_is_counted_as_skipped_not_answered(bank):
+    # The summary said "2 of 2 answered" after an "I don't know" and one answer.
+    session = _started(bank, n=2)
+    first = bank.questions[session.current_id]
+    session = session.skip(first, now=T0).next(T0)
+    second = bank.questions[session.current_id]
+    required = [p.id for p in second.rubric if p.kind == "required"]
+    session = session.submit_answer(second, "answer", confidence=2, now=T0)
+    session = session.confirm_ticks(second, required, now=T0).next(T0)
+    summary = summarize(session, bank.questions)
+    assert (summary.answered, summary.skipped, summary.graded, summary.correct) == (1, 1, 2, 1)
+    entry = history_entry(session, summary, finished_at=T0)
+    assert (entry["answered"], entry["skipped"], entry["asked"]) == (1, 1, 2)
 
 
 def test_a_right_answer_may_be_rated_otherwise_once(bank, store, profile):
