@@ -88,7 +88,8 @@ def main() -> None:
         store = ProgressStore.open(f"sqlite:///{Path(tmp) / 'class.db'}")
         questions = synthetic_questions(args.questions, random.Random(3))
         begin = time.perf_counter()
-        written = seed_class(store, questions, learners=args.learners, seed=3)
+        # First visits only (no review sessions), as the figures in the README were measured.
+        written = seed_class(store, questions, learners=args.learners, seed=3, reviews=False)
         seed_s = time.perf_counter() - begin
 
         table = ours(store).set_index("question")
