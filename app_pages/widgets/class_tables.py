@@ -18,7 +18,7 @@ from app_pages.widgets import resources
 from app_pages.widgets.attempt_history import learner_zone
 from app_pages.widgets.progress import shown_name
 from quizbank.enums import Topic
-from tutor.class_view import WINDOW_DAYS, LearnerHistory, LearnerRow, class_mastery, rows_csv
+from tutor.class_view import WINDOW_DAYS, LearnerActivity, LearnerRow, class_mastery, rows_csv
 from tutor.dashboard import date_format
 
 NO_DATA = "—"
@@ -67,12 +67,12 @@ def learner_table(rows: Iterable[LearnerRow]) -> tuple[pd.DataFrame, dict]:
     return frame, {accuracy: _right(), last_active: _right()}
 
 
-def mastery_table(histories: Iterable[LearnerHistory],
+def mastery_table(activities: Iterable[LearnerActivity],
                   topic_of: Mapping[str, str]) -> tuple[pd.DataFrame, dict]:
     """Learner x topic (the topics by the names and in the order of Practice's filter); "—" where
     the learner has not answered any of the topic's questions. Returns the table and its column
     config."""
-    frame = class_mastery(histories, topic_of)
+    frame = class_mastery(activities, topic_of)
     topic_label = option_labels(lambda topic: f"practice.topic.{topic}")
     in_bank = set(frame.columns[1:])
     order = [t.value for t in Topic if t.value in in_bank] + sorted(in_bank - {t.value for t in Topic})

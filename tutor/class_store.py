@@ -1,0 +1,70 @@
+"""The class's activity read from the progress store in four aggregate queries, for the Class
+page: per learner and question the counted first tries (`tutor.class_view.QuestionTally`), the
+counted first tries in the window, each learner's last attempt and their review cards due now.
+
+The same numbers as `tutor.class_view.activity_of` computes from each learner's full records
+(a test checks they agree), without reading and building every attempt of the class: a
+300-learner class has over a hundred thousand.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import and_, case, func, select
+
+from grader import Verdict
+from tutor.class_view import LearnerActivity, QuestionTally, RecentTry, window_start
+from tutor.rating import RECORDED_VERDICTS, Phase
+from tutor.store.records import Profile
+from tutor.store.schema import attempts, cards, profiles
+
+# A counted attempt (`AttemptRecord.counted`): a visit's first graded try.
+COUNTED = and_(attempts.c.phase == Phase.FIRST.value,
+               attempts.c.verdict.in_([v.value for v in RECORDED_VERDICTS]))
+_RIGHT = case((attempts.c.verdict == Verdict.CORRECT.value, 1), else_=0)
+
+
+def _tallies_query():
+    newest = func.row_number().over(
+        partition_by=(attempts.c.profile_id, attempts.c.question_id),
+        order_by=(attempts.c.created_at.desc(), attempts.c.id.desc()))
+    ranked = (select(attempts.c.profile_id, attempts.c.question_id, _RIGHT.label("right"),
+                     newest.label("newest"))
+              .where(COUNTED).subquery())
+    return (select(ranked.c.profile_id, ranked.c.question_id, func.count(),
+                   func.sum(ranked.c.right),
+                   func.max(case((ranked.c.newest == 1, ranked.c.right), else_=0)))
+            .group_by(ranked.c.profile_id, ranked.c.question_id)
+            .order_by(ranked.c.profile_id, ranked.c.question_id))
+
+
+def load_class(store, now: datetime) -> list[LearnerActivity]:
+    """Every profile's activity at `now` (oldest profile first), from one read snapshot."""
+    since = window_start(now)
+    recent_query = (select(attempts.c.profile_id, attempts.c.question_id, _RIGHT,
+                           attempts.c.created_at)
+                    .where(COUNTED, attempts.c.created_at > since, attempts.c.created_at <= now)
+                    .order_by(attempts.c.id))
+    last_query = (select(attempts.c.profile_id, func.max(attempts.c.created_at))
+                  .group_by(attempts.c.profile_id))
+    due_query = (select(cards.c.profile_id, func.count()).where(cards.c.due <= now)
+                 .group_by(cards.c.profile_id))
+
+    def read(conn):
+        return (conn.execute(select(profiles).order_by(profiles.c.id)).all(),
+                conn.execute(_tallies_query()).all(), conn.execute(recent_query).all(),
+                conn.execute(last_query).all(), conn.execute(due_query).all())
+
+    profile_rows, tally_rows, recent_rows, last_rows, due_rows = store.read(read)
+    tallies: dict[int, list[QuestionTally]] = {}
+    for pid, qid, tries, right, latest in tally_rows:
+        tallies.setdefault(pid, []).append(QuestionTally(qid, int(tries), int(right), bool(latest)))
+    recent: dict[int, list[RecentTry]] = {}
+    for pid, qid, right, moment in recent_rows:
+        recent.setdefault(pid, []).append(RecentTry(qid, bool(right), moment))
+    last = dict(last_rows)
+    due = dict(due_rows)
+    return [LearnerActivity(Profile(p.id, p.name, p.created_at), tuple(tallies.get(p.id, ())),
+                            tuple(recent.get(p.id, ())), last.get(p.id), int(due.get(p.id, 0)))
+            for p in profile_rows]
