@@ -54,7 +54,7 @@ _DRAWN = """([title, idle]) => {
 _QUIET = "ms => Date.now() - window.__pageClock.lastChange >= ms"
 
 
-def seed_database(url: str, learners: int, questions: int) -> str:
+def seed_database(url: str, learners: int, questions: int) -> tuple[str, int]:
     """The class: the bank's questions, then synthetic ones up to `questions`."""
     from seed_class import seed_class, simulated_questions, synthetic_questions
 
@@ -77,7 +77,11 @@ def seed_database(url: str, learners: int, questions: int) -> str:
 def switch(page, harness, url_path: str) -> dict[str, float]:
     """Click `url_path`'s sidebar link; seconds from the click to drawn and to settled."""
     page.evaluate(_MARK_CLICK)
-    page.locator(f'[data-testid="stSidebarNav"] a[href$="/{url_path}"]').first.click()
+    links = page.locator('[data-testid="stSidebarNav"] a')
+    # The first page (Practice) is the app's default: its link is the app's root URL.
+    link = links.first if url_path == BASELINE else page.locator(
+        f'[data-testid="stSidebarNav"] a[href$="/{url_path}"]').first
+    link.click()
     drawn = page.wait_for_function(_DRAWN, arg=[PAGES[url_path], harness.APP_IDLE],
                                    polling="raf", timeout=60_000).json_value()
     page.wait_for_function(_QUIET, arg=SETTLE_MS, polling=50, timeout=60_000)

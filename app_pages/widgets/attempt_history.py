@@ -1,7 +1,7 @@
 """The dashboard's history: a table of the profile's answers (a selected row opens that answer and
 its question again) and a per-question table (attempts, first try, latest, next review).
 
-Dates are in the learner's time zone and show the year when the history spans more than one.
+Dates are in the learner's time zone and show the year unless all of them are in this year.
 The learner's answer is shown as plain text (`st.code`), never as Markdown.
 """
 
@@ -16,6 +16,7 @@ import streamlit as st
 from app_pages.state import frame_params, tr
 from app_pages.widgets import resources
 from tutor.dashboard import date_format
+from tutor.store import utc_now
 
 TABLE_KEY = "dashboard.attempt_table"
 SHOWN_ROWS = 500  # the newest; the CSV export has every one
@@ -57,7 +58,7 @@ def attempts_table(frame: pd.DataFrame, lang: str) -> None:
     st.caption(tr("dashboard.history_help"))
     zone = learner_zone()
     frame = frame.head(SHOWN_ROWS)
-    pattern = date_format(frame["created_at"], tz=zone, time=True)
+    pattern = date_format(frame["created_at"], now=utc_now(), tz=zone, time=True)
     titles = _titles(frame["question_id"], lang)
     shown = pd.DataFrame({
         tr("dashboard.col.when"): _dates(frame["created_at"], pattern, zone),
@@ -104,7 +105,7 @@ def question_table(history: pd.DataFrame, lang: str) -> None:
     zone = learner_zone()
     moments = [m for m in list(history["last_seen"]) + list(history["next_review"])
                if m is not None and not pd.isna(m)]
-    pattern = date_format(moments, tz=zone)
+    pattern = date_format(moments, now=utc_now(), tz=zone)
     titles = _titles(history["question_id"], lang)
     shown = pd.DataFrame({
         tr("dashboard.col.question"): [titles[q] for q in history["question_id"]],

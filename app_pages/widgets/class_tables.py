@@ -20,6 +20,7 @@ from app_pages.widgets.progress import shown_name
 from quizbank.enums import Topic
 from tutor.class_view import WINDOW_DAYS, LearnerActivity, LearnerRow, class_mastery, rows_csv
 from tutor.dashboard import date_format
+from tutor.store import utc_now
 
 NO_DATA = "—"
 STUCK_MARK = "⚠"
@@ -48,7 +49,7 @@ def learner_table(rows: Iterable[LearnerRow]) -> tuple[pd.DataFrame, dict]:
     rows = list(rows)
     zone = learner_zone()
     moments = [r.last_active for r in rows if r.last_active is not None]
-    pattern = date_format(moments, tz=zone, time=True)
+    pattern = date_format(moments, now=utc_now(), tz=zone, time=True)
     accuracy, last_active = tr("classview.col.accuracy"), tr("classview.col.last_active")
     frame = pd.DataFrame({
         tr("classview.col.learner"): [shown_name(r.name) for r in rows],

@@ -74,8 +74,9 @@ def transfer_section(db, profile_id: int, lang: str) -> None:
                 st.text(exc.message(lang))
         else:
             # rerun so the charts above include what was imported; the message survives it
+            # "Attempts" above counts first tries only: say how many of the imported ones are
             done = tr("dashboard.import_done", added=report.attempts_added,
-                      skipped=report.attempts_skipped)
+                      first=report.first_tries_added, skipped=report.attempts_skipped)
             unknown = (tr("dashboard.import_unknown_kept", n=report.attempts_unknown,
                           questions=report.questions_unknown)
                        if report.attempts_unknown else None)
