@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                 browser = harness.launch_chromium(playwright)
                 page = browser.new_page(viewport={"width": 1400, "height": 950})
                 page.add_init_script(harness.PAGE_CLOCK)
-                page.goto(f"{server.url}/practice?lang=en&profile={profile}")
+                page.goto(f"{server.url}/?lang=en&profile={profile}")  # Practice, the default page
                 harness.wait_idle(page)
                 for name in PAGES:  # one unmeasured visit each: first imports, caches
                     switch(page, harness, name)

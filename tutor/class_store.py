@@ -59,10 +59,10 @@ def load_class(store, now: datetime) -> list[LearnerActivity]:
     profile_rows, tally_rows, recent_rows, last_rows, due_rows = store.read(read)
     tallies: dict[int, list[QuestionTally]] = {}
     for pid, qid, tries, right, latest in tally_rows:
-        tallies.setdefault(pid, []).append(QuestionTally(qid, int(tries), int(right), bool(latest)))
+        tallies.setdefault(pid, []).append(QuestionTally(qid, tries, right, latest == 1))
     recent: dict[int, list[RecentTry]] = {}
     for pid, qid, right, moment in recent_rows:
-        recent.setdefault(pid, []).append(RecentTry(qid, bool(right), moment))
+        recent.setdefault(pid, []).append(RecentTry(qid, right == 1, moment))
     last = dict(last_rows)
     due = dict(due_rows)
     return [LearnerActivity(Profile(p.id, p.name, p.created_at), tuple(tallies.get(p.id, ())),

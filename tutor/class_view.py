@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
+from typing import NamedTuple
 
 import pandas as pd
 
@@ -43,9 +44,9 @@ class LearnerHistory:
     cards: tuple[CardState, ...]
 
 
-@dataclass(frozen=True)
-class QuestionTally:
-    """One learner's counted first tries at one question."""
+class QuestionTally(NamedTuple):
+    """One learner's counted first tries at one question (a tuple: a class has tens of
+    thousands, built on every visit of the Class page)."""
 
     question_id: str
     first_tries: int
@@ -53,8 +54,7 @@ class QuestionTally:
     latest_correct: bool  # the newest of them (by time, then id) was right
 
 
-@dataclass(frozen=True)
-class RecentTry:
+class RecentTry(NamedTuple):
     """A counted first try inside the window."""
 
     question_id: str

@@ -30,16 +30,18 @@ def learner_zone():
         return UTC
 
 
-def _title(question_id: str, lang: str) -> str:
-    question = resources.question(question_id)
-    if question is None:
-        return tr("dashboard.not_in_bank", id=question_id)
-    return resources.question_title(question, lang, limit=70)
-
-
 def _titles(question_ids, lang: str) -> dict[str, str]:
-    # once per question, not per row: a long history repeats the same few hundred questions
-    return {qid: _title(qid, lang) for qid in set(question_ids)}
+    # once per question, not per row: a long history repeats the same few hundred questions;
+    # the catalog once per table (each lookup checks the bank's files)
+    catalog = resources.catalog()
+
+    def title(question_id: str) -> str:
+        question = catalog.get(question_id)
+        if question is None:
+            return tr("dashboard.not_in_bank", id=question_id)
+        return resources.question_title(question, lang, limit=70)
+
+    return {qid: title(qid) for qid in set(question_ids)}
 
 
 def _labels(prefix: str, values) -> list[str]:

@@ -27,8 +27,8 @@ STUCK_MARK = "⚠"
 STUCK_ON_TITLE_CHARS = 40
 
 
-def _question_title(question_id: str) -> str:
-    question = resources.question(question_id)
+def _question_title(question_id: str, catalog: Mapping) -> str:
+    question = catalog.get(question_id)
     if question is None:  # removed from the bank since: its id is all there is
         return question_id
     return resources.question_title(question, lang(), limit=STUCK_ON_TITLE_CHARS)
@@ -48,13 +48,14 @@ def learner_table(rows: Iterable[LearnerRow]) -> tuple[pd.DataFrame, dict]:
     config."""
     rows = list(rows)
     zone = learner_zone()
+    catalog = resources.catalog()  # once per table: each lookup checks the bank's files
     moments = [r.last_active for r in rows if r.last_active is not None]
     pattern = date_format(moments, now=utc_now(), tz=zone, time=True)
     accuracy, last_active = tr("classview.col.accuracy"), tr("classview.col.last_active")
     frame = pd.DataFrame({
         tr("classview.col.learner"): [shown_name(r.name) for r in rows],
         tr("classview.col.stuck"): [STUCK_MARK if r.stuck else "" for r in rows],
-        tr("classview.col.stuck_on"): ["; ".join(_question_title(q) for q in r.stuck_on)
+        tr("classview.col.stuck_on"): ["; ".join(_question_title(q, catalog) for q in r.stuck_on)
                                        for r in rows],
         tr("classview.col.first_tries"): [r.first_tries for r in rows],
         accuracy: [percent(r.accuracy) for r in rows],
