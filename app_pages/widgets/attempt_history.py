@@ -44,6 +44,13 @@ def _titles(question_ids, lang: str) -> dict[str, str]:
     return {qid: title(qid) for qid in set(question_ids)}
 
 
+def phone_friendly(question_column: str) -> dict:
+    """The question column at a fixed medium width, pinned at the left: a long title no longer
+    fills a phone's screen (390 px showed the question column only); the other columns scroll
+    under it, and the whole title is in the cell's tooltip."""
+    return {question_column: st.column_config.TextColumn(width="medium", pinned=True)}
+
+
 def _labels(prefix: str, values) -> list[str]:
     names = {v: tr(f"{prefix}.{v}") for v in set(values)}
     return [names[v] for v in values]
@@ -71,7 +78,8 @@ def attempts_table(frame: pd.DataFrame, lang: str) -> None:
     })
     height = min(ROW_PX * (len(shown) + 1) + 3, MAX_TABLE_PX)  # no empty rows under a short table
     event = st.dataframe(shown, hide_index=True, width="stretch", height=height, key=TABLE_KEY,
-                         on_select="rerun", selection_mode="single-row")
+                         on_select="rerun", selection_mode="single-row",
+                         column_config=phone_friendly(tr("dashboard.col.question")))
     rows = list(getattr(getattr(event, "selection", None), "rows", None) or [])
     if rows and 0 <= rows[0] < len(frame):
         opened_attempt(frame.iloc[rows[0]], lang, pattern, zone)
@@ -118,4 +126,5 @@ def question_table(history: pd.DataFrame, lang: str) -> None:
         tr("dashboard.col.last_seen"): _dates(history["last_seen"], pattern, zone),
         tr("dashboard.col.next_review"): _dates(history["next_review"], pattern, zone),
     })
-    st.dataframe(shown, hide_index=True, width="stretch", key="dashboard.question_table")
+    st.dataframe(shown, hide_index=True, width="stretch", key="dashboard.question_table",
+                 column_config=phone_friendly(tr("dashboard.col.question")))
