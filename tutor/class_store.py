@@ -1,4 +1,4 @@
-"""The class's activity read from the progress store in four aggregate queries, for the Class
+"""The class's activity read from the progress store in a few aggregate queries, for the Class
 page: per learner and question the counted first tries (`tutor.class_view.QuestionTally`), the
 counted first tries in the window, each learner's last attempt and their review cards due now.
 
@@ -39,6 +39,15 @@ def _tallies_query():
             .order_by(ranked.c.profile_id, ranked.c.question_id))
 
 
+def _tallies_and_last_attempts(conn):
+    last_query = (select(attempts.c.profile_id, func.max(attempts.c.created_at))
+                  .group_by(attempts.c.profile_id))
+    tallies: dict[int, list[QuestionTally]] = {}
+    for pid, qid, tries, right, latest in conn.execute(_tallies_query()):
+        tallies.setdefault(pid, []).append(QuestionTally(qid, tries, right, latest == 1))
+    return tallies, dict(conn.execute(last_query).all())
+
+
 def load_class(store, now: datetime) -> list[LearnerActivity]:
     """Every profile's activity at `now` (oldest profile first), from one read snapshot."""
     since = window_start(now)
@@ -46,24 +55,18 @@ def load_class(store, now: datetime) -> list[LearnerActivity]:
                            attempts.c.created_at)
                     .where(COUNTED, attempts.c.created_at > since, attempts.c.created_at <= now)
                     .order_by(attempts.c.id))
-    last_query = (select(attempts.c.profile_id, func.max(attempts.c.created_at))
-                  .group_by(attempts.c.profile_id))
     due_query = (select(cards.c.profile_id, func.count()).where(cards.c.due <= now)
                  .group_by(cards.c.profile_id))
 
     def read(conn):
         return (conn.execute(select(profiles).order_by(profiles.c.id)).all(),
-                conn.execute(_tallies_query()).all(), conn.execute(recent_query).all(),
-                conn.execute(last_query).all(), conn.execute(due_query).all())
+                *_tallies_and_last_attempts(conn),
+                conn.execute(recent_query).all(), conn.execute(due_query).all())
 
-    profile_rows, tally_rows, recent_rows, last_rows, due_rows = store.read(read)
-    tallies: dict[int, list[QuestionTally]] = {}
-    for pid, qid, tries, right, latest in tally_rows:
-        tallies.setdefault(pid, []).append(QuestionTally(qid, tries, right, latest == 1))
+    profile_rows, tallies, last, recent_rows, due_rows = store.read(read)
     recent: dict[int, list[RecentTry]] = {}
     for pid, qid, right, moment in recent_rows:
         recent.setdefault(pid, []).append(RecentTry(qid, right == 1, moment))
-    last = dict(last_rows)
     due = dict(due_rows)
     return [LearnerActivity(Profile(p.id, p.name, p.created_at), tuple(tallies.get(p.id, ())),
                             tuple(recent.get(p.id, ())), last.get(p.id), int(due.get(p.id, 0)))
