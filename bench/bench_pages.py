@@ -41,12 +41,27 @@ PAGES = {"practice": "Practice", "class": "Class", "analytics": "Question analyt
          "dashboard": "Dashboard", "questions": "All questions"}
 SETTLE_MS = 500
 
+# Before the click: note the click's time, and whether a script run started after it (the app
+# root's script state goes "running"): the old page is idle too, and a long run draws the new
+# heading first and then works on with no change on the page for seconds.
 _MARK_CLICK = """() => {
-  window.__pageClock.clicked = null;
-  document.addEventListener("click", () => { window.__pageClock.clicked ??= Date.now(); },
+  const clock = window.__pageClock;
+  clock.clicked = null;
+  clock.ran = false;
+  document.addEventListener("click", () => { clock.clicked ??= Date.now(); },
                             {capture: true, once: true});
+  // A short run may go running -> notRunning within one batch: the records' old values keep it.
+  clock.runObserver ??= new MutationObserver(records => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    const running = records.some(r => r.oldValue === "running")
+      || (app && app.dataset.testScriptState === "running");
+    if (clock.clicked && running) clock.ran = true;
+  });
+  clock.runObserver.observe(document, {subtree: true, attributes: true, attributeOldValue: true,
+                                       attributeFilter: ["data-test-script-state"]});
 }"""
 _DRAWN = """([title, idle]) => {
+  if (!window.__pageClock.ran) return false;
   const heading = document.querySelector('[data-testid="stMain"] h1');
   if (!heading || !heading.textContent.includes(title) || !document.querySelector(idle)) return false;
   return Date.now();
