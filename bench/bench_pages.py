@@ -48,6 +48,7 @@ _MARK_CLICK = """() => {
   const clock = window.__pageClock;
   clock.clicked = null;
   clock.ran = false;
+  clock.firstSeen = null;
   document.addEventListener("click", () => { clock.clicked ??= Date.now(); },
                             {capture: true, once: true});
   // A short run may go running -> notRunning within one batch: the records' old values keep it.
@@ -60,11 +61,15 @@ _MARK_CLICK = """() => {
   clock.runObserver.observe(document, {subtree: true, attributes: true, attributeOldValue: true,
                                        attributeFilter: ["data-test-script-state"]});
 }"""
+# A run short enough that React never shows "running" leaves no mark: when none was seen, the
+# new heading with the app idle counts from when it was first seen, once 1 s has passed.
 _DRAWN = """([title, idle]) => {
-  if (!window.__pageClock.ran) return false;
+  const clock = window.__pageClock;
   const heading = document.querySelector('[data-testid="stMain"] h1');
   if (!heading || !heading.textContent.includes(title) || !document.querySelector(idle)) return false;
-  return Date.now();
+  if (clock.ran) return Date.now();
+  clock.firstSeen ??= Date.now();
+  return Date.now() - clock.clicked >= 1000 ? clock.firstSeen : false;
 }"""
 _QUIET = "ms => Date.now() - window.__pageClock.lastChange >= ms"
 
