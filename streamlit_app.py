@@ -13,6 +13,7 @@ from app_pages.auth import account_box, class_mode, hide_error_details, may_teac
 from app_pages.session_reaper import note_this_session
 from app_pages.startup import first_run_finished, prepare_process
 from app_pages.state import init_session, language_switch, tr
+from app_pages.widgets.formula_style import keep_formulas_whole
 from app_pages.widgets.progress import profile_picker
 
 prepare_process()  # once per server, after the first page: load the pages' modules, freeze the heap
@@ -46,6 +47,7 @@ if class_deployment:
 else:
     profile_picker()  # the one current profile, chosen here for every page (state.current_profile_id)
 st.sidebar.caption(f"**{tr('common.app_name')}** · {tr('common.tagline')}")
+keep_formulas_whole()  # on a phone, an inline formula scrolls rather than breaking in two
 try:
     current.run()
 finally:

@@ -8,7 +8,8 @@ from app_pages.state import lang, tr, tr_n
 from app_pages.widgets import progress, resources
 from app_pages.widgets.class_tables import class_csv, learner_table, mastery_table
 from app_pages.widgets.tables import data_table
-from tutor.class_view import STUCK_MIN_FAILED, WINDOW_DAYS, class_rows, load_class, summarize
+from tutor.class_store import load_class
+from tutor.class_view import STUCK_MIN_FAILED, WINDOW_DAYS, class_rows, summarize
 from tutor.store import TutorError, utc_now
 
 require_instructor()
@@ -19,11 +20,11 @@ if db is None:
     st.stop()
 now = utc_now()
 try:
-    histories = load_class(db)
+    activities = load_class(db, now)
 except TutorError as exc:
     st.error(exc.message(lang()))
     st.stop()
-rows = class_rows(histories, now)
+rows = class_rows(activities, now)
 summary = summarize(rows)
 
 cols = st.columns(4)
@@ -43,7 +44,7 @@ data_table(learners, hide_index=True, width="stretch", key="classview.learners_t
 
 st.subheader(tr("classview.mastery_title"))
 st.caption(tr("classview.mastery_help"))
-mastery, mastery_columns = mastery_table(histories, {q.id: str(q.topic) for q in resources.bank()})
+mastery, mastery_columns = mastery_table(activities, {q.id: str(q.topic) for q in resources.bank()})
 data_table(mastery, hide_index=True, width="stretch", key="classview.mastery_table",
              column_config=mastery_columns)
 

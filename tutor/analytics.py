@@ -2,7 +2,9 @@
 
 From an `AttemptTable` (every learner's attempts, oldest first), per question:
 
-- `learners`: learners with at least one graded attempt (verdict `error` is not graded);
+- `learners`: learners with at least one graded attempt (a verdict in `tutor.rating`'s
+  `RECORDED_VERDICTS`; `unreadable` rows, written before such answers stopped being recorded,
+  are not graded);
 - `first_try_correct`: share of those learners whose *first* graded attempt was correct;
 - `discrimination`: point-biserial correlation between that first try x (1 correct, 0 not) and
   the learner's score on the *other* questions y (mean of their first tries elsewhere; the
@@ -23,9 +25,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from grader import Verdict
 from tutor.attempt_table import AttemptTable
+from tutor.rating import RECORDED_VERDICTS
 
 MIN_LEARNERS = 5
+_GRADED = [str(v) for v in RECORDED_VERDICTS]
 FLAGS = ("nobody_right", "everybody_right", "negative_discrimination")
 COLUMNS = ["question", "learners", "attempts", "first_try_correct", "discrimination",
            "median_seconds", "hint_rate", "reveal_rate", "flags"]
@@ -34,7 +39,7 @@ COLUMNS = ["question", "learners", "attempts", "first_try_correct", "discriminat
 def _first_tries(table: AttemptTable, learner_code: np.ndarray, question_code: np.ndarray,
                  n_questions: int) -> np.ndarray:
     """Indices of each (learner, question)'s first graded attempt."""
-    graded = np.flatnonzero(table.verdict != "error")
+    graded = np.flatnonzero(np.isin(table.verdict, _GRADED))
     pair = learner_code[graded].astype(np.int64) * n_questions + question_code[graded]
     _, first = np.unique(pair, return_index=True)  # first occurrence = oldest (rows are in order)
     return graded[first]
@@ -65,7 +70,7 @@ def item_statistics(table: AttemptTable) -> pd.DataFrame:
     nq, nl = len(question_ids), int(learner_code.max()) + 1
     first = _first_tries(table, learner_code, question_code, nq)
     fq, fl = question_code[first], learner_code[first]
-    correct = (table.verdict[first] == "correct").astype(float)
+    correct = (table.verdict[first] == Verdict.CORRECT.value).astype(float)
 
     learners = np.bincount(fq, minlength=nq)
     right = np.bincount(fq, weights=correct, minlength=nq)

@@ -32,7 +32,7 @@ class AttemptTable:
 
     learner: np.ndarray  # int64 profile ids
     question: np.ndarray  # object: question ids
-    verdict: np.ndarray  # object: correct | partial | wrong | error
+    verdict: np.ndarray  # object: grader.Verdict values (unreadable only on old rows)
     hints: np.ndarray  # int64
     seconds: np.ndarray  # float64
     revealed: np.ndarray  # bool

@@ -22,10 +22,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
+from typing import NamedTuple
 
 import pandas as pd
 
-from tutor.dashboard import mastery_by_topic
+from grader import Verdict
 from tutor.review import CardState
 from tutor.spreadsheet import inert
 from tutor.store.records import AttemptRecord, Profile
@@ -38,9 +39,42 @@ STUCK_ON_SHOWN = 3
 
 @dataclass(frozen=True)
 class LearnerHistory:
+    """One learner's full records (what the definitions above are stated on)."""
+
     profile: Profile
     attempts: tuple[AttemptRecord, ...]
     cards: tuple[CardState, ...]
+
+
+class QuestionTally(NamedTuple):
+    """One learner's counted first tries at one question (a tuple: a class has tens of
+    thousands, built on every visit of the Class page)."""
+
+    question_id: str
+    first_tries: int
+    correct: int
+    latest_correct: bool  # the newest of them (by time, then id) was right
+
+
+class RecentTry(NamedTuple):
+    """A counted first try inside the window."""
+
+    question_id: str
+    correct: bool
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class LearnerActivity:
+    """What the Class page needs of one learner at `now`: a summary of their records, small
+    enough to read for a whole class at once (`tutor.class_store.load_class` reads it with a few
+    aggregate queries; `activity_of` computes it from the records, the reference definition)."""
+
+    profile: Profile
+    questions: tuple[QuestionTally, ...]
+    recent: tuple[RecentTry, ...]  # oldest first
+    last_active: datetime | None  # the last attempt of any kind
+    due_now: int
 
 
 @dataclass(frozen=True)
@@ -66,44 +100,65 @@ def answered_here(attempts: Iterable[AttemptRecord]) -> tuple[AttemptRecord, ...
     return tuple(a for a in attempts if not a.imported)
 
 
-def load_class(store) -> list[LearnerHistory]:
-    """Every profile with its attempts answered here and its cards, read from the store (oldest
-    profile first)."""
-    return [LearnerHistory(p, answered_here(store.list_attempts(p.id)), tuple(store.list_cards(p.id)))
-            for p in store.list_profiles()]
+def _is_right(attempt: AttemptRecord) -> bool:
+    return attempt.verdict == Verdict.CORRECT.value
 
 
-def learner_row(history: LearnerHistory, now: datetime, *, tz: tzinfo = UTC) -> LearnerRow:
+def window_start(now: datetime) -> datetime:
     if now.tzinfo is None:
         raise ValueError("naive datetime given; pass an aware UTC datetime")
-    counted = [a for a in history.attempts if a.counted]
-    correct = sum(a.verdict == "correct" for a in counted)
-    since = now - timedelta(days=WINDOW_DAYS)
-    recent = [a for a in counted if since < a.created_at <= now]
-    failed = [a for a in recent if a.verdict != "correct"]
+    return now - timedelta(days=WINDOW_DAYS)
+
+
+def activity_of(history: LearnerHistory, now: datetime) -> LearnerActivity:
+    """The summary of one learner's records at `now`."""
+    since = window_start(now)
+    here = answered_here(history.attempts)
+    counted = sorted((a for a in here if a.counted), key=lambda a: (a.created_at, a.id))
+    by_question: dict[str, list[AttemptRecord]] = {}
+    for a in counted:
+        by_question.setdefault(a.question_id, []).append(a)
+    return LearnerActivity(
+        profile=history.profile,
+        questions=tuple(QuestionTally(qid, len(tries), sum(map(_is_right, tries)),
+                                      _is_right(tries[-1]))
+                        for qid, tries in sorted(by_question.items())),
+        recent=tuple(RecentTry(a.question_id, _is_right(a), a.created_at)
+                     for a in sorted(counted, key=lambda a: a.id) if since < a.created_at <= now),
+        last_active=max((a.created_at for a in here), default=None),
+        due_now=sum(c.due <= now for c in history.cards),
+    )
+
+
+def learner_row(activity: LearnerActivity, now: datetime, *, tz: tzinfo = UTC) -> LearnerRow:
+    since = window_start(now)
+    first_tries = sum(t.first_tries for t in activity.questions)
+    correct = sum(t.correct for t in activity.questions)
+    recent = [t for t in activity.recent if since < t.created_at <= now]
+    failed = [t for t in recent if not t.correct]
     stuck = len(failed) >= STUCK_MIN_FAILED and len(failed) >= STUCK_MIN_SHARE * len(recent)
-    most_failed = Counter(a.question_id for a in failed).most_common(STUCK_ON_SHOWN)
+    most_failed = Counter(t.question_id for t in failed).most_common(STUCK_ON_SHOWN)
     return LearnerRow(
-        profile_id=history.profile.id,
-        name=history.profile.name,
-        first_tries=len(counted),
+        profile_id=activity.profile.id,
+        name=activity.profile.name,
+        first_tries=first_tries,
         correct=correct,
-        accuracy=correct / len(counted) if counted else None,
+        accuracy=correct / first_tries if first_tries else None,
         recent_first_tries=len(recent),
         recent_failed=len(failed),
-        active_days=len({a.created_at.astimezone(tz).date() for a in recent}),
-        last_active=max((a.created_at for a in history.attempts), default=None),
-        questions_seen=len({a.question_id for a in counted}),
-        due_now=sum(c.due <= now for c in history.cards),
+        active_days=len({t.created_at.astimezone(tz).date() for t in recent}),
+        last_active=activity.last_active,
+        questions_seen=len(activity.questions),
+        due_now=activity.due_now,
         stuck=stuck,
         stuck_on=tuple(qid for qid, _ in most_failed) if stuck else (),
     )
 
 
-def class_rows(histories: Iterable[LearnerHistory], now: datetime, *,
+def class_rows(activities: Iterable[LearnerActivity], now: datetime, *,
                tz: tzinfo = UTC) -> list[LearnerRow]:
     """One row per learner: the stuck first, then by due reviews, then by name."""
-    rows = [learner_row(h, now, tz=tz) for h in histories]
+    rows = [learner_row(a, now, tz=tz) for a in activities]
     return sorted(rows, key=lambda r: (not r.stuck, -r.due_now, r.name))
 
 
@@ -127,19 +182,24 @@ def summarize(rows: Iterable[LearnerRow]) -> ClassSummary:
     )
 
 
-def class_mastery(histories: Iterable[LearnerHistory], topic_of: Mapping[str, str]) -> pd.DataFrame:
+def class_mastery(activities: Iterable[LearnerActivity],
+                  topic_of: Mapping[str, str]) -> pd.DataFrame:
     """Learner x topic: the share of the topic's questions whose latest first try was right
     (the Dashboard's mastery, for every learner); None (no data) where the learner has not
     answered any of the topic's questions yet, which is not the same as 0 (answered, none right).
     Columns: learner, then one per topic id."""
-    records = []
-    for history in histories:
-        per_topic = mastery_by_topic(history.attempts, topic_of)
-        shares = [m if seen else None
-                  for m, seen in zip(per_topic["mastery"], per_topic["seen"], strict=True)]
-        records.append({"learner": history.profile.name,
-                        **dict(zip(per_topic["topic"], shares, strict=True))})
     topics = sorted(set(topic_of.values()))
+    size = Counter(topic_of.values())
+    records = []
+    for activity in activities:
+        seen, mastered = Counter(), Counter()
+        for tally in activity.questions:
+            topic = topic_of.get(tally.question_id)
+            if topic is not None:  # questions no longer in the bank are left out
+                seen[topic] += 1
+                mastered[topic] += tally.latest_correct
+        records.append({"learner": activity.profile.name,
+                        **{t: mastered[t] / size[t] if seen[t] else None for t in topics}})
     return pd.DataFrame(records, columns=["learner", *topics]).astype(
         {t: "float64" for t in topics})
 

@@ -131,15 +131,19 @@ def calibration(attempts: Iterable[AttemptRecord]) -> pd.DataFrame:
     return out
 
 
-def spans_years(moments: Iterable[datetime], *, tz: tzinfo = UTC) -> bool:
-    """True when the moments fall in more than one calendar year (then dates show the year).
-    Naive moments are calendar days already (the charts' day column) and are taken as they are."""
-    return len({(m if m.tzinfo is None else m.astimezone(tz)).year for m in moments}) > 1
+def needs_year(moments: Iterable[datetime], *, now: datetime, tz: tzinfo = UTC) -> bool:
+    """True when any moment falls outside `now`'s calendar year (then dates show the year: a
+    2025 date read in 2026 as "01-19" would pass for this January). Naive moments are calendar
+    days already (the charts' day column) and are taken as they are."""
+    year = now.astimezone(tz).year
+    return any((m if m.tzinfo is None else m.astimezone(tz)).year != year for m in moments)
 
 
-def date_format(moments: Iterable[datetime], *, tz: tzinfo = UTC, time: bool = False) -> str:
-    """A strftime pattern for these moments: month-day, with the year when they span years."""
-    day = "%Y-%m-%d" if spans_years(moments, tz=tz) else "%m-%d"
+def date_format(moments: Iterable[datetime], *, now: datetime, tz: tzinfo = UTC,
+                time: bool = False) -> str:
+    """A strftime pattern for these moments: month-day, with the year unless every one of them
+    is in the current year."""
+    day = "%Y-%m-%d" if needs_year(moments, now=now, tz=tz) else "%m-%d"
     return f"{day} %H:%M" if time else day
 
 

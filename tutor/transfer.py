@@ -37,6 +37,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, Val
 from sqlalchemy import and_, select, update
 from sqlalchemy.engine import Connection
 
+from tutor.rating import RECORDED_VERDICTS, Phase
 from tutor.spreadsheet import inert
 from tutor.store import ProfileError, ProgressStore, TutorError, utc_now
 from tutor.store.database import GLOBAL_LOCK
@@ -313,6 +314,7 @@ class ImportReport:
     settings_written: int
     attempts_unknown: int = 0  # of those added, attempts at questions the bank does not have
     questions_unknown: int = 0  # ... and at how many distinct questions
+    first_tries_added: int = 0  # of those added, counted first tries (what "Attempts" counts)
 
 
 def import_json(
@@ -402,8 +404,11 @@ def _merge(conn: Connection, profile_id: int, export: ProgressExport,
         conn.execute(settings.insert(), fresh)
     unknown = [] if known_question_ids is None else [
         r["question_id"] for r in new_rows if r["question_id"] not in known_question_ids]
+    first_tries = sum(1 for r in new_rows if r["phase"] == Phase.FIRST.value
+                      and r["verdict"] in {v.value for v in RECORDED_VERDICTS})
     return ImportReport(profile_id, len(new_rows), len(export.attempts) - len(new_rows), written,
-                        len(fresh), attempts_unknown=len(unknown), questions_unknown=len(set(unknown)))
+                        len(fresh), attempts_unknown=len(unknown), questions_unknown=len(set(unknown)),
+                        first_tries_added=first_tries)
 
 
 def _later(candidate: datetime | None, current: datetime | None) -> bool:

@@ -1,7 +1,7 @@
 """The dashboard's history: a table of the profile's answers (a selected row opens that answer and
 its question again) and a per-question table (attempts, first try, latest, next review).
 
-Dates are in the learner's time zone and show the year when the history spans more than one.
+Dates are in the learner's time zone and show the year unless all of them are in this year.
 The learner's answer is shown as plain text (`st.code`), never as Markdown.
 """
 
@@ -18,6 +18,7 @@ from app_pages.widgets import resources
 from app_pages.widgets.bank_text import bank_markdown
 from app_pages.widgets.tables import data_table
 from tutor.dashboard import date_format
+from tutor.store import utc_now
 
 TABLE_KEY = "dashboard.attempt_table"
 SHOWN_ROWS = 500  # the newest; the CSV export has every one
@@ -31,16 +32,25 @@ def learner_zone():
         return UTC
 
 
-def _title(question_id: str, lang: str) -> str:
-    question = resources.question(question_id)
-    if question is None:
-        return tr("dashboard.not_in_bank", id=question_id)
-    return resources.question_title(question, lang, limit=70)
-
-
 def _titles(question_ids, lang: str) -> dict[str, str]:
-    # once per question, not per row: a long history repeats the same few hundred questions
-    return {qid: _title(qid, lang) for qid in set(question_ids)}
+    # once per question, not per row: a long history repeats the same few hundred questions;
+    # the catalog once per table (each lookup checks the bank's files)
+    catalog = resources.catalog()
+
+    def title(question_id: str) -> str:
+        question = catalog.get(question_id)
+        if question is None:
+            return tr("dashboard.not_in_bank", id=question_id)
+        return resources.question_title(question, lang, limit=70)
+
+    return {qid: title(qid) for qid in set(question_ids)}
+
+
+def phone_friendly(question_column: str) -> dict:
+    """The question column at a fixed medium width, pinned at the left: a long title no longer
+    fills a phone's screen (390 px showed the question column only); the other columns scroll
+    under it, and the whole title is in the cell's tooltip."""
+    return {question_column: st.column_config.TextColumn(width="medium", pinned=True)}
 
 
 def _labels(prefix: str, values) -> list[str]:
@@ -59,7 +69,7 @@ def attempts_table(frame: pd.DataFrame, lang: str) -> None:
     st.caption(tr("dashboard.history_help"))
     zone = learner_zone()
     frame = frame.head(SHOWN_ROWS)
-    pattern = date_format(frame["created_at"], tz=zone, time=True)
+    pattern = date_format(frame["created_at"], now=utc_now(), tz=zone, time=True)
     titles = _titles(frame["question_id"], lang)
     shown = pd.DataFrame({
         tr("dashboard.col.when"): _dates(frame["created_at"], pattern, zone),
@@ -73,7 +83,8 @@ def attempts_table(frame: pd.DataFrame, lang: str) -> None:
     })
     height = min(ROW_PX * (len(shown) + 1) + 3, MAX_TABLE_PX)  # no empty rows under a short table
     event = data_table(shown, hide_index=True, width="stretch", height=height, key=TABLE_KEY,
-                         on_select="rerun", selection_mode="single-row")
+                       on_select="rerun", selection_mode="single-row",
+                       column_config=phone_friendly(tr("dashboard.col.question")))
     rows = list(getattr(getattr(event, "selection", None), "rows", None) or [])
     if rows and 0 <= rows[0] < len(frame):
         opened_attempt(frame.iloc[rows[0]], lang, pattern, zone)
@@ -109,7 +120,7 @@ def question_table(history: pd.DataFrame, lang: str) -> None:
     zone = learner_zone()
     moments = [m for m in list(history["last_seen"]) + list(history["next_review"])
                if m is not None and not pd.isna(m)]
-    pattern = date_format(moments, tz=zone)
+    pattern = date_format(moments, now=utc_now(), tz=zone)
     titles = _titles(history["question_id"], lang)
     shown = pd.DataFrame({
         tr("dashboard.col.question"): [titles[q] for q in history["question_id"]],
@@ -120,4 +131,5 @@ def question_table(history: pd.DataFrame, lang: str) -> None:
         tr("dashboard.col.last_seen"): _dates(history["last_seen"], pattern, zone),
         tr("dashboard.col.next_review"): _dates(history["next_review"], pattern, zone),
     })
-    data_table(shown, hide_index=True, width="stretch", key="dashboard.question_table")
+    data_table(shown, hide_index=True, width="stretch", key="dashboard.question_table",
+               column_config=phone_friendly(tr("dashboard.col.question")))

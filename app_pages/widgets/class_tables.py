@@ -18,16 +18,17 @@ from app_pages.widgets import resources
 from app_pages.widgets.attempt_history import learner_zone
 from app_pages.widgets.progress import shown_name
 from quizbank.enums import Topic
-from tutor.class_view import WINDOW_DAYS, LearnerHistory, LearnerRow, class_mastery, rows_csv
+from tutor.class_view import WINDOW_DAYS, LearnerActivity, LearnerRow, class_mastery, rows_csv
 from tutor.dashboard import date_format
+from tutor.store import utc_now
 
 NO_DATA = "—"
 STUCK_MARK = "⚠"
 STUCK_ON_TITLE_CHARS = 40
 
 
-def _question_title(question_id: str) -> str:
-    question = resources.question(question_id)
+def _question_title(question_id: str, catalog: Mapping) -> str:
+    question = catalog.get(question_id)
     if question is None:  # removed from the bank since: its id is all there is
         return question_id
     return resources.question_title(question, lang(), limit=STUCK_ON_TITLE_CHARS)
@@ -47,13 +48,14 @@ def learner_table(rows: Iterable[LearnerRow]) -> tuple[pd.DataFrame, dict]:
     config."""
     rows = list(rows)
     zone = learner_zone()
+    catalog = resources.catalog()  # once per table: each lookup checks the bank's files
     moments = [r.last_active for r in rows if r.last_active is not None]
-    pattern = date_format(moments, tz=zone, time=True)
+    pattern = date_format(moments, now=utc_now(), tz=zone, time=True)
     accuracy, last_active = tr("classview.col.accuracy"), tr("classview.col.last_active")
     frame = pd.DataFrame({
         tr("classview.col.learner"): [shown_name(r.name) for r in rows],
         tr("classview.col.stuck"): [STUCK_MARK if r.stuck else "" for r in rows],
-        tr("classview.col.stuck_on"): ["; ".join(_question_title(q) for q in r.stuck_on)
+        tr("classview.col.stuck_on"): ["; ".join(_question_title(q, catalog) for q in r.stuck_on)
                                        for r in rows],
         tr("classview.col.first_tries"): [r.first_tries for r in rows],
         accuracy: [percent(r.accuracy) for r in rows],
@@ -67,12 +69,12 @@ def learner_table(rows: Iterable[LearnerRow]) -> tuple[pd.DataFrame, dict]:
     return frame, {accuracy: _right(), last_active: _right()}
 
 
-def mastery_table(histories: Iterable[LearnerHistory],
+def mastery_table(activities: Iterable[LearnerActivity],
                   topic_of: Mapping[str, str]) -> tuple[pd.DataFrame, dict]:
     """Learner x topic (the topics by the names and in the order of Practice's filter); "—" where
     the learner has not answered any of the topic's questions. Returns the table and its column
     config."""
-    frame = class_mastery(histories, topic_of)
+    frame = class_mastery(activities, topic_of)
     topic_label = option_labels(lambda topic: f"practice.topic.{topic}")
     in_bank = set(frame.columns[1:])
     order = [t.value for t in Topic if t.value in in_bank] + sorted(in_bank - {t.value for t in Topic})

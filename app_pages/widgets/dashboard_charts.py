@@ -10,14 +10,15 @@ import pandas as pd
 
 from app_pages.state import tr
 from tutor.dashboard import date_format
+from tutor.store import utc_now
 
 BLUE, GREEN, ORANGE, GREY = "#2F6FEB", "#16A34A", "#EA580C", "#9CA3AF"
 
 
 def _day_label(frame: pd.DataFrame) -> pd.DataFrame:
-    # Days as ordinal "MM-DD" labels ("YYYY-MM-DD" when they span years): bars keep a sensible
-    # width for one day or for sixty.
-    pattern = date_format(frame["day"].dt.to_pydatetime())
+    # Days as ordinal "MM-DD" labels ("YYYY-MM-DD" when one is not in this year): bars keep a
+    # sensible width for one day or for sixty.
+    pattern = date_format(frame["day"].dt.to_pydatetime(), now=utc_now())
     return frame.assign(label=frame["day"].dt.strftime(pattern))
 
 

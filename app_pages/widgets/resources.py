@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 
@@ -34,11 +35,19 @@ def question(question_id: str):
 def question_title(question, lang: str, limit: int = 90) -> str:
     """The first line of a question's prompt as plain text (no `$…$`, no Markdown), shortened:
     a label for options, links and buttons."""
+    text = question.prompt.get(lang).strip()
+    line = _plain_line(text.splitlines()[0] if text else text)
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+@functools.lru_cache(maxsize=8192)
+def _plain_line(line: str) -> str:
+    # A pure function of bank text, so shared by every session: the data pages title a few
+    # hundred questions per run (Analytics, the Class page's stuck list, the Dashboard's tables),
+    # and the LaTeX-to-text conversion was most of their time.
     from app_pages.flows.plain_text import plain_text
 
-    text = question.prompt.get(lang).strip()
-    line = plain_text(text.splitlines()[0] if text else text).strip()
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    return plain_text(line).strip()
 
 
 @st.cache_data(show_spinner=False)

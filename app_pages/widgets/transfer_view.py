@@ -67,8 +67,9 @@ def transfer_section(db, profile_id: int, lang: str) -> None:
                 st.text(exc.message(lang))
         else:
             # rerun so the charts above include what was imported; the message survives it
+            # "Attempts" above counts first tries only: say how many of the imported ones are
             done = tr_n("dashboard.import_done", report.attempts_added,
-                        skipped=report.attempts_skipped)
+                        first=report.first_tries_added, skipped=report.attempts_skipped)
             unknown = (tr_n("dashboard.import_unknown_kept", report.attempts_unknown,
                             questions=tr_n("dashboard.questions_n", report.questions_unknown))
                        if report.attempts_unknown else None)

@@ -335,3 +335,23 @@ def test_every_csv_column_has_a_header_in_each_language(lang):
 
     headers = [t(f"classview.csv.{column}", lang) for column in CSV_COLUMNS]
     assert len(set(headers)) == len(headers) and "_" not in "".join(headers)
+
+
+def test_the_class_page_follows_each_new_attempt(store):
+    # An answer recorded between two visits shows at the next one, also when a profile was
+    # deleted and its export imported again: SQLite then reuses the deleted attempts' ids, so
+    # the number of attempts and the last id are as before (a cache keyed on them went stale).
+    ada = _own(store, ADA)
+    at = shell(LEE, "class_view")
+    first_tries = "First tries"
+    assert at.dataframe[0].value.set_index("Learner").loc["Ada", first_tries] == 0
+    store.record_attempt(ada, NewAttempt("basics-residual-block-form", "correct", score=1.0))
+    at.run()
+    assert at.dataframe[0].value.set_index("Learner").loc["Ada", first_tries] == 1
+    other = export_json(store, ada)
+    store.delete_profile(ada)
+    import_json(store, other, new_profile_name="Ada again")
+    at.run()
+    table = at.dataframe[0].value.set_index("Learner")
+    assert "Ada" not in table.index  # a stale cache would still show her
+    assert table.loc["Ada again", first_tries] == 0  # imported: left out of the class's record

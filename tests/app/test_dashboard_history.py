@@ -40,6 +40,18 @@ def test_dates_show_the_year_when_the_history_spans_years(small_bank, store, ope
     assert list(table.value["When"]) == ["2026-01-02 12:00", "2025-12-31 12:00"]
 
 
+def test_dates_show_the_year_when_it_is_not_this_one(small_bank, store, open_page):  # noqa: F811
+    # Issue 22: a history all in an earlier year showed "01-19 01:19", which reads as this January.
+    me = store.create_profile("Ada")
+    answer(store, me, "fx-choice", "wrong", datetime(2025, 1, 19, 1, 19, tzinfo=UTC))
+    answer(store, me, "fx-numeric", "correct", datetime(2025, 1, 20, 8, 0, tzinfo=UTC))
+    at = open_page("dashboard")
+    (table,) = [d for d in at.dataframe if d.key == TABLE_KEY]
+    assert list(table.value["When"]) == ["2025-01-20 08:00", "2025-01-19 01:19"]
+    (history,) = [d for d in at.dataframe if "First try" in d.value.columns]
+    assert set(history.value["Last seen"]) == {"2025-01-20", "2025-01-19"}
+
+
 def test_attempts_and_accuracy_count_the_same_attempts(small_bank, store, open_page):  # noqa: F811
     me = store.create_profile("Ada")
     when = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)

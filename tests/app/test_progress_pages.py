@@ -163,12 +163,16 @@ def test_dashboard_imports_an_export_from_another_machine(store, open_page, tmp_
     them = other.create_profile("Ada")
     for qid in ("fx-choice", "fx-numeric", "fx-ordering"):
         record(other, them, qid, "correct", 3)
+    # a retry and an answer after the solution: imported, kept, but not first tries
+    for phase in ("retry", "after_reveal"):
+        other.record_attempt(them.id, NewAttempt("fx-choice", "wrong", phase=phase))
     exported = export_json(other, them.id).encode("utf-8")
     other.close()
     me = store.create_profile("Ada")
     at = open_page("dashboard")
     at.file_uploader(key="dashboard.upload").upload("export.json", exported, "application/json")
     at = button(at, "Import").click().run()
-    assert at.success[0].value == "Imported 3 attempts (0 already here were skipped)."
-    assert len(store.list_attempts(me.id)) == 3
-    assert at.metric[0].value == "3"
+    assert at.success[0].value == ("5 attempts imported, 3 of them first tries "
+                                   "(0 already here were skipped).")
+    assert len(store.list_attempts(me.id)) == 5
+    assert at.metric[0].value == "3"  # "Attempts" counts first tries: the message says both

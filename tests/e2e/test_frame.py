@@ -101,7 +101,7 @@ def test_a_new_profile_is_current_through_practice_reload_and_import(
     main(page).locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(exported)
     expect(main(page).locator('[data-testid="stFileChip"]')).to_have_count(1)
     main(page).get_by_role("button", name="Import", exact=True).click()
-    expect(main(page).get_by_text("Imported 2 attempts")).to_be_visible()
+    expect(main(page).get_by_text("2 attempts imported, 2 of them first tries")).to_be_visible()
     expect(main(page).locator('[data-testid="stMetric"]').first).to_contain_text("3")
     expect(picker(page)).to_have_value(name)
     screenshot("frame-imported-into-new-profile-en")

@@ -1,5 +1,6 @@
 """Item analytics against an independent, slow computation (one question and one learner at a
-time, point-biserial by its textbook form (M1 - M0) / s * sqrt(p q)), and on a real store."""
+time, point-biserial by its textbook form (M1 - M0) / s * sqrt(p q)), and on a real store, with
+the verdicts as the store writes them (`grader.Verdict`) and as migrations left old rows."""
 
 from __future__ import annotations
 
@@ -11,12 +12,19 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sqlalchemy import create_engine
 
+from grader import Verdict
 from tutor.analytics import MIN_LEARNERS, item_statistics
 from tutor.attempt_table import AttemptTable, read_answers, read_attempt_table
 from tutor.store import NewAttempt, ProgressStore
 
-VERDICTS = ["correct", "partial", "wrong", "error"]
+from . import first_schema as v1
+from .conftest import T0
+from .test_migrations import NAIVE_T0, _as_the_numbered_migrations_left_it
+
+VERDICTS = [v.value for v in Verdict]
+GRADED = {Verdict.CORRECT.value, Verdict.PARTIAL.value, Verdict.WRONG.value}
 
 
 def table_of(rows):
@@ -30,7 +38,7 @@ def slow_statistics(rows):
     first: dict[tuple[int, str], tuple] = {}
     for row in rows:
         learner, question, verdict = row[:3]
-        if verdict != "error" and (learner, question) not in first:
+        if verdict in GRADED and (learner, question) not in first:
             first[(learner, question)] = row
     questions = sorted({q for _, q, *_ in rows})
     result = {}
@@ -88,7 +96,7 @@ def test_a_worked_example():
             rows.append((learner, f"q-{k}", "correct" if k < skill * 5 else "wrong"))
         rows.append((learner, "q-hard", "correct" if learner < 3 else "wrong"))
         rows.append((learner, "q-upside", "wrong" if learner < 3 else "correct"))
-        rows.append((learner, "q-nobody", "error"))  # unreadable first: not a try
+        rows.append((learner, "q-nobody", "unreadable"))  # unreadable first: not a try
         rows.append((learner, "q-nobody", "wrong"))
         rows.append((learner, "q-all", "correct"))
     frame = item_statistics(table_of(rows)).set_index("question")
@@ -138,6 +146,34 @@ def test_reads_every_profile_from_the_store(tmp_path):
     answers = read_answers(store, "q")
     assert [(a.answer, a.verdict) for a in answers] == [("W g", "wrong"), ("(I+W)^T g", "correct")]
     store.close()
+
+
+def test_unreadable_rows_left_by_the_migration_are_not_first_tries(store_url):
+    # Schema 2 stored an unreadable answer as "error"; migration 0003 renamed it "unreadable".
+    # Learner 1's first answer to q was unreadable, then right: their first try is the right one.
+    engine = create_engine(store_url)
+    with engine.begin() as conn:
+        _as_the_numbered_migrations_left_it(conn, 2)
+        conn.execute(v1.profiles.insert(), [{"id": 1, "name": "Ada", "created_at": NAIVE_T0}])
+        conn.execute(v1.attempts.insert(), [{
+            "profile_id": 1, "question_id": "q", "seed": None, "answer": "oops(",
+            "verdict": "error", "score": 0.0, "hints_used": 0, "seconds": 1.0, "confidence": None,
+            "rubric_ticks": None, "rating": None, "created_at": NAIVE_T0}])
+    engine.dispose()
+    store = ProgressStore.open(store_url)
+    later = T0 + timedelta(minutes=1)
+    store.record_attempt(1, NewAttempt("q", Verdict.CORRECT, score=1.0, answer="(I+W)^T g"),
+                         now=later)
+    bo = store.create_profile("Bo")
+    store.record_attempt(bo.id, NewAttempt("q", Verdict.WRONG, answer="W g"), now=later)
+    store.record_attempt(bo.id, NewAttempt("q", Verdict.CORRECT, score=1.0, answer="(I+W)^T g",
+                                           phase="retry"), now=later + timedelta(minutes=1))
+    table = read_attempt_table(store)
+    store.close()
+    assert sorted(set(table.verdict)) == ["correct", "unreadable", "wrong"]
+    row = item_statistics(table).set_index("question").loc["q"]
+    assert row["learners"] == 2 and row["attempts"] == 4
+    assert row["first_try_correct"] == pytest.approx(0.5)  # Ada right, Bo wrong
 
 
 def test_order_of_rows_decides_the_first_try():

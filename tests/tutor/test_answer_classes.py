@@ -27,7 +27,7 @@ def test_equivalent_spellings_form_one_class_ranked_by_learners():
     result = group_wrong_answers(answers(
         (1, "(I + W) g", "wrong"), (2, "g + W g", "wrong"), (3, "W g+g", "wrong"),
         (3, "W g + g", "wrong"),  # the same learner again: one learner, two answers
-        (4, "W^T g", "wrong"), (5, "(I+W)^T g", "correct"), (6, "oops(", "error"),
+        (4, "W^T g", "wrong"), (5, "(I+W)^T g", "correct"), (6, "oops(", "unreadable"),
     ), grader_same(EXPRESSION))
     first, second = result.classes
     assert first.learners == 3 and first.answers == 4

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from datetime import UTC, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +14,7 @@ from tutor.dashboard import (
     calibration,
     daily_activity,
     dashboard_data,
+    date_format,
     due_summary,
     mastery_by_topic,
     reviews_due,
@@ -140,3 +142,16 @@ def test_dashboard_data_from_the_store(store, profile):
     assert data.due_counts["now"] == 1 and data.due["due"].iloc[0] == 1
     assert data.due_counts["next_7_days"] == 2
     assert data.calibration["attempts"].tolist() == [1, 0, 1]
+
+
+@pytest.mark.parametrize(("years", "now_year", "pattern"), [
+    ((2026, 2026), 2026, "%m-%d"),  # all in this year: month-day
+    ((2025, 2025), 2026, "%Y-%m-%d"),  # one earlier year, all rows alike: still the year
+    ((2025, 2026), 2026, "%Y-%m-%d"),
+    ((), 2026, "%m-%d"),
+])
+def test_dates_show_the_year_unless_all_are_in_this_year(years, now_year, pattern):
+    moments = [datetime(y, 1, 19, 1, 19, tzinfo=UTC) for y in years]
+    now = datetime(now_year, 6, 1, tzinfo=UTC)
+    assert date_format(moments, now=now) == pattern
+    assert date_format(moments, now=now, time=True) == f"{pattern} %H:%M"

@@ -1,0 +1,75 @@
+"""The class's activity read from the progress store in a few aggregate queries, for the Class
+page: per learner and question the counted first tries (`tutor.class_view.QuestionTally`), the
+counted first tries in the window, each learner's last attempt and their review cards due now.
+
+The same numbers as `tutor.class_view.activity_of` computes from each learner's full records
+(a test checks they agree), without reading and building every attempt of the class: a
+300-learner class has over a hundred thousand.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import and_, case, func, select
+
+from grader import Verdict
+from tutor.class_view import LearnerActivity, QuestionTally, RecentTry, window_start
+from tutor.rating import RECORDED_VERDICTS, Phase
+from tutor.store.records import Profile
+from tutor.store.schema import attempts, cards, profiles
+
+# Answered in this app (`tutor.class_view.answered_here`): imported attempts are left out.
+ANSWERED_HERE = attempts.c.imported.is_(False)
+# A counted attempt (`AttemptRecord.counted`) answered here: a visit's first graded try.
+COUNTED = and_(ANSWERED_HERE, attempts.c.phase == Phase.FIRST.value,
+               attempts.c.verdict.in_([v.value for v in RECORDED_VERDICTS]))
+_RIGHT = case((attempts.c.verdict == Verdict.CORRECT.value, 1), else_=0)
+
+
+def _tallies_query():
+    newest = func.row_number().over(
+        partition_by=(attempts.c.profile_id, attempts.c.question_id),
+        order_by=(attempts.c.created_at.desc(), attempts.c.id.desc()))
+    ranked = (select(attempts.c.profile_id, attempts.c.question_id, _RIGHT.label("right"),
+                     newest.label("newest"))
+              .where(COUNTED).subquery())
+    return (select(ranked.c.profile_id, ranked.c.question_id, func.count(),
+                   func.sum(ranked.c.right),
+                   func.max(case((ranked.c.newest == 1, ranked.c.right), else_=0)))
+            .group_by(ranked.c.profile_id, ranked.c.question_id)
+            .order_by(ranked.c.profile_id, ranked.c.question_id))
+
+
+def _tallies_and_last_attempts(conn):
+    last_query = (select(attempts.c.profile_id, func.max(attempts.c.created_at))
+                  .where(ANSWERED_HERE).group_by(attempts.c.profile_id))
+    tallies: dict[int, list[QuestionTally]] = {}
+    for pid, qid, tries, right, latest in conn.execute(_tallies_query()):
+        tallies.setdefault(pid, []).append(QuestionTally(qid, tries, right, latest == 1))
+    return tallies, dict(conn.execute(last_query).all())
+
+
+def load_class(store, now: datetime) -> list[LearnerActivity]:
+    """Every profile's activity at `now` (oldest profile first), from one read snapshot."""
+    since = window_start(now)
+    recent_query = (select(attempts.c.profile_id, attempts.c.question_id, _RIGHT,
+                           attempts.c.created_at)
+                    .where(COUNTED, attempts.c.created_at > since, attempts.c.created_at <= now)
+                    .order_by(attempts.c.id))
+    due_query = (select(cards.c.profile_id, func.count()).where(cards.c.due <= now)
+                 .group_by(cards.c.profile_id))
+
+    def read(conn):
+        return (conn.execute(select(profiles).order_by(profiles.c.id)).all(),
+                *_tallies_and_last_attempts(conn),
+                conn.execute(recent_query).all(), conn.execute(due_query).all())
+
+    profile_rows, tallies, last, recent_rows, due_rows = store.read(read)
+    recent: dict[int, list[RecentTry]] = {}
+    for pid, qid, right, moment in recent_rows:
+        recent.setdefault(pid, []).append(RecentTry(qid, right == 1, moment))
+    due = dict(due_rows)
+    return [LearnerActivity(Profile(p.id, p.name, p.created_at), tuple(tallies.get(p.id, ())),
+                            tuple(recent.get(p.id, ())), last.get(p.id), int(due.get(p.id, 0)))
+            for p in profile_rows]
