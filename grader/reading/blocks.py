@@ -89,7 +89,7 @@ def lines_to_check(text: str, decls: Declarations = NO_DECLARATIONS) -> list[str
 def _rows(text: str) -> list[str]:
     text = _ENV.sub("\n", text)
     text = _DROPPED.sub(" ", text)
-    text = _BOXED.sub("", text)
+    text = _unboxed(text)
     rows, current = [], []
     depth = matrices = 0
     i = 0
@@ -117,6 +117,19 @@ def _rows(text: str) -> list[str]:
         i += 1
     rows.append("".join(current))
     return [row for row in (r.strip() for r in rows) if row]
+
+
+def _unboxed(text: str) -> str:
+    """`\\boxed{…}` replaced by what it boxes (its braces too: a boxed chain is still a chain)."""
+    while (m := _BOXED.search(text)) is not None:
+        depth, j = 0, m.end()
+        while j < len(text):
+            depth += (text[j] == "{") - (text[j] == "}")
+            if depth == 0:
+                break
+            j += 1
+        text = text[:m.start()] + text[m.end() + 1:j] + text[j + 1:]
+    return text
 
 
 # -- one row: prose, remarks and the chain's members ----------------------------------------------
@@ -252,6 +265,26 @@ def _is_label(member: str, decls: Declarations) -> bool:
         return False
     token = tokens[0]
     if token.kind == "leibniz":
-        return True
+        return not _leibniz_is_value(token.text, decls)
     declared = decls.symbols | decls.functions | decls.matrices
-    return token.kind == "name" and token.text not in declared
+    return token.kind == "name" and token.text not in declared \
+        and not _is_member(token.text, decls)
+
+
+def _is_member(name: str, decls: Declarations) -> bool:
+    """`x_L`, `x_{l+1}` of a declared family: a value (`x_3 = x_2 + F_2(x_2)` is two lines)."""
+    family, sep, _ = name.partition("_")
+    return bool(sep) and family in decls.families
+
+
+def _leibniz_is_value(text: str, decls: Declarations) -> bool:
+    """A Leibniz fraction the parser differentiates (parser.py: member_leibniz,
+    leibniz_of_value): a member by a member of its own scalar family (`∂x_{l+1}/∂x_l`, through
+    the relation) or a declared symbol (`∂x/∂W`). The gradient of an undeclared quantity
+    (`∂L/∂x_l`) names what the chain computes: a label."""
+    top, _, var = text.partition("/")
+    if top in decls.symbols:
+        return True
+    family = top.partition("_")[0]
+    return (_is_member(top, decls) and var.partition("_")[0] == family
+            and family not in decls.functions)

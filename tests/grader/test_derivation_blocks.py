@@ -47,7 +47,8 @@ BLOCKS = [
     ("an approximation keeps its sign", "0.5^{20}\\approx9.54\\times10^{-7}",
      [M("0.5^{20}"), M("≈ 9.54\\times10^{-7}")]),
     ("dots are skipped", "x_L = a + b = \\dots = b + a", [M("x_L = a + b"), M("b + a")]),
-    ("\\boxed keeps what it boxes", "\\boxed{x + x} = 2x", [M("{x + x}"), M("2x")]),
+    ("\\boxed keeps what it boxes", "\\boxed{x + x} = 2x", [M("x + x"), M("2x")]),
+    ("a boxed chain is still a chain", "$$\\boxed{ x + x = 2x }$$", [M("x + x"), M("2x")]),
     ("a matrix's rows are not lines",
      "y = \\begin{bmatrix}1 & 2\\\\ 3 & 4\\end{bmatrix} = \\begin{bmatrix}1 & 2\\\\ 3 & 4\\end{bmatrix}",
      [M("y = \\begin{bmatrix}1 & 2\\\\ 3 & 4\\end{bmatrix}"),
@@ -63,6 +64,31 @@ BLOCKS = [
 @pytest.mark.parametrize(("name", "text", "expected"), BLOCKS, ids=[b[0] for b in BLOCKS])
 def test_a_pasted_block_splits_into_lines_and_remarks(name, text, expected):
     assert list(split_derivation(text, D)) == expected
+
+
+# Once x is a family its members are values, not labels; so is a Leibniz fraction the grader
+# differentiates (a member through the relation, a declared symbol); the gradient of an
+# undeclared loss stays a label.
+LAYERS = Declarations.of(symbols=["W"], functions=["F"], integers=["l", "L"],
+                         families=["x", "F"], relations=["x_{l+1} = x_l + F_l(x_l)"])
+FAMILY_BLOCKS = [
+    ("a member first is a line", "x_3 = x_2 + F_2(x_2) = x_1 + F_1(x_1) + F_2(x_2)",
+     [M("x_3"), M("x_2 + F_2(x_2)"), M("x_1 + F_1(x_1) + F_2(x_2)")]),
+    ("a member by a member is a line",
+     "\\frac{\\partial x_{l+1}}{\\partial x_l} = 1 + F_l'(x_l)",
+     [M("\\frac{\\partial x_{l+1}}{\\partial x_l}"), M("1 + F_l'(x_l)")]),
+    ("a symbol by a symbol is a line", "\\frac{\\partial W}{\\partial W} = 1",
+     [M("\\frac{\\partial W}{\\partial W}"), M("1")]),
+    ("the loss's gradient stays a label",
+     "\\frac{\\partial L}{\\partial x_l} = g (1 + F_l'(x_l)) = g + g F_l'(x_l)",
+     [M("\\frac{\\partial L}{\\partial x_l} = g (1 + F_l'(x_l))"), M("g + g F_l'(x_l)")]),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), FAMILY_BLOCKS,
+                         ids=[b[0] for b in FAMILY_BLOCKS])
+def test_members_and_their_derivatives_are_lines_not_labels(name, text, expected):
+    assert list(split_derivation(text, LAYERS)) == expected
 
 
 def test_the_request_grades_a_one_text_answer_by_the_same_split():
