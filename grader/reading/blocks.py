@@ -84,6 +84,16 @@ def lines_to_check(text: str, decls: Declarations = NO_DECLARATIONS) -> list[str
     return [piece.text for piece in split_derivation(text, decls) if not piece.remark]
 
 
+def chain_lines(line: str, decls: Declarations = NO_DECLARATIONS) -> list[str]:
+    """One line of a derivation sent as a list, with its chain split as the page splits a typed
+    line (`a = b = c` -> a, b, c; a label first stays in front: `y = x + F(x)` is one line);
+    a line without `=` or `≈` after its start is itself."""
+    if "=" not in line.lstrip(" =") and "≈" not in line and "\\approx" not in line:
+        return [line]
+    lines = [piece.text for piece in _maths(line, decls, name_is_label=True) if not piece.remark]
+    return lines or [line]
+
+
 # -- rows: newlines and \\ outside braces and matrices --------------------------------------------
 
 def _rows(text: str) -> list[str]:
@@ -189,17 +199,20 @@ def _prose_remark(text: str) -> list[BlockLine]:
     return [BlockLine(text, remark=True)] if text else []
 
 
-def _maths(text: str, decls: Declarations) -> list[BlockLine]:
-    """A maths row: remarks taken out (`\\text{…}`), then one line per member of its chain."""
+def _maths(text: str, decls: Declarations, name_is_label: bool = False) -> list[BlockLine]:
+    """A maths row: remarks taken out (`\\text{…}`), then one line per member of its chain.
+    `name_is_label`: one declared name first is a label too (a listed line `x ≈ 1.414` has
+    always been read so by the parser), family members excepted."""
     maths, before, remarks = _take_remarks(text)
     members = _chain(maths)
     lines: list[BlockLine] = []
     for k, (relation, member) in enumerate(members):
         if _DOTS.match(member):
             continue
-        if k == 0 and len(members) > 1 and _is_label(member, decls):
+        if k == 0 and len(members) > 1 and _is_label(member, decls, name_is_label):
             relation_next, first_value = members[1]
-            members[1] = (relation_next, f"{member} {relation_next} {first_value}")
+            # the label carries the relation (`x ≈ 1.414`), not a second `≈` in front of it
+            members[1] = ("", f"{member} {relation_next} {first_value}")
             continue
         prefix = "≈ " if relation == "≈" else ""
         lines.append(BlockLine(prefix + member))
@@ -253,7 +266,7 @@ def _chain(text: str) -> list[tuple[str, str]]:
     return [(r, m) for r, m in members if m]
 
 
-def _is_label(member: str, decls: Declarations) -> bool:
+def _is_label(member: str, decls: Declarations, name_is_label: bool = False) -> bool:
     """A chain's first member that names what is computed rather than a value the grader can
     read: a Leibniz derivative of something undeclared (∂L/∂x), or one undeclared name (y)."""
     try:
@@ -266,7 +279,7 @@ def _is_label(member: str, decls: Declarations) -> bool:
     token = tokens[0]
     if token.kind == "leibniz":
         return not _leibniz_is_value(token.text, decls)
-    declared = decls.symbols | decls.functions | decls.matrices
+    declared = frozenset() if name_is_label else decls.symbols | decls.functions | decls.matrices
     return token.kind == "name" and token.text not in declared \
         and not _is_member(token.text, decls)
 

@@ -131,3 +131,25 @@ def test_a_declared_name_first_is_a_value_not_a_label():
 def test_hostile_blocks_are_cut_within_bounds(text):
     pieces = split_derivation(text, D)
     assert len(pieces) <= 10_000 and all(len(p.text) <= 10_000 for p in pieces)
+
+
+# A derivation sent as a list (JSON Lines, the bank's `tests:`): a listed line holding a chain is
+# its members, as the page splits a typed line (it was "did not expect = here").
+@pytest.mark.parametrize(("answer", "start", "expected"), [
+    (["(x+1)^2 = x^2+2x+1", "1+2x+x^2"], None, ["verified"] * 3),
+    (["(x+1)^2 = x^2+2x+2 = x^2+2x+1"], None, ["verified", "does_not_follow", "verified"]),
+    (["y = x + x", "2x"], None, ["verified"] * 2),  # a label first stays in front
+    # a declared name first is a label on a listed line (the parser's `L = 1.25`), so a named
+    # approximation stays one line, as before
+    (["x ≈ 1.414"], "sqrt(2)", ["verified"]),
+    (["x + x", "= 2x = 2 x"], None, ["verified"] * 3),
+])
+def test_a_listed_line_with_a_chain_is_split_as_the_page_splits_it(answer, start, expected):
+    request = {"kind": "derivation", "answer": answer, "symbols": ["x"], "lang": "en"}
+    if start:
+        request["start"] = start
+    listed = grader.check(request)
+    assert [s.status.value for s in listed.steps] == expected
+    if start is None:  # the same statuses as the block the page sends
+        typed = grader.check({**request, "answer": "\n".join(answer)})
+        assert [s.status for s in typed.steps] == [s.status for s in listed.steps]
