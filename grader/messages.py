@@ -300,11 +300,21 @@ MESSAGES: dict[str, dict[str, str]] = {
                              "zh": "第 {line} 行不能由上一行推出。"},
     "step_cannot_decide": {"en": "Line {line} could not be checked.",
                            "zh": "第 {line} 行无法验证。"},
+    "step_cannot_decide_because": {"en": "Line {line} could not be checked: {reason}.",
+                                   "zh": "第 {line} 行无法验证：{reason}。"},
     "step_unreadable": {"en": "Line {line} cannot be read: {reason}.",
                         "zh": "第 {line} 行无法读取：{reason}。"},
     "last_not_target": {"en": "Every line follows, but the last line is not the target.",
                         "zh": "每一行都成立，但最后一行不是目标式。"},
     "no_lines": {"en": "The derivation has no lines.", "zh": "推导没有任何一行。"},
+    "too_many_lines": {"en": "The derivation has {count} lines; at most {limit} are checked at "
+                             "once. Check it in parts of up to {limit} lines (start each part "
+                             "from the last line of the one before).",
+                       "zh": "推导共有 {count} 行，一次最多检查 {limit} 行。请分段检查，每段不超过 "
+                             "{limit} 行（每段从上一段的最后一行开始）。"},
+    "block_too_long": {"en": "The pasted derivation has {count} characters; at most {limit} are "
+                             "checked at once. Check it in parts.",
+                       "zh": "粘贴的推导共有 {count} 个字符，一次最多检查 {limit} 个。请分段检查。"},
     # -- question types -----------------------------------------------------------------------
     "choice_correct": {"en": "Correct.", "zh": "正确。"},
     "choice_wrong": {"en": "Not quite: {right} of {total} options judged correctly.",
