@@ -162,6 +162,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "A Leibniz fraction reads as the derivative of its numerator: ∂F(x, W)/∂x is the "
               "partial derivative of F(x, W) by x, and ∂x/∂x is 1.",
         "zh": "莱布尼茨分式读作其分子的导数：∂F(x, W)/∂x 即 F(x, W) 对 x 的偏导数，∂x/∂x 等于 1。"},
+    "note_unknown_gradient": {
+        "en": "∂L/∂x_L of a name that is not declared (a loss) reads as one unknown value, the "
+              "same wherever it is written the same way.",
+        "zh": "未声明的名字（如损失）的 ∂L/∂x_L 读作一个未知值，写法相同处取值相同。"},
     "note_x_as_times": {"en": "The x between the numbers reads as a times sign: 9.54x10^-7 is "
                               "9.54×10^-7.",
                         "zh": "数字之间的 x 读作乘号：9.54x10^-7 即 9.54×10^-7。"},

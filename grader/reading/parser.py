@@ -861,6 +861,7 @@ class Parser:
                 and var.partition("_")[0] in decls.families and "_" in var:
             self.take()
             self.member_index(var.partition("_")[2], t)  # an index that can be read
+            self.notes.add("note_unknown_gradient")
             return self.make(Sym(t.text))
         return None
 

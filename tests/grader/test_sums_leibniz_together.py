@@ -79,3 +79,30 @@ def test_the_preview_shows_the_unknown_gradient_as_a_fraction():
         k: HE[k] for k in ("functions",)}, families=["x", "F"], integers=["l", "L"])
     assert shown["error"] is None, shown
     assert r"\frac{\partial L}{\partial x_{L}}" in shown["interpreted"]
+
+
+# Issue 24: the preview shows how each notation was read (for every keystroke, parse only).
+@pytest.mark.parametrize(("text", "declared", "interpreted"), [
+    ("x + x = 2x = x \\cdot 2", {"symbols": ["x"]}, "x + x = 2 x = x \\cdot 2"),  # a chain
+    ("0.5^{20}\\approx9.54\\times10^{-7}", {}, "{0.5}^{20} \\approx 9.54 \\cdot {10}^{-7}"),
+    (r"\sum_{i=1}^{n} i", {}, r"\sum_{i=1}^{n} i"),
+    (r"\prod_{l=L}^{1} W_l", {"matrices": ["W"], "families": ["W"], "integers": ["L"]},
+     r"\prod_{l=L}^{1} W_{l} \;\left[= W_{L} \, W_{L - 1} \cdots W_{1}\right]"),
+    ("x_{l+1}", {"families": ["x"], "integers": ["l"]}, "x_{l + 1}"),
+    (r"\lambda_l x_l", {"families": ["x", "lambda"], "integers": ["l"]}, r"\lambda_{l} x_{l}"),
+    (r"\frac{\partial F(x, W)}{\partial x}", {"symbols": ["x", "W"], "functions": ["F"]},
+     r"\frac{\partial }{\partial x}\left(F\left(x, W\right)\right)"),
+    (r"x\frac{dF(x)}{dx}", {"symbols": ["x"], "functions": ["F"]},
+     r"x \frac{d}{dx}\left(F\left(x\right)\right)"),
+    (r"\frac{\partial x_L}{\partial x_l}", {"families": ["x"], "integers": ["l", "L"]},
+     r"\frac{\partial x_{L}}{\partial x_{l}}"),
+])
+def test_the_preview_shows_how_each_notation_was_read(text, declared, interpreted):
+    shown = grader.preview(text, **declared)
+    assert shown["error"] is None and shown["interpreted"] == interpreted, shown
+
+
+def test_the_preview_of_a_chain_points_at_the_member_it_cannot_read():
+    shown = grader.preview("(x+1)^2 = x^2 + 2x + @", symbols=["x"], lang="zh")
+    assert shown["interpreted"] is None and "@" in shown["error"]
+    assert shown["caret"].splitlines()[0].strip() == "x^2 + 2x + @"
