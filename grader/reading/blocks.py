@@ -284,20 +284,30 @@ def _is_label(member: str, decls: Declarations, name_is_label: bool = False) -> 
         and not _is_member(token.text, decls)
 
 
+_RELATION_FAMILY = re.compile(r"\s*\\?([A-Za-z]+)_")
+
+
 def _is_member(name: str, decls: Declarations) -> bool:
-    """`x_L`, `x_{l+1}` of a declared family: a value (`x_3 = x_2 + F_2(x_2)` is two lines)."""
+    """`x_L`, `x_{l+1}` of a family a declared relation computes: a value (`x_3 = x_2 +
+    F_2(x_2)` is two lines, checked against the relation). Without a relation the members are
+    free values, and one first in a chain names what it defines, as before."""
     family, sep, _ = name.partition("_")
-    return bool(sep) and family in decls.families
+    return bool(sep) and family in decls.families and family in _related(decls)
+
+
+def _related(decls: Declarations) -> set[str]:
+    """The families the declared relations compute (the name before `_` on the left)."""
+    return {m.group(1) for m in map(_RELATION_FAMILY.match, decls.relations) if m}
 
 
 def _leibniz_is_value(text: str, decls: Declarations) -> bool:
-    """A Leibniz fraction the parser differentiates (parser.py: member_leibniz,
-    leibniz_of_value): a member by a member of its own scalar family (`∂x_{l+1}/∂x_l`, through
-    the relation) or a declared symbol (`∂x/∂W`). The gradient of an undeclared quantity
-    (`∂L/∂x_l`) names what the chain computes: a label."""
+    """A Leibniz fraction the parser differentiates and a chain does not start with to name
+    its subject: a member by a member of its own scalar family (`∂x_{l+1}/∂x_l`, through the
+    relation) or a declared symbol by itself (`∂x/∂x`). `∂y/∂x` (y declared or not) and the
+    gradient of an undeclared quantity (`∂L/∂x_l`) name what the chain computes: a label."""
     top, _, var = text.partition("/")
     if top in decls.symbols:
-        return True
+        return top == var
     family = top.partition("_")[0]
     return (_is_member(top, decls) and var.partition("_")[0] == family
             and family not in decls.functions)

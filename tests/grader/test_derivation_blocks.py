@@ -77,12 +77,20 @@ FAMILY_BLOCKS = [
     ("a member by a member is a line",
      "\\frac{\\partial x_{l+1}}{\\partial x_l} = 1 + F_l'(x_l)",
      [M("\\frac{\\partial x_{l+1}}{\\partial x_l}"), M("1 + F_l'(x_l)")]),
-    ("a symbol by a symbol is a line", "\\frac{\\partial W}{\\partial W} = 1",
+    ("a symbol by itself is a line", "\\frac{\\partial W}{\\partial W} = 1",
      [M("\\frac{\\partial W}{\\partial W}"), M("1")]),
+    ("a symbol by another names the subject: a label",
+     "\\frac{\\partial W}{\\partial x_l} = 1 + F_l'(x_l)",
+     [M("\\frac{\\partial W}{\\partial x_l} = 1 + F_l'(x_l)")]),
     ("the loss's gradient stays a label",
      "\\frac{\\partial L}{\\partial x_l} = g (1 + F_l'(x_l)) = g + g F_l'(x_l)",
      [M("\\frac{\\partial L}{\\partial x_l} = g (1 + F_l'(x_l))"), M("g + g F_l'(x_l)")]),
 ]
+
+
+def test_a_member_of_a_family_without_a_relation_first_names_what_it_defines():
+    free = Declarations.of(functions=["F"], integers=["l"], families=["x", "F"])
+    assert list(split_derivation("x_3 = x_2 + F_2(x_2)", free)) == [M("x_3 = x_2 + F_2(x_2)")]
 
 
 @pytest.mark.parametrize(("name", "text", "expected"), FAMILY_BLOCKS,
