@@ -14,7 +14,8 @@ compares, and the remarks between them, in order:
   first line keeps it (`y = x + F(x)`): the parser reads a line's leading label as a name for
   its value. A member `\\dots`/`\\cdots`/`\\ldots` is skipped (equality carries across it). A
   member after `≈` keeps its `≈` (an approximation: see kinds/derivation.py);
-- remarks: `\\text{…}`, `\\intertext{…}`, `\\mbox{…}`, prose between `$…$` pieces, and every line
+- remarks: `\\text{…}`, `\\intertext{…}`, `\\mbox{…}`, prose between `$…$` pieces (and a
+  `$…$` piece of one name in a sentence: a mention, "the loss $\\mathcal{L}$"), and every line
   with no maths in it (Chinese text, or words such as "where", "since", "by the chain rule") are
   remarks: shown, never graded. A line that starts with a connective ("where", "since",
   "because", "其中", "因为", …) is a remark as a whole: what follows is a definition or a reason,
@@ -148,15 +149,28 @@ def _row_pieces(row: str, decls: Declarations) -> list[BlockLine]:
     if "$" not in row:
         return _prose_or_maths(row, decls)
     pieces: list[BlockLine] = []
-    for k, part in enumerate(re.split(r"\$\$|\$", row)):
+    parts = re.split(r"\$\$|\$", row)
+    prose = any(p.strip(" ,，.。:：") for p in parts[::2])
+    for k, part in enumerate(parts):
         part = part.strip()
         if not part:
             continue
         if k % 2 == 0:  # outside $…$: prose
             pieces += _prose_remark(part)
+        elif prose and _one_name(part, decls):  # "the loss $\mathcal{L}$ at $x_l$": a mention
+            pieces.append(BlockLine(part, remark=True))
         else:
             pieces += _maths(part, decls)
     return pieces
+
+
+def _one_name(text: str, decls: Declarations) -> bool:
+    """One name and nothing else (`x_l`, `\\mathcal{L}`): in a sentence, what it talks about."""
+    try:
+        tokens = prepare_tokens(tokenize(normalize(text).text), decls)
+    except GraderError:
+        return False
+    return len(tokens) == 2 and tokens[0].kind == "name"
 
 
 def _prose_or_maths(row: str, decls: Declarations) -> list[BlockLine]:
