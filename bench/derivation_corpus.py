@@ -5,7 +5,11 @@ lists derivations, each right and with one line broken, with the expected status
 recorded before the checker ran (format: the `sums` brief, docs/contracts.md "The independent
 derivation corpus"). For each class this prints the number of derivations, the share whose every
 line (right and broken variant alike) has the expected status, and the number of broken lines
-(expected `does_not_follow`) that the grader verified, which must be 0.
+the grader verified, which must be 0. A broken line is found by matching lines, not positions:
+a line of the broken variant (as the grader splits it) that the right variant does not have,
+and that its expected statuses do not mark `verified` where the two line counts agree; so a
+split that makes one line more or fewer than the author counted cannot shift a status onto the
+wrong line and be counted (or hidden) as a broken line verified.
 
 Run: .venv/bin/python bench/derivation_corpus.py [folder or file ...] [--details]
 """
@@ -43,10 +47,14 @@ class Outcome:
     def agrees(self) -> bool:
         return self.expected == self.actual
 
+    broken_lines: tuple[int, ...] = ()  # 0-based lines (as split) the right variant lacks
+
     @property
     def broken_verified(self) -> int:
-        return sum(1 for e, a in zip(self.expected, self.actual, strict=False)
-                   if e == "does_not_follow" and a == "verified")
+        aligned = len(self.expected) == len(self.actual)
+        return sum(1 for k in self.broken_lines if k < len(self.actual)
+                   and self.actual[k] == "verified"
+                   and not (aligned and self.expected[k] == "verified"))
 
 
 @dataclass
@@ -83,14 +91,27 @@ def request_for(entry: dict, variant: dict) -> dict:
     return request
 
 
+def checked_lines(entry: dict, variant: dict) -> list[str]:
+    """The lines the grader checks for a variant (its split of the one-text answer)."""
+    request = request_for(entry, variant)
+    declared = {name: request[name] for name in DECLARED}
+    return [p.text for p in grader.split_derivation(request["answer"], **declared)
+            if not p.remark]
+
+
 def run_variant(entry: dict, name: str) -> Outcome:
     variant = entry[name]
     result = grader.check(request_for(entry, variant))
     actual = [step.status.value for step in result.steps]
     if result.error and not actual:
         actual = ["error"]
+    broken: tuple[int, ...] = ()
+    if name == "broken" and "right" in entry:
+        right = set(checked_lines(entry, entry["right"]))
+        broken = tuple(k for k, line in enumerate(checked_lines(entry, variant))
+                       if line not in right)
     return Outcome(entry.get("id", "?"), name, list(variant.get("expected") or []), actual,
-                   result.feedback or "")
+                   result.feedback or "", broken)
 
 
 def run(entries: list[dict]) -> dict[str, ClassReport]:

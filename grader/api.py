@@ -10,7 +10,7 @@ from .kinds.expression import other_names_note
 from .kinds.feedback import caret_text, reason
 from .kinds.request import BadRequest, NeedsWorker, declarations, grade_request
 from .messages import language, message
-from .reading.blocks import BlockLine
+from .reading.blocks import BlockLine, chain_lines
 from .reading.blocks import split_derivation as split_block
 from .reading.latex import to_latex
 from .reading.parser import parse_with_notes
@@ -68,6 +68,21 @@ def preview(text: str, *, symbols=(), functions=(), matrices=(), lang: str = "en
                               **{field: list(names) for field, names in schema.items()}})
     except BadRequest as err:
         return {"interpreted": None, "error": message("bad_request", lang, reason=str(err))}
+    members = chain_lines(text, decls)
+    if len(members) > 1:  # a chain `a = b = c`: each member as the checker reads it
+        shown = [_preview_line(member, decls, lang) for member in members]
+        broken = next((p for p in shown if p["error"]), None)
+        if broken is not None:
+            return broken
+        interpreted = shown[0]["interpreted"] + "".join(
+            (r" \approx " if member.startswith("≈") else " = ") + p["interpreted"]
+            for member, p in zip(members[1:], shown[1:], strict=True))
+        notes = list(dict.fromkeys(p["note"] for p in shown if p["note"]))
+        return {"interpreted": interpreted, "error": None, "note": " ".join(notes) or None}
+    return _preview_line(text, decls, lang)
+
+
+def _preview_line(text: str, decls, lang: str) -> dict:
     try:
         node, _, notes = parse_with_notes(text, decls)
     except ParseError as err:

@@ -162,6 +162,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "A Leibniz fraction reads as the derivative of its numerator: ∂F(x, W)/∂x is the "
               "partial derivative of F(x, W) by x, and ∂x/∂x is 1.",
         "zh": "莱布尼茨分式读作其分子的导数：∂F(x, W)/∂x 即 F(x, W) 对 x 的偏导数，∂x/∂x 等于 1。"},
+    "note_unknown_gradient": {
+        "en": "∂L/∂x_L of a name that is not declared (a loss) reads as one unknown value, the "
+              "same wherever it is written the same way.",
+        "zh": "未声明的名字（如损失）的 ∂L/∂x_L 读作一个未知值，写法相同处取值相同。"},
     "note_x_as_times": {"en": "The x between the numbers reads as a times sign: 9.54x10^-7 is "
                               "9.54×10^-7.",
                         "zh": "数字之间的 x 读作乘号：9.54x10^-7 即 9.54×10^-7。"},
@@ -304,11 +308,21 @@ MESSAGES: dict[str, dict[str, str]] = {
     "compared_start": {"en": "the starting line", "zh": "起始式"},
     "step_cannot_decide": {"en": "Line {line} could not be checked.",
                            "zh": "第 {line} 行无法验证。"},
+    "step_cannot_decide_because": {"en": "Line {line} could not be checked: {reason}.",
+                                   "zh": "第 {line} 行无法验证：{reason}。"},
     "step_unreadable": {"en": "Line {line} cannot be read: {reason}.",
                         "zh": "第 {line} 行无法读取：{reason}。"},
     "last_not_target": {"en": "Every line follows, but the last line is not the target.",
                         "zh": "每一行都成立，但最后一行不是目标式。"},
     "no_lines": {"en": "The derivation has no lines.", "zh": "推导没有任何一行。"},
+    "too_many_lines": {"en": "The derivation has {count} lines; at most {limit} are checked at "
+                             "once. Check it in parts of up to {limit} lines (start each part "
+                             "from the last line of the one before).",
+                       "zh": "推导共有 {count} 行，一次最多检查 {limit} 行。请分段检查，每段不超过 "
+                             "{limit} 行（每段从上一段的最后一行开始）。"},
+    "block_too_long": {"en": "The pasted derivation has {count} characters; at most {limit} are "
+                             "checked at once. Check it in parts.",
+                       "zh": "粘贴的推导共有 {count} 个字符，一次最多检查 {limit} 个。请分段检查。"},
     # -- question types -----------------------------------------------------------------------
     "choice_correct": {"en": "Correct.", "zh": "正确。"},
     "choice_wrong": {"en": "Not quite: {right} of {total} options judged correctly.",

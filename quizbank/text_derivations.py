@@ -13,7 +13,6 @@ from __future__ import annotations
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
 
 from pydantic import ValidationError
 
@@ -47,8 +46,6 @@ class TextDerivation(_Declarations):
     title: Localized
     notation: list[lax_enum(Notation)]
     lines: Localized
-    # Needs the `sums` branch (sums, products, families, relations) to be read.
-    waiting_on: Literal["sums"] | None = None
 
 
 class TextDerivations(StrictModel):

@@ -90,7 +90,9 @@ def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
     # The start's and target's variables are the question's names too (2xy is 2·x·y).
     names = set().union(*(symbol_names(n) for n in (start_node, target_node) if n is not None))
     decls = decls.with_symbols(names)
-    lines = lines[:MAX_LINES]
+    if len(lines) > MAX_LINES:  # refused, never cut: a wrong line past the cut would go unseen
+        text = message("too_many_lines", lang, count=len(lines), limit=MAX_LINES)
+        return result(feedback=text, error=text)
     steps: list[Step] = []
     previous: Node | None = start_node  # the last line that followed: the next one's reference
     previous_line = 0  # its number (0: the start), named in a step's feedback
@@ -162,7 +164,8 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
         verdict = full_verdict(node, previous, symbolic, indexing)
     except (EvalError, ExpectedBroken) as err:
         inner = err.err if isinstance(err, ExpectedBroken) else err
-        text_ = message("step_cannot_decide", lang, line=number) + " " + reason(inner, lang)
+        text_ = message("step_cannot_decide_because", lang, line=number,
+                        reason=reason(inner, lang))
         return _step(number, "cannot_decide", interpreted, text_), node, None
     if verdict.status == "equal":
         return _step(number, "verified", interpreted, ""), node, None
@@ -187,7 +190,8 @@ def _check_approximation(number: int, node: Node, previous: Node, tol: Approxima
     try:
         status, values = approximately(node, previous, tol, lang)
     except EvalError as err:
-        text = message("step_cannot_decide", lang, line=number) + " " + reason(err, lang)
+        text = message("step_cannot_decide_because", lang, line=number,
+                       reason=reason(err, lang))
         return _step(number, "cannot_decide", interpreted, text)
     if status == "equal":
         return _step(number, "verified", interpreted, "")

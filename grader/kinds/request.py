@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from ..errors import GraderError
 from ..messages import language, message
-from ..reading.blocks import lines_to_check
+from ..reading.blocks import MAX_BLOCK, chain_lines, lines_to_check
 from ..reading.names import Declarations
 from ..reading.normalize import normalize
 from ..reading.parser import NO_DECLARATIONS, parse
@@ -199,10 +199,15 @@ def _grade(request: object, lang: str, symbolic) -> Result:
     decls = declarations(request)
     expected, answer = request.get("expected"), request.get("answer")
     if kind == "derivation":
+        if isinstance(answer, str) and len(answer) > MAX_BLOCK:  # refused, never cut
+            text = message("block_too_long", lang, count=len(answer), limit=MAX_BLOCK)
+            return result(feedback=text, error=text)
         if isinstance(answer, str):  # a pasted block: its lines, without the remarks
             answer = lines_to_check(answer, decls)
         if not isinstance(answer, list) or not all(isinstance(a, str) for a in answer):
             raise BadRequest("answer must be a list of lines")
+        # a listed line holding a chain `a = b = c` is its members, as on the page
+        answer = [line for item in answer for line in chain_lines(item, decls)]
         if expected is not None and not isinstance(expected, str):
             raise BadRequest("expected must be the target formula or null")
         start = request.get("start")

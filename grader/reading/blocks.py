@@ -14,7 +14,8 @@ compares, and the remarks between them, in order:
   first line keeps it (`y = x + F(x)`): the parser reads a line's leading label as a name for
   its value. A member `\\dots`/`\\cdots`/`\\ldots` is skipped (equality carries across it). A
   member after `≈` keeps its `≈` (an approximation: see kinds/derivation.py);
-- remarks: `\\text{…}`, `\\intertext{…}`, `\\mbox{…}`, prose between `$…$` pieces, and every line
+- remarks: `\\text{…}`, `\\intertext{…}`, `\\mbox{…}`, prose between `$…$` pieces (and a
+  `$…$` piece of one name in a sentence: a mention, "the loss $\\mathcal{L}$"), and every line
   with no maths in it (Chinese text, or words such as "where", "since", "by the chain rule") are
   remarks: shown, never graded. A line that starts with a connective ("where", "since",
   "because", "其中", "因为", …) is a remark as a whole: what follows is a definition or a reason,
@@ -84,12 +85,22 @@ def lines_to_check(text: str, decls: Declarations = NO_DECLARATIONS) -> list[str
     return [piece.text for piece in split_derivation(text, decls) if not piece.remark]
 
 
+def chain_lines(line: str, decls: Declarations = NO_DECLARATIONS) -> list[str]:
+    """One line of a derivation sent as a list, with its chain split as the page splits a typed
+    line (`a = b = c` -> a, b, c; a label first stays in front: `y = x + F(x)` is one line);
+    a line without `=` or `≈` after its start is itself."""
+    if "=" not in line.lstrip(" =") and "≈" not in line and "\\approx" not in line:
+        return [line]
+    lines = [piece.text for piece in _maths(line, decls, name_is_label=True) if not piece.remark]
+    return lines or [line]
+
+
 # -- rows: newlines and \\ outside braces and matrices --------------------------------------------
 
 def _rows(text: str) -> list[str]:
     text = _ENV.sub("\n", text)
     text = _DROPPED.sub(" ", text)
-    text = _BOXED.sub("", text)
+    text = _unboxed(text)
     rows, current = [], []
     depth = matrices = 0
     i = 0
@@ -119,21 +130,47 @@ def _rows(text: str) -> list[str]:
     return [row for row in (r.strip() for r in rows) if row]
 
 
+def _unboxed(text: str) -> str:
+    """`\\boxed{…}` replaced by what it boxes (its braces too: a boxed chain is still a chain)."""
+    while (m := _BOXED.search(text)) is not None:
+        depth, j = 0, m.end()
+        while j < len(text):
+            depth += (text[j] == "{") - (text[j] == "}")
+            if depth == 0:
+                break
+            j += 1
+        text = text[:m.start()] + text[m.end() + 1:j] + text[j + 1:]
+    return text
+
+
 # -- one row: prose, remarks and the chain's members ----------------------------------------------
 
 def _row_pieces(row: str, decls: Declarations) -> list[BlockLine]:
     if "$" not in row:
         return _prose_or_maths(row, decls)
     pieces: list[BlockLine] = []
-    for k, part in enumerate(re.split(r"\$\$|\$", row)):
+    parts = re.split(r"\$\$|\$", row)
+    prose = any(p.strip(" ,，.。:：") for p in parts[::2])
+    for k, part in enumerate(parts):
         part = part.strip()
         if not part:
             continue
         if k % 2 == 0:  # outside $…$: prose
             pieces += _prose_remark(part)
+        elif prose and _one_name(part, decls):  # "the loss $\mathcal{L}$ at $x_l$": a mention
+            pieces.append(BlockLine(part, remark=True))
         else:
             pieces += _maths(part, decls)
     return pieces
+
+
+def _one_name(text: str, decls: Declarations) -> bool:
+    """One name and nothing else (`x_l`, `\\mathcal{L}`): in a sentence, what it talks about."""
+    try:
+        tokens = prepare_tokens(tokenize(normalize(text).text), decls)
+    except GraderError:
+        return False
+    return len(tokens) == 2 and tokens[0].kind == "name"
 
 
 def _prose_or_maths(row: str, decls: Declarations) -> list[BlockLine]:
@@ -176,17 +213,20 @@ def _prose_remark(text: str) -> list[BlockLine]:
     return [BlockLine(text, remark=True)] if text else []
 
 
-def _maths(text: str, decls: Declarations) -> list[BlockLine]:
-    """A maths row: remarks taken out (`\\text{…}`), then one line per member of its chain."""
+def _maths(text: str, decls: Declarations, name_is_label: bool = False) -> list[BlockLine]:
+    """A maths row: remarks taken out (`\\text{…}`), then one line per member of its chain.
+    `name_is_label`: one declared name first is a label too (a listed line `x ≈ 1.414` has
+    always been read so by the parser), family members excepted."""
     maths, before, remarks = _take_remarks(text)
     members = _chain(maths)
     lines: list[BlockLine] = []
     for k, (relation, member) in enumerate(members):
         if _DOTS.match(member):
             continue
-        if k == 0 and len(members) > 1 and _is_label(member, decls):
+        if k == 0 and len(members) > 1 and _is_label(member, decls, name_is_label):
             relation_next, first_value = members[1]
-            members[1] = (relation_next, f"{member} {relation_next} {first_value}")
+            # the label carries the relation (`x ≈ 1.414`), not a second `≈` in front of it
+            members[1] = ("", f"{member} {relation_next} {first_value}")
             continue
         prefix = "≈ " if relation == "≈" else ""
         lines.append(BlockLine(prefix + member))
@@ -240,7 +280,7 @@ def _chain(text: str) -> list[tuple[str, str]]:
     return [(r, m) for r, m in members if m]
 
 
-def _is_label(member: str, decls: Declarations) -> bool:
+def _is_label(member: str, decls: Declarations, name_is_label: bool = False) -> bool:
     """A chain's first member that names what is computed rather than a value the grader can
     read: a Leibniz derivative of something undeclared (∂L/∂x), or one undeclared name (y)."""
     try:
@@ -252,6 +292,36 @@ def _is_label(member: str, decls: Declarations) -> bool:
         return False
     token = tokens[0]
     if token.kind == "leibniz":
-        return True
-    declared = decls.symbols | decls.functions | decls.matrices
-    return token.kind == "name" and token.text not in declared
+        return not _leibniz_is_value(token.text, decls)
+    declared = frozenset() if name_is_label else decls.symbols | decls.functions | decls.matrices
+    return token.kind == "name" and token.text not in declared \
+        and not _is_member(token.text, decls)
+
+
+_RELATION_FAMILY = re.compile(r"\s*\\?([A-Za-z]+)_")
+
+
+def _is_member(name: str, decls: Declarations) -> bool:
+    """`x_L`, `x_{l+1}` of a family a declared relation computes: a value (`x_3 = x_2 +
+    F_2(x_2)` is two lines, checked against the relation). Without a relation the members are
+    free values, and one first in a chain names what it defines, as before."""
+    family, sep, _ = name.partition("_")
+    return bool(sep) and family in decls.families and family in _related(decls)
+
+
+def _related(decls: Declarations) -> set[str]:
+    """The families the declared relations compute (the name before `_` on the left)."""
+    return {m.group(1) for m in map(_RELATION_FAMILY.match, decls.relations) if m}
+
+
+def _leibniz_is_value(text: str, decls: Declarations) -> bool:
+    """A Leibniz fraction the parser differentiates and a chain does not start with to name
+    its subject: a member by a member of its own scalar family (`∂x_{l+1}/∂x_l`, through the
+    relation) or a declared symbol by itself (`∂x/∂x`). `∂y/∂x` (y declared or not) and the
+    gradient of an undeclared quantity (`∂L/∂x_l`) name what the chain computes: a label."""
+    top, _, var = text.partition("/")
+    if top in decls.symbols:
+        return top == var
+    family = top.partition("_")[0]
+    return (_is_member(top, decls) and var.partition("_")[0] == family
+            and family not in decls.functions)

@@ -69,6 +69,9 @@ def _wrap(node: Node, below: int) -> str:
 
 
 def name_latex(name: str) -> str:
+    if "/" in name:  # an unknown gradient `L/x_L` (parser.py: leibniz_of_value)
+        top, _, var = name.partition("/")
+        return rf"\frac{{\partial {name_latex(top)}}}{{\partial {name_latex(var)}}}"
     base, sep, sub = name.partition("_")
     head = "\\" + base if base in GREEK or base == "pi" else (
         base if len(base) == 1 else rf"\mathrm{{{base}}}")

@@ -148,7 +148,9 @@ def _read_command(text: str, i: int, space: bool) -> tuple[Token | None, int]:
     if word == "partial" and text[end:].lstrip(" ").startswith("_"):  # ∂_x is "\\partial _x"
         return _partial_with_variable(text, i, len(text) - len(text[end:].lstrip(" ")), space)
     if word in LATEX_NAMES:
-        suffix, stop = _read_subscript(text, end, base_of_log=True) if word == LOG else ("", end)
+        # \lambda_l is the name lambda_l, as lambda_l is (a member when lambda is a family)
+        suffix, stop = (_read_subscript(text, end, base_of_log=True) if word == LOG
+                        else _read_subscript(text, end) if word in GREEK else ("", end))
         return Token("name", LATEX_NAMES[word] + suffix, i, stop, space), stop
     if word in LATEX_CMDS:
         return Token("cmd", LATEX_CMDS[word], i, end, space), end

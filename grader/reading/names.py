@@ -347,6 +347,13 @@ def _numerator(tokens: list[Token], i: int, vocabulary: frozenset[str], closer: 
             return None
         return stop, word, order, None, tuple(tokens[j:stop])
     rest = _after_d(t, vocabulary)
+    if rest is not None and _is_op(tokens, i + 1, "("):
+        # dF(x) written as one run of letters: d then the call F(x), as `d F(x)`
+        call = [Token("name", rest, t.pos + 1, t.end, False), *tokens[i + 1:]]
+        stop = _body_end(call, 0, closer)
+        if stop is None:
+            return None
+        return i + stop - 1 + 1, "d", 1, None, tuple(call[:stop])
     if rest is not None and not _is_op(tokens, i + 1, "^"):
         return i + 1, "d", 1, rest, ()  # dF, dL: one token
     return None

@@ -384,9 +384,9 @@ class Parser:
         if t.kind == "name":
             return self.parse_name()
         if t.kind == "leibniz":
-            member_derivative = self.member_leibniz(t)
-            if member_derivative is not None:
-                return member_derivative
+            derivative = self.member_leibniz(t) or self.leibniz_of_value(t)
+            if derivative is not None:
+                return derivative
             function, _, var = t.text.partition("/")
             raise ParseError("leibniz_undeclared", t.pos, function=function, var=var)
         if t.kind == "diffop":
@@ -843,6 +843,27 @@ class Parser:
         member = self.make(Member(family, self.member_index(top.partition("_")[2], t),
                                   "matrix" if family in self.decls.matrices else "symbol"))
         return self.make(Diff(member, var, 1))
+
+    def leibniz_of_value(self, t: Token) -> Node | None:
+        """`\\frac{\\partial x}{\\partial W}` for a declared symbol x: d/dW of x (0 unless W is
+        x). `\\frac{\\partial \\mathcal{L}}{\\partial x_L}` for a name that is no declared value
+        (undeclared, or an integer such as the depth L, which \\mathcal{L} also reads as) by a
+        family member: the gradient of an unknown quantity at that layer, one unknown value
+        (`Sym` named `L/x_L`, shown as the fraction) the same wherever it is written the same.
+        None for anything else (the parser then refuses it)."""
+        top, _, var = t.text.partition("/")
+        decls = self.decls
+        if top in decls.symbols and top not in decls.families:
+            self.take()
+            return self.make_diff(self.make(Sym(top)), var, 1, t)
+        declared = decls.symbols | decls.functions | decls.matrices
+        if top not in declared and "_" not in top and "(" not in top \
+                and var.partition("_")[0] in decls.families and "_" in var:
+            self.take()
+            self.member_index(var.partition("_")[2], t)  # an index that can be read
+            self.notes.add("note_unknown_gradient")
+            return self.make(Sym(t.text))
+        return None
 
     def member_index(self, subscript: str, t: Token) -> Node:
         """The subscript of a member as a formula of integers (`l+1` -> l + 1)."""

@@ -84,7 +84,7 @@ def _apply(n: Apply) -> str:
 _PRINT = {
     Num: _num,
     Const: lambda n: n.name,
-    Sym: lambda n: n.name,
+    Sym: lambda n: "∂" + n.name.replace("/", "/∂") if "/" in n.name else n.name,
     MatSym: lambda n: n.name,
     Ident: lambda n: "I",
     Neg: lambda n: f"-{_operand(n.arg)}",

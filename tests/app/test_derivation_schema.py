@@ -111,12 +111,13 @@ def test_a_text_preset_pastes_its_block_and_declarations_and_checks_as_written(
         open_page, lang, check_label, remark):  # noqa: F811
     at = open_page("derivation", lang=lang)
     at.selectbox(key="derivation.preset").set_value("text-002-residual-block-leibniz").run()
-    assert at.text_input(key="derivation.symbols").value == "x_l, W_l"
+    assert at.text_input(key="derivation.families").value == "x, W"
+    assert at.text_input(key="derivation.integers").value == "l"
     assert at.text_input(key="derivation.functions").value == "F"
     assert at.text_input(key="derivation.relations").value == "x_{l+1} = F(x_l, W_l) + x_l"
     assert at.text_area(key="derivation.lines").value.startswith(remark)
     at = button(at, check_label).click().run()
-    assert at.success[0].value.startswith("All 2 lines" if lang == "en" else "全部 2 行")
+    assert at.success[0].value.startswith("All 3 lines" if lang == "en" else "全部 3 行")
     assert remark.rstrip(":：") in texts(at.text)  # the prose, shown as a remark
     assert at.query_params["preset"] == "text-002-residual-block-leibniz"
 

@@ -1,0 +1,72 @@
+"""Worst times of hostile derivations (issue 24: refused or bounded within 2 s, with a clear
+message). The bounds are counts (tests/grader/test_hostile_derivations.py checks the messages);
+this script only measures: each case REPEATS times in-process through `grader.check`, the worst
+time printed with the first message, and the load average (a shared machine).
+
+Run: .venv/bin/python bench/bench_hostile_lines.py
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import grader  # noqa: E402 - needs the path above
+
+REPEATS = 5
+BUDGET_S = 2.0
+RESIDUAL = {"functions": ["F"], "families": ["x", "F"], "integers": ["L", "l", "n"],
+            "relations": ["x_{l+1} = x_l + F_l(x_l)"]}
+NESTED = "".join(f"\\sum_{{{v}=1}}^{{n}}" for v in "abcd")
+CASES = {
+    "huge constant bound": {"answer": [r"\sum_{i=1}^{10^{9}} i", "5"]},
+    "huge symbolic bound": {"answer": [r"\sum_{i=1}^{10^9 n} i", r"\frac{n(n+1)}{2}"]},
+    "4 nested sums (at the limit)": {"answer": [NESTED + " 1", "n^4"]},
+    "5 nested sums": {"answer": [NESTED + r"\sum_{e=1}^{n} 1", "n^5"]},
+    "200 nested brackets": {"answer": ["(" * 200 + "x" + ")" * 200, "x"]},
+    "9,999-character block": {"answer": ("x + x = 2x\n" * 909)[:9999], "symbols": ["x"]},
+    "10,127-character block": {"answer": "x + x = 2x\n" * 920 + "2x = 3x", "symbols": ["x"]},
+    "40 members in one chain": {"answer": " = ".join(["x + x"] * 40), "symbols": ["x"]},
+    "300 members in one chain": {"answer": " = ".join(["x + x"] * 300), "symbols": ["x"]},
+    "relation run to index 64": {"answer": ["x_{64}", r"x_0 + \sum_{i=0}^{63} F_i(x_i)"],
+                                 **RESIDUAL},
+    "relation asked for index 1000": {"answer": ["x_{1000}",
+                                                 r"x_0 + \sum_{i=0}^{999} F_i(x_i)"], **RESIDUAL},
+    "gradient through 64 layers": {"answer": [r"\frac{\partial x_{64}}{\partial x_0}",
+                                              r"\prod_{i=0}^{63} (1 + F_i'(x_i))"], **RESIDUAL},
+}
+
+
+def first_message(result) -> str:
+    for step in result.steps:
+        if step.feedback and step.status.value != "verified":
+            return step.feedback.splitlines()[0]
+    return (result.error or result.feedback or "").splitlines()[0]
+
+
+def main() -> int:
+    load_before = os.getloadavg()
+    print("| case | worst s | message |")
+    print("| --- | ---: | --- |")
+    worst_all = 0.0
+    for name, request in CASES.items():
+        worst, result = 0.0, None
+        for _ in range(REPEATS):
+            began = time.perf_counter()
+            result = grader.check({"kind": "derivation", "lang": "en", **request})
+            worst = max(worst, time.perf_counter() - began)
+        worst_all = max(worst_all, worst)
+        print(f"| {name} | {worst:.3f} | {first_message(result)[:110]} |")
+    load_after = os.getloadavg()
+    print(f"\nworst {worst_all:.3f} s (budget {BUDGET_S:g} s); load average before "
+          f"{load_before[0]:.2f}, after {load_after[0]:.2f} ({os.cpu_count()} CPUs)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
