@@ -102,8 +102,6 @@ def test_remarks_alone_are_not_a_verified_derivation():
 from tests.app.learner_fixtures import button, database_url, open_page, texts  # noqa: E402, F401
 
 
-@pytest.mark.xfail(strict=True, reason="text-002-residual-block-leibniz waits on the integration "
-                   "of sums and Leibniz (waiting_on in quizbank/text_derivations.yaml)")
 @pytest.mark.parametrize(("lang", "check_label", "remark"), [
     ("en", "Check each line", "By the rules of differentiation, its Jacobian is:"),
     ("zh", "逐行检查", "根据求导法则，其雅可比矩阵为：")])

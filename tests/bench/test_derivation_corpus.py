@@ -20,7 +20,9 @@ def test_two_entries_agree_per_class():
 
 def test_a_broken_line_the_grader_verifies_is_counted():
     entries = derivation_corpus.load_entries([ENTRIES])
-    entries[0]["broken"]["lines"] = ["\\frac{n(n+1)}{2}"]  # a right line, recorded as broken
+    # A right line the right variant does not have, recorded as broken: a line the grader
+    # verifies where the corpus expects it to fail.
+    entries[0]["broken"]["lines"] = ["\\frac{n^2+n}{2}"]
     entries[0]["broken"]["expected"] = ["does_not_follow"]
     report = derivation_corpus.run(entries[:1])["sums_products"]
     assert (report.agreeing, report.broken_verified) == (0, 1)
