@@ -23,8 +23,8 @@ BLOCK = ("\\begin{aligned}\n"
 
 @pytest.mark.parametrize(("lang", "more", "integers", "check", "remark", "broken"), [
     ("en", "More declarations", "Integers", "Check each line", "remark",
-     "Line 2 does not follow from the line before it."),
-    ("zh", "更多声明", "整数", "逐行检查", "说明", "第 2 行不能由上一行推出。"),
+     "Line 2 does not follow from line 1."),
+    ("zh", "更多声明", "整数", "逐行检查", "说明", "第 2 行不能由第 1 行推出。"),
 ])
 def test_a_pasted_block_is_checked_with_its_remarks_and_the_new_fields_stay_in_the_link(
         page, goto, screenshot, lang, more, integers, check, remark, broken):
