@@ -29,6 +29,7 @@ point -> wrong; otherwise partial. Score = required points ticked / required poi
 from __future__ import annotations
 
 import random
+import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
@@ -103,7 +104,9 @@ class QuestionRun:
     skipped: bool = False  # "I don't know": recorded as a failure
     timed_out: bool = False  # submitted by the clock at 00:00 (as typed then, or skipped if empty)
     attempt_id: int | None = None
-    unassessed_id: int | None = None  # the answer recorded as the model answer was shown
+    # the key of the answer recorded as the model answer was shown (the ticks assess it by key:
+    # while the database is away it waits in the spool, without a row id)
+    unassessed_key: str | None = None
     rating: int | None = None
     due: datetime | None = None  # when the question comes back
     choices: tuple[tuple[int, datetime], ...] = ()  # ratings the learner may switch to, and due
@@ -162,10 +165,10 @@ class InterviewSession:
             suggested=suggest_ticks(question.rubric, text),
         )
         held = replace(attempt_for(replace(run, outcome=grade_ticks(question, ()))),
-                       verdict=Verdict.WRONG, score=0.0, unassessed=True)
-        stored = None if record is None else record(held)
-        if stored is not None and hasattr(stored, "id"):
-            run = replace(run, unassessed_id=stored.id)
+                       verdict=Verdict.WRONG, score=0.0, unassessed=True, key=uuid.uuid4().hex)
+        if record is not None:
+            record(held)
+            run = replace(run, unassessed_key=held.key)
         return replace(self, stage=Stage.REVEAL, runs=(*self.runs, run))
 
     def confirm_ticks(
@@ -301,7 +304,7 @@ def _run_from_dict(data: Mapping[str, Any]) -> QuestionRun:
             tuple(outcome["bonus"])),
         skipped=bool(data.get("skipped")), timed_out=bool(data.get("timed_out")),
         attempt_id=data.get("attempt_id"),
-        unassessed_id=data.get("unassessed_id"),
+        unassessed_key=data.get("unassessed_key"),
         rating=data.get("rating"),
         due=None if data.get("due") is None else datetime.fromisoformat(data["due"]),
         choices=tuple((int(r), datetime.fromisoformat(d)) for r, d in data.get("choices") or ()),
@@ -325,7 +328,7 @@ def attempt_for(run: QuestionRun) -> NewAttempt:
         misconception_ticked=bool(outcome.misconceptions),
         bonus_hit=bool(outcome.bonus),
         slow_after_seconds=None,  # a typed interview answer is long by nature
-        assesses=run.unassessed_id,  # the ticks assess the answer recorded with the model answer
+        assesses=run.unassessed_key,  # the ticks assess the answer recorded with the model answer
     )
 
 

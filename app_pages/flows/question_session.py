@@ -115,7 +115,11 @@ class QuestionSession:
     # interview: the answer typed before the model answer is shown, then ticked on the rubric
     draft_answer: str | None = None
     draft_confidence: str | None = None
-    unassessed_id: int | None = None  # the interview answer recorded with the model answer
+    # interview: the key of the answer recorded with the model answer (the ticks assess it by its
+    # key: while the database is away it is in the spool, without a row id), and whether the
+    # store has it yet
+    unassessed_key: str | None = None
+    held_saved: bool = False
 
     @property
     def seed(self) -> int | None:
@@ -186,16 +190,18 @@ def show_model_answer(session: QuestionSession, question, answer: str, confidenc
     session.show_model_answer(answer, confidence)
     if record is None:
         return
+    import uuid
+
     from tutor.store.records import NewAttempt
 
     elapsed = (time.time() if now is None else now) - session.started_at
+    session.unassessed_key = uuid.uuid4().hex
     stored = record(NewAttempt(
         question_id=question.id, verdict="wrong", score=0.0, answer=answer,
         hints_used=session.hints_shown, seconds=round(max(elapsed, 0.0), 3),
         confidence=CONFIDENCE_LEVEL[confidence], mode=mode, phase=Phase.FIRST,
-        slow_after_seconds=None, unassessed=True))
-    if stored is not None:
-        session.unassessed_id = stored.id
+        slow_after_seconds=None, unassessed=True, key=session.unassessed_key))
+    session.held_saved = stored is not None
 
 
 def open_session(question, *, rng: random.Random, serial: int = 0, seed: int | None = None,
@@ -302,7 +308,7 @@ def new_attempt(question, session: QuestionSession, graded: Graded, *, mode: str
     rubric = graded.rubric
     is_interview = kind_of(question) == "interview"
     # the ticks assess the answer recorded with the model answer (no second row)
-    assesses = session.unassessed_id if is_interview and not graded.gave_up else None
+    assesses = session.unassessed_key if is_interview and not graded.gave_up else None
     answer = graded.answer
     ticks = tuple(answer.get("ticked", ())) if isinstance(answer, Mapping) and is_interview else ()
     text = answer["text"] if is_interview and isinstance(answer, Mapping) else answer
@@ -341,7 +347,7 @@ def save(session: QuestionSession, question, graded: Graded, *, record: Callable
     from tutor.review import rating_choices
 
     if graded.rubric is not None:  # assessed: the held answer is no longer waiting
-        session.unassessed_id = None
+        session.unassessed_key, session.held_saved = None, False
     saved = replace(graded, attempt_id=stored.id, rating=stored.rating, phase=Phase(stored.phase),
                     due=stored.card.due if stored.card else None,
                     choices=rating_choices(stored.rating, stored.before, stored.created_at,
@@ -384,7 +390,8 @@ def to_draft(session: QuestionSession) -> dict[str, Any]:
         "typed": session.typed,
         "draft_answer": session.draft_answer,
         "draft_confidence": session.draft_confidence,
-        "unassessed_id": session.unassessed_id,
+        "unassessed_key": session.unassessed_key,
+        "held_saved": session.held_saved,
     }
 
 
@@ -410,7 +417,8 @@ def from_draft(data: Any, question) -> QuestionSession | None:
             typed=dict(data["typed"]),
             draft_answer=data.get("draft_answer"),
             draft_confidence=data.get("draft_confidence"),
-            unassessed_id=data.get("unassessed_id"),
+            unassessed_key=data.get("unassessed_key"),
+            held_saved=bool(data.get("held_saved")),
         )
     except (AttributeError, KeyError, TypeError, ValueError):
         return None

@@ -62,7 +62,7 @@ def interview_question(question, session: flow.QuestionSession, lang: str, *, ke
     with st.expander(t("practice.model_answer", lang), expanded=True, icon=":material/record_voice_over:"):
         st.markdown(question.model_answer.get(lang))
 
-    if session.unassessed_id is not None and session.last is None:
+    if session.held_saved and session.last is None:
         st.caption(t("practice.assess_pending", lang))
     if session.answer_shown:
         # assessed once: whether the store counted it or recorded it as practice

@@ -2,6 +2,7 @@
 what is recorded and counted, the rating change, and the draft that survives a reload."""
 
 import random
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -173,6 +174,31 @@ def test_an_interview_answer_is_recorded_when_the_model_answer_is_shown(store):
     (assessed,) = store.list_attempts(me.id)  # the same row, assessed by the ticks
     assert (assessed.id, assessed.unassessed, assessed.verdict) == (held.id, False, "correct")
     assert graded.counted and graded.rating == assessed.rating == store.list_cards(me.id)[0].last_rating
+
+
+def test_ticks_given_while_the_held_answer_waits_in_the_spool_assess_it(store):
+    # The database is away: the answer recorded with the model answer is queued (the page gets
+    # no record back, so no row id), then the ticks are queued after it. Written in order once
+    # the database is back, the ticks assess the held answer: one row, not two (the spool fault
+    # check in .ci/run found two).
+    me = store.create_profile("Ada")
+    queued = []
+
+    def queue(attempt):  # what AttemptWriter.submit does: a key for each, then the spool
+        queued.append(replace(attempt, key=attempt.key or f"k{len(queued)}"))
+
+    session = opened(INTERVIEW, now=None)
+    flow.show_model_answer(session, INTERVIEW, "identity", "high", record=queue)
+    assert session.unassessed_key and not session.held_saved  # not shown as saved
+    flow.save(session, INTERVIEW, answer(session, INTERVIEW, {"text": "identity",
+                                                              "ticked": ["identity"]}),
+              record=queue)
+    for attempt in queued:  # the spool's replay, in order
+        store.record_attempt(me.id, attempt)
+    (row,) = store.list_attempts(me.id)
+    assert (row.unassessed, row.verdict, row.key) == (False, "correct", queued[0].key)
+    assert store.record_attempt(me.id, queued[1]).id == row.id  # a replay again: no new row
+    assert store.count_attempts(me.id) == 1
 
 
 def test_model_answer_then_skip_then_reopen_and_tick_is_practice(store):

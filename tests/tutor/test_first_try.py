@@ -145,21 +145,22 @@ def test_another_profile_has_its_own_first_try(store, profile):
 
 
 # ---- interview answers: the model answer is the solution ---------------------------------------
-def shown(qid="iq", text="my answer"):
+def shown(qid="iq", text="my answer", key="held-1"):
     # "Submit and show the model answer": recorded at once, a failure until ticked
-    return NewAttempt(qid, "wrong", answer=text, confidence=2, mode="practice", unassessed=True)
+    return NewAttempt(qid, "wrong", answer=text, confidence=2, mode="practice", unassessed=True,
+                      key=key)
 
 
-def ticks(attempt_id, qid="iq", verdict="correct", score=1.0):
+def ticks(held_key, qid="iq", verdict="correct", score=1.0):
     return NewAttempt(qid, verdict, score=score, answer="my answer", confidence=2,
-                      rubric_ticks=("identity",), assesses=attempt_id)
+                      rubric_ticks=("identity",), assesses=held_key)
 
 
 def test_ticking_the_key_points_assesses_the_answer_recorded_with_the_model_answer(store, profile):
     pid = profile.id
     held = store.record_attempt(pid, shown(), now=T0)
     assert (held.phase, held.rating, held.unassessed) == ("first", 1, True)
-    assessed = store.record_attempt(pid, ticks(held.id), now=T0 + 2 * MINUTE)
+    assessed = store.record_attempt(pid, ticks(held.key), now=T0 + 2 * MINUTE)
     assert (assessed.id, assessed.verdict, assessed.rating, assessed.unassessed) == (
         held.id, "correct", 3, False)
     # scheduled once, with Good, from the moment the answer was given
@@ -169,7 +170,7 @@ def test_ticking_the_key_points_assesses_the_answer_recorded_with_the_model_answ
     # a right answer's rating may still be changed afterwards
     assert store.change_rating(pid, held.id, 4).due == T0 + 8 * DAY
     # ticked again (another tab that restored the same draft): an answer of its own, practice
-    again = store.record_attempt(pid, ticks(held.id, verdict="wrong", score=0.0),
+    again = store.record_attempt(pid, ticks(held.key, verdict="wrong", score=0.0),
                                  now=T0 + 3 * MINUTE)
     assert (again.id != held.id, again.phase, again.rating) == (True, "repeat", None)
     assert store.list_attempts(pid)[0].verdict == "correct" and store.list_cards(pid)[0].last_rating == 4
@@ -179,10 +180,10 @@ def test_submit_show_the_model_answer_skip_then_reopen_and_tick_is_practice(stor
     pid = profile.id
     store.record_attempt(pid, shown(), now=T0)  # ... then "Skip this question": no ticks
     assert store.list_cards(pid)[0].due == T0 + DAY  # it stands as a failure: back tomorrow
-    reopened = store.record_attempt(pid, shown(text="the model answer, copied"),
+    reopened = store.record_attempt(pid, shown(text="the model answer, copied", key="held-2"),
                                     now=T0 + 5 * MINUTE)
     assert reopened.phase == "repeat"
-    ticked = store.record_attempt(pid, ticks(reopened.id), now=T0 + 6 * MINUTE)
+    ticked = store.record_attempt(pid, ticks(reopened.key), now=T0 + 6 * MINUTE)
     assert (ticked.phase, ticked.rating, ticked.verdict) == ("repeat", None, "correct")
     assert store.list_cards(pid)[0].last_rating == 1
     assert counted(store, pid) == [("iq", None, "wrong")]
@@ -198,9 +199,9 @@ def test_an_unassessed_answer_is_a_failure_until_ticked(store, profile):
 def test_ticks_cannot_assess_another_profiles_or_another_questions_answer(store, profile):
     other = store.create_profile("Bo")
     held = store.record_attempt(profile.id, shown(), now=T0)
-    theirs = store.record_attempt(other.id, ticks(held.id), now=T0 + MINUTE)
+    theirs = store.record_attempt(other.id, ticks(held.key), now=T0 + MINUTE)
     assert theirs.profile_id == other.id and theirs.id != held.id  # Bo's own answer
-    mine = store.record_attempt(profile.id, ticks(held.id, qid="other-q"), now=T0 + MINUTE)
+    mine = store.record_attempt(profile.id, ticks(held.key, qid="other-q"), now=T0 + MINUTE)
     assert mine.id != held.id and mine.question_id == "other-q"
     assert store.list_attempts(profile.id)[0].unassessed  # the held answer is untouched
 

@@ -220,10 +220,10 @@ def _assess(conn: Connection, profile_id: int, attempt: NewAttempt) -> AttemptRe
     shown: its verdict, score, ticks and confidence replace the row's. When that row counted
     (and is still its card's last review), the card is scheduled again from the card before it
     with the rating the ticks give, at the moment the answer was given; practice stays practice.
-    None when `attempt.assesses` is not (or no longer) an unassessed answer of this profile to
-    this question: a row is assessed once (two tabs sharing a draft both tick it)."""
+    None when `attempt.assesses` is not the key of (or no longer) an unassessed answer of this
+    profile to this question: a row is assessed once (two tabs sharing a draft both tick it)."""
     row = conn.execute(select(attempts).where(
-        attempts.c.id == attempt.assesses, attempts.c.profile_id == profile_id)).first()
+        attempts.c.client_key == attempt.assesses, attempts.c.profile_id == profile_id)).first()
     if row is None or row.question_id != attempt.question_id or not row.unassessed:
         return None
     where = and_(cards.c.profile_id == profile_id, cards.c.question_id == row.question_id)

@@ -40,8 +40,10 @@ class NewAttempt:
     stored changes nothing, so a retried or replayed write lands once.
 
     An interview answer is recorded as its model answer is shown, `unassessed` (a failure until
-    ticked); the ticks then come as a `NewAttempt` that `assesses` that row's id (its verdict,
-    score, ticks and confidence replace the row's; no second row)."""
+    ticked); the ticks then come as a `NewAttempt` that `assesses` that answer's `key` (its
+    verdict, score, ticks and confidence replace the row's; no second row). By key, not row id:
+    an answer held in a replica's spool while the database is away has no row id yet, and the
+    spool writes the held answer before its ticks."""
 
     question_id: str
     verdict: Verdict | str
@@ -60,7 +62,7 @@ class NewAttempt:
     phase: Phase | str = Phase.FIRST
     key: str | None = None
     unassessed: bool = False
-    assesses: int | None = None
+    assesses: str | None = None  # the key of the unassessed answer these ticks assess
 
     def problems(self) -> list[str]:
         """Every reason this attempt cannot be stored (empty when it is fine)."""
@@ -91,9 +93,10 @@ class NewAttempt:
             isinstance(self.key, str) and 0 < len(self.key) <= MAX_ATTEMPT_KEY
         ):
             found.append(f"key must be text of 1..{MAX_ATTEMPT_KEY} characters")
-        if self.assesses is not None and (isinstance(self.assesses, bool) or not isinstance(
-                self.assesses, int) or self.assesses < 1):
-            found.append(f"assesses {self.assesses!r} is not an attempt id")
+        if self.assesses is not None and not (
+            isinstance(self.assesses, str) and 0 < len(self.assesses) <= MAX_ATTEMPT_KEY
+        ):
+            found.append(f"assesses must be an attempt's key, text of 1..{MAX_ATTEMPT_KEY} characters")
         if self.assesses is not None and self.unassessed:
             found.append("an assessment cannot itself be unassessed")
         if self.unassessed and (self.verdict != Verdict.WRONG.value or self.score != 0.0):
