@@ -64,8 +64,13 @@ def reset_database(url: str) -> None:
 
     engine = create_engine(url)
     with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS identities, drafts, attempts, cards, settings, "
-                          "profiles, schema_version, alembic_version CASCADE"))
+        # every table the schema has now (a list written here went stale when revisions
+        # added tables, and a second run then failed on "already exists")
+        names = conn.execute(text("SELECT tablename FROM pg_tables "
+                                  "WHERE schemaname = current_schema()")).scalars().all()
+        if names:
+            conn.execute(text("DROP TABLE IF EXISTS "
+                              + ", ".join(f'"{name}"' for name in names) + " CASCADE"))
     engine.dispose()
 
 

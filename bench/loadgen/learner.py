@@ -138,8 +138,9 @@ async def answer_one(tab: AppTab, config: LearnerConfig, rng: random.Random, log
         if tab.page.keyed_block(VERDICT_KEY) is not None:
             raise TabError("a verdict was on the page but did not come with the submit")
     if verdict is None:
+        shown = " | ".join(t[:60] for t in tab.page.texts()[-4:])
         raise TabError(f"no verdict after {MAX_FORMS} forms (is the verdict container keyed "
-                       f"{VERDICT_KEY!r}?)")
+                       f"{VERDICT_KEY!r}?): {shown}")
     log.verdicts.append(verdict)
     # Alerts on screen with the verdict (e.g. "could not be saved"): what to look at when the
     # attempts stored fall short of the verdicts seen.
