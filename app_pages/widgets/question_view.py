@@ -128,7 +128,7 @@ def _submit(question, session: flow.QuestionSession, lang: str, wkey: str, recor
             mode: str) -> None:
     """Submit's callback: check the answer is complete and grade it."""
     answer = inputs.answer_from_state(question, wkey)
-    problem = _incomplete(question, answer)
+    problem = _incomplete(question, answer, typed=st.session_state.get(f"{wkey}.lines"))
     if problem:
         st.session_state[f"{wkey}.notice"] = problem
         return
@@ -139,8 +139,10 @@ def _submit(question, session: flow.QuestionSession, lang: str, wkey: str, recor
     st.session_state.setdefault(f"{wkey}.unsaved", []).append(graded)
 
 
-def _incomplete(question, answer) -> str | None:
+def _incomplete(question, answer, *, typed: str | None = None) -> str | None:
     kind = inputs.question_type(question)
+    if answer is None and kind == "derivation" and (typed or "").strip():
+        return tr("practice.only_remarks")  # words only: every line was read as a remark
     if answer is None:
         return tr("practice.pick_an_option" if kind == "choice" else "practice.empty_answer")
     if kind == "ordering" and len(answer) < len(question.steps):

@@ -20,6 +20,13 @@ ONE_LINE = (
     "1", "0.5", "-2.25", "3/4", "1e-3", "[0.5, -0.2, 0.1]", "[[1, 0], [0, 1]]",
     "x + F(x)", "H(x) - x", "1 + F'(x)", "(I + W)^T g", "2x", "sqrt(d)",
 )
+# Derivation lines (a derivation question's box, keyed `….lines`): prose alone there is refused
+# before grading ("every line reads as a remark"), so a learner writes formulas.
+DERIVATION_LINES = (
+    "y = x + F(x)\ndy/dx = 1 + F'(x)",
+    "d/dx (x + F(x))\n1 + F'(x)",
+    "\\frac{\\partial y}{\\partial x} = 1 + F'(x)\n\\text{by the chain rule}",
+)
 # Several lines: a derivation, or an interview answer of a few sentences.
 MULTI_LINE = (
     "y = x + F(x)\ndy/dx = 1 + F'(x)",
@@ -76,7 +83,8 @@ def learner_state(widget: Widget, rng: random.Random) -> WidgetState | None:
     if kind == "text_input":
         state.string_value = rng.choice(ONE_LINE)
     elif kind == "text_area":
-        state.string_value = rng.choice(MULTI_LINE)
+        lines = widget.id.endswith(".lines")
+        state.string_value = rng.choice(DERIVATION_LINES if lines else MULTI_LINE)
     elif kind == "checkbox":
         state.bool_value = rng.random() < 0.5
     elif kind in ("radio", "selectbox") and options:

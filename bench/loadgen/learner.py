@@ -138,7 +138,7 @@ async def answer_one(tab: AppTab, config: LearnerConfig, rng: random.Random, log
         if tab.page.keyed_block(VERDICT_KEY) is not None:
             raise TabError("a verdict was on the page but did not come with the submit")
     if verdict is None:
-        shown = " | ".join(t[:60] for t in tab.page.texts()[-4:])
+        shown = " | ".join(t[:80] for t in tab.page.texts()[-14:] if t.strip() != "$$")
         raise TabError(f"no verdict after {MAX_FORMS} forms (is the verdict container keyed "
                        f"{VERDICT_KEY!r}?): {shown}")
     log.verdicts.append(verdict)

@@ -170,6 +170,23 @@ def test_derivation_question_marks_each_line(open_page):  # noqa: F811
     assert "verified" in rows[0] and "does not follow" in rows[1]
 
 
+@pytest.mark.parametrize(("lang", "submit", "says"), [
+    ("en", "Submit answer", "Every line reads as a remark"),
+    ("zh", "提交答案", "每一行都被当作说明文字")])
+def test_a_derivation_of_words_only_is_refused_as_remarks_and_records_nothing(
+        open_page, database_url, lang, submit, says):  # noqa: F811
+    # Prose alone in a derivation box is all remarks after the split: nothing to check. It said
+    # "Write an answer before submitting." (a learner had written one); it now says why.
+    from app_pages.widgets.resources import bank
+
+    question = bank().by_type("derivation")[0]
+    at = open_page("practice", q=question.id, lang=lang)
+    at.text_area[0].input("残差连接让梯度可以直接通过恒等映射传回前面的层，缓解梯度消失。")
+    at = button(at, submit).click().run()
+    assert at.warning[0].value.startswith(says)
+    assert attempts(database_url) == []
+
+
 def test_interview_question_reveal_tick_and_follow_up(open_page, database_url, monkeypatch):  # noqa: F811
     from app_pages.widgets import resources
     from tests.app.learner_bank import fixture_bank
