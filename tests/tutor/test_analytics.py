@@ -154,15 +154,18 @@ def test_unreadable_rows_left_by_the_migration_are_not_first_tries(store_url):
     engine = create_engine(store_url)
     with engine.begin() as conn:
         _as_the_numbered_migrations_left_it(conn, 2)
-        conn.execute(v1.profiles.insert(), [{"id": 1, "name": "Ada", "created_at": NAIVE_T0}])
+        # no explicit id: PostgreSQL's sequence would not move past it, and Bo's insert below
+        # would collide with it
+        ada = conn.execute(v1.profiles.insert().values(name="Ada", created_at=NAIVE_T0)
+                           ).inserted_primary_key[0]
         conn.execute(v1.attempts.insert(), [{
-            "profile_id": 1, "question_id": "q", "seed": None, "answer": "oops(",
+            "profile_id": ada, "question_id": "q", "seed": None, "answer": "oops(",
             "verdict": "error", "score": 0.0, "hints_used": 0, "seconds": 1.0, "confidence": None,
             "rubric_ticks": None, "rating": None, "created_at": NAIVE_T0}])
     engine.dispose()
     store = ProgressStore.open(store_url)
     later = T0 + timedelta(minutes=1)
-    store.record_attempt(1, NewAttempt("q", Verdict.CORRECT, score=1.0, answer="(I+W)^T g"),
+    store.record_attempt(ada, NewAttempt("q", Verdict.CORRECT, score=1.0, answer="(I+W)^T g"),
                          now=later)
     bo = store.create_profile("Bo")
     store.record_attempt(bo.id, NewAttempt("q", Verdict.WRONG, answer="W g"), now=later)
