@@ -53,37 +53,48 @@ def _newest_is_right(conn, profile_id: int, question_id: str) -> bool:
                         .limit(1)).scalar_one() == 1
 
 
-def _tallies_and_last_attempts(conn):
-    last_query = (select(attempts.c.profile_id, func.max(attempts.c.created_at))
-                  .where(ANSWERED_HERE).group_by(attempts.c.profile_id))
+def _tallies(conn) -> dict[int, list[QuestionTally]]:
     tallies: dict[int, list[QuestionTally]] = {}
     for pid, qid, tries, right, newest_right in conn.execute(_tallies_query()).all():
         if newest_right is None:
             newest_right = _newest_is_right(conn, pid, qid)
         tallies.setdefault(pid, []).append(QuestionTally(qid, tries, right, newest_right == 1))
-    return tallies, dict(conn.execute(last_query).all())
+    return tallies
+
+
+# Each profile's last attempt answered here, looked up per profile on the (profile_id,
+# created_at) index from the newest down (~1 ms for 300 learners; a GROUP BY over the class's
+# attempts read every row's `imported` flag: ~60 ms).
+_LAST_ACTIVE = (select(attempts.c.created_at)
+                .where(attempts.c.profile_id == profiles.c.id, ANSWERED_HERE)
+                .order_by(attempts.c.created_at.desc()).limit(1)
+                .correlate(profiles).scalar_subquery())
 
 
 def load_class(store, now: datetime) -> list[LearnerActivity]:
     """Every profile's activity at `now` (oldest profile first), from one read snapshot."""
     since = window_start(now)
+    profiles_query = select(profiles, _LAST_ACTIVE.label("last_active")).order_by(profiles.c.id)
+    # The window's first tries. The profile condition always holds (an attempt's profile exists);
+    # it lets SQLite read the window per profile from the (profile_id, created_at) index instead
+    # of scanning every attempt (~half the time).
     recent_query = (select(attempts.c.profile_id, attempts.c.question_id, _RIGHT,
                            attempts.c.created_at)
-                    .where(COUNTED, attempts.c.created_at > since, attempts.c.created_at <= now)
+                    .where(COUNTED, attempts.c.created_at > since, attempts.c.created_at <= now,
+                           attempts.c.profile_id.in_(select(profiles.c.id)))
                     .order_by(attempts.c.id))
     due_query = (select(cards.c.profile_id, func.count()).where(cards.c.due <= now)
                  .group_by(cards.c.profile_id))
 
     def read(conn):
-        return (conn.execute(select(profiles).order_by(profiles.c.id)).all(),
-                *_tallies_and_last_attempts(conn),
+        return (conn.execute(profiles_query).all(), _tallies(conn),
                 conn.execute(recent_query).all(), conn.execute(due_query).all())
 
-    profile_rows, tallies, last, recent_rows, due_rows = store.read(read)
+    profile_rows, tallies, recent_rows, due_rows = store.read(read)
     recent: dict[int, list[RecentTry]] = {}
     for pid, qid, right, moment in recent_rows:
         recent.setdefault(pid, []).append(RecentTry(qid, right == 1, moment))
     due = dict(due_rows)
     return [LearnerActivity(Profile(p.id, p.name, p.created_at), tuple(tallies.get(p.id, ())),
-                            tuple(recent.get(p.id, ())), last.get(p.id), int(due.get(p.id, 0)))
+                            tuple(recent.get(p.id, ())), p.last_active, int(due.get(p.id, 0)))
             for p in profile_rows]
