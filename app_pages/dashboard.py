@@ -41,15 +41,15 @@ else:
     left, right = st.columns(2)
     with left:
         st.subheader(tr("dashboard.activity"))
-        st.altair_chart(charts.activity_chart(data.daily), width="stretch")
+        charts.draw(charts.activity_chart(data.daily))
         st.subheader(tr("dashboard.calibration"))
         st.caption(tr("dashboard.calibration_help"))
-        st.altair_chart(charts.calibration_chart(data.calibration), width="stretch")
+        charts.draw(charts.calibration_chart(data.calibration))
     with right:
         st.subheader(tr("dashboard.mastery_title"))
-        st.altair_chart(charts.mastery_chart(data.mastery), width="stretch")
+        charts.draw(charts.mastery_chart(data.mastery))
         st.subheader(tr("dashboard.reviews_due"))
-        st.altair_chart(charts.due_chart(data.due), width="stretch")
+        charts.draw(charts.due_chart(data.due))
     attempts_table(data.attempts, lang())
     question_table(data.history, lang())
 

@@ -27,49 +27,74 @@ COUNTED = and_(ANSWERED_HERE, attempts.c.phase == Phase.FIRST.value,
 _RIGHT = case((attempts.c.verdict == Verdict.CORRECT.value, 1), else_=0)
 
 
+# The newest counted try's verdict, without ranking every row (a window over the class's first
+# tries cost ~3x this GROUP BY in SQLite): right when the newest right try is later than the
+# newest failed one. Both at the same moment is a tie that only the ids break: NULL, settled by
+# `_newest_is_right`.
+_RIGHT_AT = func.max(case((attempts.c.verdict == Verdict.CORRECT.value, attempts.c.created_at)))
+_FAILED_AT = func.max(case((attempts.c.verdict != Verdict.CORRECT.value, attempts.c.created_at)))
+_NEWEST_RIGHT = case((_FAILED_AT.is_(None), 1), (_RIGHT_AT.is_(None), 0),
+                     (_RIGHT_AT > _FAILED_AT, 1), (_RIGHT_AT < _FAILED_AT, 0), else_=None)
+
+
 def _tallies_query():
-    newest = func.row_number().over(
-        partition_by=(attempts.c.profile_id, attempts.c.question_id),
-        order_by=(attempts.c.created_at.desc(), attempts.c.id.desc()))
-    ranked = (select(attempts.c.profile_id, attempts.c.question_id, _RIGHT.label("right"),
-                     newest.label("newest"))
-              .where(COUNTED).subquery())
-    return (select(ranked.c.profile_id, ranked.c.question_id, func.count(),
-                   func.sum(ranked.c.right),
-                   func.max(case((ranked.c.newest == 1, ranked.c.right), else_=0)))
-            .group_by(ranked.c.profile_id, ranked.c.question_id)
-            .order_by(ranked.c.profile_id, ranked.c.question_id))
+    return (select(attempts.c.profile_id, attempts.c.question_id, func.count(),
+                   func.sum(_RIGHT), _NEWEST_RIGHT)
+            .where(COUNTED)
+            .group_by(attempts.c.profile_id, attempts.c.question_id)
+            .order_by(attempts.c.profile_id, attempts.c.question_id))
 
 
-def _tallies_and_last_attempts(conn):
-    last_query = (select(attempts.c.profile_id, func.max(attempts.c.created_at))
-                  .where(ANSWERED_HERE).group_by(attempts.c.profile_id))
+def _newest_is_right(conn, profile_id: int, question_id: str) -> bool:
+    """Whether the newest counted try (by time, then id) at the question was right."""
+    return conn.execute(select(_RIGHT).where(COUNTED, attempts.c.profile_id == profile_id,
+                                             attempts.c.question_id == question_id)
+                        .order_by(attempts.c.created_at.desc(), attempts.c.id.desc())
+                        .limit(1)).scalar_one() == 1
+
+
+def _tallies(conn) -> dict[int, list[QuestionTally]]:
     tallies: dict[int, list[QuestionTally]] = {}
-    for pid, qid, tries, right, latest in conn.execute(_tallies_query()):
-        tallies.setdefault(pid, []).append(QuestionTally(qid, tries, right, latest == 1))
-    return tallies, dict(conn.execute(last_query).all())
+    for pid, qid, tries, right, newest_right in conn.execute(_tallies_query()).all():
+        if newest_right is None:
+            newest_right = _newest_is_right(conn, pid, qid)
+        tallies.setdefault(pid, []).append(QuestionTally(qid, tries, right, newest_right == 1))
+    return tallies
+
+
+# Each profile's last attempt answered here, looked up per profile on the (profile_id,
+# created_at) index from the newest down (~1 ms for 300 learners; a GROUP BY over the class's
+# attempts read every row's `imported` flag: ~60 ms).
+_LAST_ACTIVE = (select(attempts.c.created_at)
+                .where(attempts.c.profile_id == profiles.c.id, ANSWERED_HERE)
+                .order_by(attempts.c.created_at.desc()).limit(1)
+                .correlate(profiles).scalar_subquery())
 
 
 def load_class(store, now: datetime) -> list[LearnerActivity]:
     """Every profile's activity at `now` (oldest profile first), from one read snapshot."""
     since = window_start(now)
+    profiles_query = select(profiles, _LAST_ACTIVE.label("last_active")).order_by(profiles.c.id)
+    # The window's first tries. The profile condition always holds (an attempt's profile exists);
+    # it lets SQLite read the window per profile from the (profile_id, created_at) index instead
+    # of scanning every attempt (~half the time).
     recent_query = (select(attempts.c.profile_id, attempts.c.question_id, _RIGHT,
                            attempts.c.created_at)
-                    .where(COUNTED, attempts.c.created_at > since, attempts.c.created_at <= now)
+                    .where(COUNTED, attempts.c.created_at > since, attempts.c.created_at <= now,
+                           attempts.c.profile_id.in_(select(profiles.c.id)))
                     .order_by(attempts.c.id))
     due_query = (select(cards.c.profile_id, func.count()).where(cards.c.due <= now)
                  .group_by(cards.c.profile_id))
 
     def read(conn):
-        return (conn.execute(select(profiles).order_by(profiles.c.id)).all(),
-                *_tallies_and_last_attempts(conn),
+        return (conn.execute(profiles_query).all(), _tallies(conn),
                 conn.execute(recent_query).all(), conn.execute(due_query).all())
 
-    profile_rows, tallies, last, recent_rows, due_rows = store.read(read)
+    profile_rows, tallies, recent_rows, due_rows = store.read(read)
     recent: dict[int, list[RecentTry]] = {}
     for pid, qid, right, moment in recent_rows:
         recent.setdefault(pid, []).append(RecentTry(qid, right == 1, moment))
     due = dict(due_rows)
     return [LearnerActivity(Profile(p.id, p.name, p.created_at), tuple(tallies.get(p.id, ())),
-                            tuple(recent.get(p.id, ())), last.get(p.id), int(due.get(p.id, 0)))
+                            tuple(recent.get(p.id, ())), p.last_active, int(due.get(p.id, 0)))
             for p in profile_rows]

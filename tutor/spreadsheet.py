@@ -30,6 +30,9 @@ def inert_frame(frame: pd.DataFrame) -> pd.DataFrame:
     shown = frame.copy()
     for column in shown.columns:
         if shown[column].dtype == object or pd.api.types.is_string_dtype(shown[column]):
-            values = [inert(v) if isinstance(v, str) else v for v in shown[column]]
+            values = list(shown[column])
+            if not any(isinstance(v, str) and v.startswith(FORMULA_STARTS) for v in values):
+                continue  # nothing to change: rebuilding the column is most of the cost
+            values = [inert(v) if isinstance(v, str) else v for v in values]
             shown[column] = pd.Series(values, index=shown.index, dtype=shown[column].dtype)
     return shown

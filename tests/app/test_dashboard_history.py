@@ -96,3 +96,25 @@ def test_the_attempts_axis_counts_whole_attempts():
                           "correct": [1], "accuracy": [1.0]})
     bars = activity_chart(daily).to_dict()["layer"][0]["encoding"]["y"]["axis"]
     assert bars["tickMinStep"] == 1 and bars["format"] == "d"  # it showed 0.2, 0.4, …
+
+
+def test_the_drawn_charts_are_valid_vega_lite_with_their_data(small_bank, store, open_page):  # noqa: F811
+    # The page draws its charts without Altair's validation (`dashboard_charts.draw`): the
+    # specs it sends are checked against the Vega-Lite schema here instead, and each carries
+    # its data (Arrow datasets) and no 300 px view size from Altair's default theme.
+    import json
+
+    import jsonschema
+    from altair.vegalite.v6.schema import load_schema
+
+    me = store.create_profile("Ada")
+    answer(store, me, "fx-choice", "wrong", datetime(2026, 11, 2, 9, 0, tzinfo=UTC))
+    answer(store, me, "fx-expression", "correct", datetime(2026, 11, 3, 9, 0, tzinfo=UTC))
+    at = open_page("dashboard")
+    charts = at.get("vega_lite_chart")
+    assert len(charts) == 4
+    for chart in charts:
+        spec = json.loads(chart.proto.spec)
+        jsonschema.validate(spec, load_schema())
+        assert "config" not in spec
+        assert chart.proto.datasets and all(d.data.data for d in chart.proto.datasets)

@@ -192,3 +192,23 @@ def test_the_stores_aggregate_read_agrees_with_the_records(store):
                                            tuple(store.list_cards(p.id))), NOW) for p in people]
     assert load_class(store, NOW) == expected
     assert expected[0].recent and expected[0].due_now and not expected[2].questions
+
+
+@pytest.mark.parametrize("verdicts", [("correct", "wrong"), ("wrong", "correct"),
+                                      ("partial", "correct", "wrong"), ("correct", "correct")])
+def test_first_tries_at_the_same_moment_are_ordered_by_id(store, verdicts):
+    # The store finds the newest try by its time, and the id settles a tie (the reference's
+    # order): the last written of tries at one moment is the newest. Written as rows: the store's
+    # own recording would make a second try at a question practice, not a counted first try.
+    ada = store.create_profile("Ada")
+    rows = [("a", verdict, NOW - DAY) for verdict in verdicts] + [("b", "correct", NOW - 2 * DAY)]
+    for qid, verdict, when in rows:
+        store.write(lambda conn, qid=qid, verdict=verdict, when=when: conn.execute(
+            attempts.insert().values(profile_id=ada.id, question_id=qid, seed=None, answer="",
+                                     verdict=verdict, score=0.0, hints_used=0, seconds=1.0,
+                                     mode="practice", phase="first", created_at=when)))
+    expected = [activity_of(LearnerHistory(ada, tuple(store.list_attempts(ada.id)),
+                                           tuple(store.list_cards(ada.id))), NOW)]
+    assert load_class(store, NOW) == expected
+    assert expected[0].questions[0].first_tries == len(verdicts)
+    assert expected[0].questions[0].latest_correct == (verdicts[-1] == "correct")
