@@ -40,13 +40,13 @@ if not rows:
 st.subheader(tr("classview.learners_title"))
 learners, learner_columns = learner_table(rows)
 data_table(learners, hide_index=True, width="stretch", key="classview.learners_table",
-             column_config=learner_columns)
+           column_config=learner_columns)
 
 st.subheader(tr("classview.mastery_title"))
 st.caption(tr("classview.mastery_help"))
 mastery, mastery_columns = mastery_table(activities, {q.id: str(q.topic) for q in resources.bank()})
 data_table(mastery, hide_index=True, width="stretch", key="classview.mastery_table",
-             column_config=mastery_columns)
+           column_config=mastery_columns)
 
 st.download_button(tr("classview.export_csv"), class_csv(rows), file_name="class.csv",
                    mime="text/csv", icon=":material/download:")
