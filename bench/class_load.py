@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 from bench.loadgen.connection import AppTab, TabError  # noqa: E402
 from bench.loadgen.run import LoadSpec, Target, run_load, warm_up  # noqa: E402
 from bench.loadgen.table import HEADER, UNITS, details, row  # noqa: E402
-from bench.own_postgres import OwnPostgres, reset_database  # noqa: E402
+from bench.own_postgres import OwnPostgres, reset_postgres  # noqa: E402
 
 POSTGRES = OwnPostgres("classload", port=5441, database="tutor_load", role="tutor_load")
 STARTED_UP = "start-up heap frozen"  # app_pages/startup.py logs this once its work is done
@@ -222,7 +222,7 @@ def main() -> int:
     shutil.rmtree(run_dir / "spool", ignore_errors=True)
     if args.database == "postgres":
         database_url = POSTGRES.start()
-        reset_database(database_url)
+        reset_postgres(database_url)
     else:
         database_url = f"sqlite:///{run_dir / 'progress.db'}"
         for suffix in ("", "-wal", "-shm"):

@@ -3,7 +3,7 @@ port of its own), so stopping or restarting it mid-run touches no other database
 
     CLUSTER = OwnPostgres("classload", port=5441, database="tutor_load", role="tutor_load")
     url = CLUSTER.start()          # started (made if need be); its URL
-    reset_database(url)            # every table dropped: the app migrates it afresh
+    reset_postgres(url)            # every table dropped: the app migrates it afresh
     CLUSTER.ctl("restart")         # pg_ctlcluster <version> classload restart
 """
 
@@ -13,6 +13,10 @@ import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from tests.tutor.conftest import reset_postgres
+
+__all__ = ["OwnPostgres", "reset_postgres"]
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,19 +44,3 @@ class OwnPostgres:
         version = sorted(os.listdir("/usr/lib/postgresql"), key=int)[-1]
         subprocess.run(["pg_ctlcluster", version, self.cluster, action, *options], check=True,
                        capture_output=True)
-
-
-def reset_database(url: str) -> None:
-    """A fresh database: every table dropped (the app's replicas then migrate it)."""
-    from sqlalchemy import create_engine, text
-
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        # every table the schema has now (a list written here went stale when revisions
-        # added tables, and a second run then failed on "already exists")
-        names = conn.execute(text("SELECT tablename FROM pg_tables "
-                                  "WHERE schemaname = current_schema()")).scalars().all()
-        if names:
-            conn.execute(text("DROP TABLE IF EXISTS "
-                              + ", ".join(f'"{name}"' for name in names) + " CASCADE"))
-    engine.dispose()

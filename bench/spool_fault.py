@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 from bench.loadgen.connection import AppTab  # noqa: E402
 from bench.loadgen.learner import LearnerConfig, LearnerLog, answer_one  # noqa: E402
 from bench.loadgen.profile import make_own_profile  # noqa: E402
-from bench.own_postgres import OwnPostgres, reset_database  # noqa: E402
+from bench.own_postgres import OwnPostgres, reset_postgres  # noqa: E402
 from tests.e2e.server import Server, start_server, wait_ready  # noqa: E402
 
 POSTGRES = OwnPostgres("spoolfault", port=5442, database="tutor_spool", role="tutor_spool")
@@ -149,7 +149,7 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="spool-fault-"))
     spool = work / "spool"
     url = POSTGRES.start()
-    reset_database(url)
+    reset_postgres(url)
     outcome = asyncio.run(scenario(args, url, spool, work))
     learners, spooled_files, spooled_lines, before_restart, emptied, rows = outcome
     logs = [log for _tab, log in learners]
