@@ -42,9 +42,9 @@ sys.path.insert(0, str(ROOT))
 from bench.loadgen.connection import AppTab, TabError  # noqa: E402
 from bench.loadgen.run import LoadSpec, Target, run_load, warm_up  # noqa: E402
 from bench.loadgen.table import HEADER, UNITS, details, row  # noqa: E402
+from bench.own_postgres import OwnPostgres, reset_postgres  # noqa: E402
 
-PG_ENV = {"TUTOR_PG_CLUSTER": "classload", "TUTOR_PG_PORT": "5441",
-          "TUTOR_DB_NAME": "tutor_load", "TUTOR_DB_ROLE": "tutor_load"}
+POSTGRES = OwnPostgres("classload", port=5441, database="tutor_load", role="tutor_load")
 STARTED_UP = "start-up heap frozen"  # app_pages/startup.py logs this once its work is done
 
 
@@ -60,34 +60,10 @@ class Topology:
         return path.read_text(errors="replace") if path.exists() else ""
 
 
-def postgres_url() -> str:
-    out = subprocess.run(["bash", "scripts/start_postgres.sh"], cwd=ROOT, env={**os.environ, **PG_ENV},
-                         check=True, capture_output=True, text=True)
-    return out.stdout.strip().splitlines()[-1]
-
-
-def reset_database(url: str) -> None:
-    """A fresh database: the replicas then migrate it, all starting at once."""
-    from sqlalchemy import create_engine, text
-
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        # every table the schema has now (a list written here went stale when revisions
-        # added tables, and a second run then failed on "already exists")
-        names = conn.execute(text("SELECT tablename FROM pg_tables "
-                                  "WHERE schemaname = current_schema()")).scalars().all()
-        if names:
-            conn.execute(text("DROP TABLE IF EXISTS "
-                              + ", ".join(f'"{name}"' for name in names) + " CASCADE"))
-    engine.dispose()
-
-
 def restart_postgres() -> float:
     """`pg_ctlcluster ... restart` of our own cluster; returns the seconds it was away."""
-    version = sorted(os.listdir("/usr/lib/postgresql"), key=int)[-1]
     started = time.perf_counter()
-    subprocess.run(["pg_ctlcluster", version, PG_ENV["TUTOR_PG_CLUSTER"], "restart"], check=True,
-                   capture_output=True)
+    POSTGRES.ctl("restart")
     return time.perf_counter() - started
 
 
@@ -245,8 +221,8 @@ def main() -> int:
     # have its attempts replayed into this run's learners' profiles.
     shutil.rmtree(run_dir / "spool", ignore_errors=True)
     if args.database == "postgres":
-        database_url = postgres_url()
-        reset_database(database_url)
+        database_url = POSTGRES.start()
+        reset_postgres(database_url)
     else:
         database_url = f"sqlite:///{run_dir / 'progress.db'}"
         for suffix in ("", "-wal", "-shm"):

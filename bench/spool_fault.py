@@ -28,7 +28,6 @@ import argparse
 import asyncio
 import os
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -40,38 +39,11 @@ sys.path.insert(0, str(ROOT))
 from bench.loadgen.connection import AppTab  # noqa: E402
 from bench.loadgen.learner import LearnerConfig, LearnerLog, answer_one  # noqa: E402
 from bench.loadgen.profile import make_own_profile  # noqa: E402
+from bench.own_postgres import OwnPostgres, reset_postgres  # noqa: E402
 from tests.e2e.server import Server, start_server, wait_ready  # noqa: E402
 
-PG_ENV = {"TUTOR_PG_CLUSTER": "spoolfault", "TUTOR_PG_PORT": "5442",
-          "TUTOR_DB_NAME": "tutor_spool", "TUTOR_DB_ROLE": "tutor_spool"}
+POSTGRES = OwnPostgres("spoolfault", port=5442, database="tutor_spool", role="tutor_spool")
 APP = ROOT / "streamlit_app.py"
-
-
-def postgres_url() -> str:
-    out = subprocess.run(["bash", "scripts/start_postgres.sh"], cwd=ROOT,
-                         env={**os.environ, **PG_ENV}, check=True, capture_output=True, text=True)
-    return out.stdout.strip().splitlines()[-1]
-
-
-def pg_ctl(action: str, *options: str) -> None:
-    version = sorted(os.listdir("/usr/lib/postgresql"), key=int)[-1]
-    subprocess.run(["pg_ctlcluster", version, PG_ENV["TUTOR_PG_CLUSTER"], action, *options],
-                   check=True, capture_output=True)
-
-
-def reset_database(url: str) -> None:
-    from sqlalchemy import create_engine, text
-
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        # every table the schema has now (a list written here went stale when revisions
-        # added tables, and a second run then failed on "already exists")
-        names = conn.execute(text("SELECT tablename FROM pg_tables "
-                                  "WHERE schemaname = current_schema()")).scalars().all()
-        if names:
-            conn.execute(text("DROP TABLE IF EXISTS "
-                              + ", ".join(f'"{name}"' for name in names) + " CASCADE"))
-    engine.dispose()
 
 
 def stored_attempts(url: str) -> list:
@@ -141,13 +113,13 @@ async def scenario(args, url: str, spool: Path, work: Path):
     config = LearnerConfig(base_url=replica.url, think=0.0, timeout=60)
     try:
         learners = await open_learners(replica.url, args.learners)
-        await asyncio.to_thread(pg_ctl, "stop", "-m", "immediate")
+        await asyncio.to_thread(POSTGRES.ctl, "stop", "-m", "immediate")
         await answer_all(learners, config, args.answers)
         spooled_files = sorted(spool.glob("*.spool"))
         spooled_lines = sum(p.read_bytes().count(b"\n") for p in spooled_files)
         await asyncio.to_thread(kill, replica)
         await close_all(learners)
-        await asyncio.to_thread(pg_ctl, "start")
+        await asyncio.to_thread(POSTGRES.ctl, "start")
         await asyncio.to_thread(wait_until, lambda: _reachable(url), 30)
         before_restart = len(stored_attempts(url))
         replica = await asyncio.to_thread(start_replica, url, spool, work / "replica-2.log")
@@ -176,8 +148,8 @@ def main() -> int:
     started = time.perf_counter()
     work = Path(tempfile.mkdtemp(prefix="spool-fault-"))
     spool = work / "spool"
-    url = postgres_url()
-    reset_database(url)
+    url = POSTGRES.start()
+    reset_postgres(url)
     outcome = asyncio.run(scenario(args, url, spool, work))
     learners, spooled_files, spooled_lines, before_restart, emptied, rows = outcome
     logs = [log for _tab, log in learners]

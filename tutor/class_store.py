@@ -14,15 +14,15 @@ from datetime import datetime
 from sqlalchemy import and_, case, func, select
 
 from grader import Verdict
+from tutor.attempt_table import ANSWERED_HERE_SQL
 from tutor.class_view import LearnerActivity, QuestionTally, RecentTry, window_start
 from tutor.rating import RECORDED_VERDICTS, Phase
 from tutor.store.records import Profile
 from tutor.store.schema import attempts, cards, profiles
 
-# Answered in this app (`tutor.class_view.answered_here`): imported attempts are left out.
-ANSWERED_HERE = attempts.c.imported.is_(False)
-# A counted attempt (`AttemptRecord.counted`) answered here: a visit's first graded try.
-COUNTED = and_(ANSWERED_HERE, attempts.c.phase == Phase.FIRST.value,
+# A counted attempt (`AttemptRecord.counted`) answered here (`tutor.class_view.answered_here`):
+# a visit's first graded try.
+COUNTED = and_(ANSWERED_HERE_SQL, attempts.c.phase == Phase.FIRST.value,
                attempts.c.verdict.in_([v.value for v in RECORDED_VERDICTS]))
 _RIGHT = case((attempts.c.verdict == Verdict.CORRECT.value, 1), else_=0)
 
@@ -66,7 +66,7 @@ def _tallies(conn) -> dict[int, list[QuestionTally]]:
 # created_at) index from the newest down (~1 ms for 300 learners; a GROUP BY over the class's
 # attempts read every row's `imported` flag: ~60 ms).
 _LAST_ACTIVE = (select(attempts.c.created_at)
-                .where(attempts.c.profile_id == profiles.c.id, ANSWERED_HERE)
+                .where(attempts.c.profile_id == profiles.c.id, ANSWERED_HERE_SQL)
                 .order_by(attempts.c.created_at.desc()).limit(1)
                 .correlate(profiles).scalar_subquery())
 

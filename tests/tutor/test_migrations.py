@@ -236,9 +236,6 @@ def test_a_first_open_committed_between_two_reads_is_not_taken_for_a_foreign_dat
 
 
 def test_head_version_from_the_file_names_is_alembics_head():
-    # One head: two branches adding revisions in parallel (each with the same down_revision)
-    # would leave Alembic two, and `upgrade head` refusing to choose.
-    assert migrations.script_directory().get_heads() == [migrations.revision_id(migrations.HEAD_VERSION)]
     assert migrations.HEAD_VERSION == int(migrations.script_directory().get_current_head())
 
 

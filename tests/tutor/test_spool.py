@@ -156,17 +156,20 @@ def test_an_attempt_is_saved_in_the_spool_while_the_database_is_busy(busy_store,
     assert busy_store.count_attempts(ada.id) == 1
 
 
-@pytest.mark.parametrize("fault", ["disk-full", "not-a-folder"])
-def test_a_spool_that_cannot_be_written_means_not_saved(busy_store, tmp_path, monkeypatch, fault):
+@pytest.mark.parametrize("fault", ["disk-full", "not-a-folder", "no-spool"])
+def test_an_attempt_not_on_disk_is_saved_only_once_stored(busy_store, tmp_path, monkeypatch,
+                                                          fault):
+    """A spool that cannot be written, or none at all: "saved" waits for the database."""
     ada = busy_store.create_profile("Ada")
     where = tmp_path / "spool"
     if fault == "not-a-folder":
         where.write_text("a file where the folder should be")
-    else:
+    elif fault == "disk-full":
         def full(_fd, _data):
             raise OSError(errno.ENOSPC, "No space left on device")
         monkeypatch.setattr(spool_module.os, "write", full)
-    writer = AttemptWriter(busy_store, spool=Spool(where), first_delay=0.01, max_delay=0.05)
+    spool = None if fault == "no-spool" else Spool(where)
+    writer = AttemptWriter(busy_store, spool=spool, first_delay=0.01, max_delay=0.05)
     holder = _locked_sqlite(busy_store.path)
     try:
         pending = writer.submit(ada.id, NewAttempt("q1", "wrong"), now=T0)
@@ -236,17 +239,3 @@ def test_a_replay_cut_short_is_finished_by_the_next_start_once_each(store, profi
     assert writer.flush(timeout=30)
     dying.stop.set()
     assert [a.key for a in store.list_attempts(profile.id)] == [f"key-{n}" for n in range(1, 6)]
-
-
-def test_without_a_spool_an_attempt_is_saved_only_once_stored(busy_store):
-    ada = busy_store.create_profile("Ada")
-    writer = AttemptWriter(busy_store, first_delay=0.01, max_delay=0.05)
-    holder = _locked_sqlite(busy_store.path)
-    try:
-        pending = writer.submit(ada.id, NewAttempt("q1", "wrong"), now=T0)
-        assert not pending.wait_durable(timeout=0.3)
-        assert pending.state is SaveState.PENDING
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
-    assert pending.wait_durable(timeout=30) and pending.state is SaveState.STORED

@@ -282,8 +282,11 @@ def test_imported_attempts_are_marked_and_answered_ones_are_not(store, profile):
 
 def test_a_class_policy_refuses_too_many_attempts_before_reading_them(store, profile):
     policy = ImportPolicy.for_class({"max_attempts": 100}, env={})
+    # one entry no validation would pass: refused as "too-many", the file was counted, not read
+    unread = json.loads(_forged(101))
+    unread["attempts"][0]["verdict"] = "not-a-verdict"
     with pytest.raises(ImportRefused) as refused:
-        import_json(store, _forged(101), into_profile_id=profile.id, policy=policy)
+        import_json(store, json.dumps(unread), into_profile_id=profile.id, policy=policy)
     assert refused.value.code == "too-many"
     assert "101" in refused.value.message("en") and "100" in refused.value.message("zh")
     assert store.count_attempts(profile.id) == 0

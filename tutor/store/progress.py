@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import Any
 
 from fsrs import Rating
@@ -138,27 +139,38 @@ def _later_reviews(conn: Connection, profile_id: int, question_id: str, moment: 
     ).all()
 
 
-def _card_before(review: Row, question_id: str, moment: datetime) -> CardState:
-    before = card_from_json(review.card_before)
-    return new_card(question_id, moment) if before.last_review is None else before
+@dataclass(frozen=True)
+class CardAt:
+    """A question's card as read for an attempt made at `moment`: the stored row and the reviews
+    of it made after `moment` (none unless the attempt is replayed late from a spool). Read once
+    per write (`card_at`): it decides the phase, then `move_card` moves it."""
+
+    profile_id: int
+    question_id: str
+    moment: datetime
+    row: Row | None
+    later: list[Row]
+
+    @cached_property
+    def card(self) -> CardState | None:
+        """The card as it was at `moment` (None: no review before it). Usually the stored card;
+        for an attempt replayed late, the card before the first review made after it."""
+        if self.later:
+            before = card_from_json(self.later[0].card_before)
+            return None if before.last_review is None else before
+        return card_from_row(self.row) if self.row else None
 
 
-def card_as_of(conn: Connection, profile_id: int, question_id: str,
-               moment: datetime) -> CardState | None:
-    """The card as it was at `moment` (None: no review before it). Usually the stored card; for
-    an attempt replayed late from a spool, the card before the first review made after it."""
-    where = and_(cards.c.profile_id == profile_id, cards.c.question_id == question_id)
-    row = conn.execute(select(cards).where(where)).first()
-    later = _later_reviews(conn, profile_id, question_id, moment, row)
-    if later:
-        before = card_from_json(later[0].card_before)
-        return None if before.last_review is None else before
-    return card_from_row(row) if row else None
+def card_at(conn: Connection, profile_id: int, question_id: str, moment: datetime) -> CardAt:
+    row = conn.execute(select(cards).where(
+        cards.c.profile_id == profile_id, cards.c.question_id == question_id)).first()
+    return CardAt(profile_id, question_id, moment, row,
+                  _later_reviews(conn, profile_id, question_id, moment, row))
 
 
-def move_card(conn: Connection, profile_id: int, question_id: str, rating: Rating | int,
-              moment: datetime, *, confidence: int | None) -> tuple[CardState, CardState]:
-    """Schedule the card of `question_id` with a review at `moment`; returns (before, after).
+def move_card(conn: Connection, at: CardAt, rating: Rating | int, *,
+              confidence: int | None) -> tuple[CardState, CardState]:
+    """Schedule the card `at` with a review at its moment; returns (before, after).
 
     Reviews usually arrive in time order. One that does not (an attempt replayed from a replica's
     spool after the learner answered the same question elsewhere) is put in its place: the card
@@ -166,24 +178,22 @@ def move_card(conn: Connection, profile_id: int, question_id: str, rating: Ratin
     this review, and the later reviews are applied again after it with the ratings they have, so
     the card ends as if every review had been written in time order.
     """
-    where = and_(cards.c.profile_id == profile_id, cards.c.question_id == question_id)
-    row = conn.execute(select(cards).where(where)).first()
-    later = _later_reviews(conn, profile_id, question_id, moment, row)
-    if later:
-        before = _card_before(later[0], question_id, moment)
-    else:
-        before = card_from_row(row) if row else new_card(question_id, moment)
-    moved = schedule(before, Rating(int(rating)), moment, confidence=confidence)
+    before = at.card
+    if before is None:
+        before = new_card(at.question_id, at.moment)
+    moved = schedule(before, Rating(int(rating)), at.moment, confidence=confidence)
     card = moved
-    for review in later:
+    for review in at.later:
         conn.execute(update(attempts).where(attempts.c.id == review.id)
                      .values(card_before=card_to_json(card)))
         card = schedule(card, Rating(review.rating), review.created_at,
                         confidence=review.confidence)
-    if row:
-        conn.execute(update(cards).where(where).values(**card_values(card)))
+    if at.row:
+        conn.execute(update(cards).where(cards.c.profile_id == at.profile_id,
+                                         cards.c.question_id == at.question_id)
+                     .values(**card_values(card)))
     else:
-        conn.execute(cards.insert().values(profile_id=profile_id, question_id=question_id,
+        conn.execute(cards.insert().values(profile_id=at.profile_id, question_id=at.question_id,
                                            **card_values(card)))
     return before, moved
 
@@ -353,7 +363,8 @@ class ProgressStore(Database):
                 if assessed is not None:
                     return assessed
                 # nothing left to assess: an answer of its own, decided like any other
-            card = card_as_of(conn, profile_id, attempt.question_id, moment)
+            at = card_at(conn, profile_id, attempt.question_id, moment)
+            card = at.card
             phase = recorded_phase(
                 Phase(attempt.phase), last_counted=card and card.last_review,
                 due=card and card.due, seed=attempt.seed, now=moment,
@@ -363,8 +374,7 @@ class ProgressStore(Database):
             rating = rate(replace(attempt.outcome(), phase=phase))
             before = moved = None
             if rating is not None:
-                before, moved = move_card(conn, profile_id, attempt.question_id, rating, moment,
-                                          confidence=attempt.confidence)
+                before, moved = move_card(conn, at, rating, confidence=attempt.confidence)
             row_values = {**values, "phase": str(phase),
                           "rating": int(rating) if rating is not None else None}
             new_id = conn.execute(attempts.insert().values(

@@ -20,8 +20,9 @@ from tutor.store.schema import revoked_sign_ins
 
 
 def end_sign_in(store: Database, key: str, *, until: datetime,
-                now: datetime | None = None) -> None:
-    """Record that the sign-in `key` is over (idempotent: a second sign-out changes nothing)."""
+                now: datetime | None = None) -> bool:
+    """Record that the sign-in `key` is over (idempotent: a second sign-out changes nothing).
+    True once it is recorded; a store that cannot record it raises (`TutorError`)."""
     moment = now or utc_now()
 
     def work(conn: Connection) -> None:
