@@ -170,7 +170,7 @@ def _eval(node: Node, env: Env) -> np.ndarray:
     return rule(node, env)
 
 
-# -- derivatives by a family member (∂x_L/∂x_l, differentiate.by_member) ---------------------------
+# -- derivatives by a family member (∂x_L/∂x_l, nodes.by_member) ------------------------------
 
 MEMBER_STEP = 1e-30
 # Not analytic, so the complex step cannot differentiate through them.
