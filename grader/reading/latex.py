@@ -208,7 +208,6 @@ def _series(node: Series) -> str:
 
 
 def _non_commuting(node: Node) -> bool:
-    from .nodes import walk  # noqa: PLC0415 - walk is cheap; only products of matrices need it
     return any(isinstance(n, _NON_COMMUTING) or (type(n) is Member and n.kind == "matrix")
                for n in walk(node))
 
