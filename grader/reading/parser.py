@@ -69,7 +69,7 @@ from .nodes import (
 )
 from .normalize import normalize
 from .plain_numbers import DECIMAL_COMMA_RE, parse_plain_numbers
-from .series import SERIES_OPS, make_series
+from .series import SERIES_OPS, SERIES_SIGNS, make_series
 
 IMPLICIT_STARTS = {"num", "name", "diffop", "leibniz", "cmd", "bigop", "begin"}
 NO_DECLARATIONS = Declarations()
@@ -82,7 +82,6 @@ INVERSE_FUNCTIONS = {
 }
 EXTREMA = ("max", "min")
 TEN = Num(10.0, "10")
-SERIES_SIGNS = {"sum": "\\sum", "prod": "\\prod"}
 INDEX_NODES = (Num, Sym, Add, Neg, Mul)  # what the index of a family member may be made of
 
 
