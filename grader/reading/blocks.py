@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import GraderError
-from .lexer import tokenize
+from .lexer import Token, tokenize
 from .names import Declarations, prepare_tokens
 from .normalize import normalize
 
@@ -166,11 +166,17 @@ def _row_pieces(row: str, decls: Declarations) -> list[BlockLine]:
 
 def _one_name(text: str, decls: Declarations) -> bool:
     """One name and nothing else (`x_l`, `\\mathcal{L}`): in a sentence, what it talks about."""
+    tokens = _tokens(text, decls)
+    return tokens is not None and len(tokens) == 1 and tokens[0].kind == "name"
+
+
+def _tokens(text: str, decls: Declarations) -> list[Token] | None:
+    """The tokens the parser would read in `text` (without the end), None when it cannot."""
     try:
         tokens = prepare_tokens(tokenize(normalize(text).text), decls)
     except GraderError:
-        return False
-    return len(tokens) == 2 and tokens[0].kind == "name"
+        return None
+    return [t for t in tokens if t.kind != "eof"]
 
 
 def _prose_or_maths(row: str, decls: Declarations) -> list[BlockLine]:
@@ -283,12 +289,8 @@ def _chain(text: str) -> list[tuple[str, str]]:
 def _is_label(member: str, decls: Declarations, name_is_label: bool = False) -> bool:
     """A chain's first member that names what is computed rather than a value the grader can
     read: a Leibniz derivative of something undeclared (∂L/∂x), or one undeclared name (y)."""
-    try:
-        tokens = prepare_tokens(tokenize(normalize(member).text), decls)
-    except GraderError:
-        return False
-    tokens = [t for t in tokens if t.kind != "eof"]
-    if len(tokens) != 1:
+    tokens = _tokens(member, decls)
+    if tokens is None or len(tokens) != 1:
         return False
     token = tokens[0]
     if token.kind == "leibniz":

@@ -26,6 +26,7 @@ from .nodes import (
     Transpose,
     walk,
 )
+from .series import SERIES_SIGNS
 
 ATOM, POW, MUL, ADD = 5, 4, 3, 1
 # LaTeX's own operator names where it has one (\sin, \arcsin, \coth), else \operatorname with
@@ -188,7 +189,6 @@ _RENDER = {
 }
 
 
-_SERIES_SIGNS = {"sum": r"\sum", "prod": r"\prod"}
 _NON_COMMUTING = (MatSym, Ident)
 
 
@@ -196,7 +196,7 @@ def _series(node: Series) -> str:
     r"""`\sum_{i=1}^{n} i`; a product of matrices also shows its order written out,
     `\prod_{l=L}^{1} W_{l} \;[= W_{L} W_{L-1} \cdots W_{1}]` (the order the index runs)."""
     body = _wrap(node.body, MUL + 1)
-    text = (rf"{_SERIES_SIGNS[node.op]}_{{{name_latex(node.var)}={_render(node.lower)}}}"
+    text = (rf"{SERIES_SIGNS[node.op]}_{{{name_latex(node.var)}={_render(node.lower)}}}"
             rf"^{{{_render(node.upper)}}} {body}")
     if node.op == "prod" and _non_commuting(node.body):
         step = -1 if node.descending else 1
@@ -208,7 +208,6 @@ def _series(node: Series) -> str:
 
 
 def _non_commuting(node: Node) -> bool:
-    from .nodes import walk  # noqa: PLC0415 - walk is cheap; only products of matrices need it
     return any(isinstance(n, _NON_COMMUTING) or (type(n) is Member and n.kind == "matrix")
                for n in walk(node))
 

@@ -247,7 +247,7 @@ def _facts_of_named(named: list[Node], root: Node) -> Facts:
     indexed = any(type(n) in (Series, Member) for n in named)
     if indexed:  # the index of a sum or product is bound: it is not one of the formula's names
         symbols = free_names(root) | {n.var for n in named if type(n) is Diff
-                                      and not _by_member(n)}
+                                      and not by_member(n)}
     applied = [n for n in named if type(n) is Apply]
     matrices = {n.name for n in named if type(n) is MatSym}
     functions = {n.name for n in applied if len(n.args) == 1}
@@ -260,8 +260,10 @@ def _facts_of_named(named: list[Node], root: Node) -> Facts:
                  constant=False, indexed=indexed)
 
 
-def _by_member(node: Diff) -> bool:
-    """d/dx_l of a formula with members of the family x: x_l is a member, not a name."""
+def by_member(node: Diff) -> bool:
+    """d/dx_l of a formula with members of the family x (∂x_L/∂x_l): x_l is a member, not a
+    name, and x_L depends on it through the family's relation, which no rule of
+    values/differentiate.py can see; values/evaluate.py differentiates the values."""
     family, sep, _ = node.var.partition("_")
     return bool(sep) and any(type(n) is Member and n.family == family for n in walk(node.expr))
 

@@ -69,7 +69,7 @@ from .nodes import (
 )
 from .normalize import normalize
 from .plain_numbers import DECIMAL_COMMA_RE, parse_plain_numbers
-from .series import SERIES_OPS, make_series
+from .series import SERIES_OPS, SERIES_SIGNS, make_series
 
 IMPLICIT_STARTS = {"num", "name", "diffop", "leibniz", "cmd", "bigop", "begin"}
 NO_DECLARATIONS = Declarations()
@@ -82,7 +82,6 @@ INVERSE_FUNCTIONS = {
 }
 EXTREMA = ("max", "min")
 TEN = Num(10.0, "10")
-SERIES_SIGNS = {"sum": "\\sum", "prod": "\\prod"}
 INDEX_NODES = (Num, Sym, Add, Neg, Mul)  # what the index of a family member may be made of
 
 
@@ -421,16 +420,8 @@ class Parser:
         if name in SERIES_OPS and self.at("op", "(") and name not in decls.functions:
             return self.parse_series_call(t)
         if name in decls.functions and name not in DECLARABLE_FUNCTIONS:
-            order = 0
-            while self.at("op", "'"):
-                self.take()
-                order += 1
-            if order > MAX_DIFF_ORDER:
-                raise ParseError("derivative_order", t.pos, limit=MAX_DIFF_ORDER)
-            args = self.parse_call_args(t)
-            if order and len(args) != 1:
-                raise ParseError("prime_needs_one_argument", t.pos, name=name)
-            return self.make(Apply(name, tuple(args), order))
+            order, args = self.primed_call(t)
+            return self.make(Apply(name, args, order))
         if name in decls.matrices:
             return self.make(MatSym(name))
         if name in decls.symbols:
@@ -479,6 +470,20 @@ class Parser:
                 self.notes.add("note_letter_times_bracket")  # f(x) is f·x: f is not declared
             return self.make(Sym(name))
         raise self.unknown_name(t)
+
+    def primed_call(self, t: Token) -> tuple[int, tuple[Node, ...]]:
+        """`F(x, y)`, `F'(x)`, `F''(x)` after a declared function's name: (primes, arguments);
+        a derivative by primes takes one argument."""
+        order = 0
+        while self.at("op", "'"):
+            self.take()
+            order += 1
+        if order > MAX_DIFF_ORDER:
+            raise ParseError("derivative_order", t.pos, limit=MAX_DIFF_ORDER)
+        args = self.parse_call_args(t)
+        if order and len(args) != 1:
+            raise ParseError("prime_needs_one_argument", t.pos, name=t.text)
+        return order, tuple(args)
 
     def unknown_name(self, t: Token) -> ParseError:
         """`foo`, `rate`, `sinc(x)`: never guessed into a product of letters."""
@@ -817,16 +822,8 @@ class Parser:
         index = self.member_index(subscript, t)
         decls = self.decls
         if family in decls.functions:
-            order = 0
-            while self.at("op", "'"):
-                self.take()
-                order += 1
-            if order > MAX_DIFF_ORDER:
-                raise ParseError("derivative_order", t.pos, limit=MAX_DIFF_ORDER)
-            args = self.parse_call_args(t)
-            if order and len(args) != 1:
-                raise ParseError("prime_needs_one_argument", t.pos, name=t.text)
-            return self.make(Member(family, index, "function", tuple(args), order))
+            order, args = self.primed_call(t)
+            return self.make(Member(family, index, "function", args, order))
         kind = "matrix" if family in decls.matrices else "symbol"
         return self.make(Member(family, index, kind))
 

@@ -30,6 +30,7 @@ MAX_SERIES_TERMS = 1000
 MAX_SERIES_NESTING = 4
 REFERENCE_LOWERCASE, REFERENCE_CAPITAL = 20, 40
 SERIES_OPS = {"sum": "sum", "prod": "prod", "product": "prod"}
+SERIES_SIGNS = {"sum": r"\sum", "prod": r"\prod"}  # how a Series' op is written in LaTeX
 
 
 def make_series(op: str, var: str, lower: Node, upper: Node, body: Node, pos: int) -> Series:

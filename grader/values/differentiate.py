@@ -31,9 +31,9 @@ from ..reading.nodes import (
     Series,
     Sym,
     Transpose,
+    by_member,
     count_nodes,
     facts,
-    walk,
 )
 
 ZERO, ONE, TWO = Num(0.0, "0"), Num(1.0, "1"), Num(2.0, "2")
@@ -228,13 +228,6 @@ _DERIVATIVE = {
     Series: lambda n, var: _d_series(n, var),
     Member: lambda n, var: _d_member(n, var),
 }
-
-
-def by_member(node: Diff) -> bool:
-    """d/dx_l of a formula with members of the family x (∂x_L/∂x_l): x_L depends on x_l through
-    the family's relation, which no rule here can see; evaluate.py differentiates the values."""
-    family, sep, _ = node.var.partition("_")
-    return bool(sep) and any(type(n) is Member and n.family == family for n in walk(node.expr))
 
 
 def _d_diff(node: Diff, var: str) -> Node:

@@ -170,7 +170,7 @@ def _eval(node: Node, env: Env) -> np.ndarray:
     return rule(node, env)
 
 
-# -- derivatives by a family member (∂x_L/∂x_l, differentiate.by_member) ---------------------------
+# -- derivatives by a family member (∂x_L/∂x_l, nodes.by_member) ------------------------------
 
 MEMBER_STEP = 1e-30
 # Not analytic, so the complex step cannot differentiate through them.
@@ -192,7 +192,7 @@ def _member_derivative(node: Diff, env: Env) -> np.ndarray:
            for n in walk(node.expr)):
         raise CannotDecide("matrix_derivative")
     moved = replace(env, members={}, perturbed=(family, np.where(ok, index, -1)))
-    base = _eval(node.expr, replace(env, members=env.members, perturbed=None))
+    base = _eval(node.expr, replace(env, perturbed=None))
     value = _eval(node.expr, moved)
     derivative = ((value - base).imag / MEMBER_STEP).astype(complex)  # values are complex
     return np.where(_broadcast_mask(ok, value), derivative, np.nan)

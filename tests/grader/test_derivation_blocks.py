@@ -6,7 +6,7 @@ The split (grader/reading/blocks.py) is the one the JSON Lines request makes of 
 import pytest
 
 import grader
-from grader.reading.blocks import BlockLine, lines_to_check, split_derivation
+from grader.reading.blocks import MAX_BLOCK, BlockLine, lines_to_check, split_derivation
 from grader.reading.names import Declarations
 
 D = Declarations.of(symbols=["x"], functions=["F"])
@@ -138,11 +138,15 @@ def test_a_declared_name_first_is_a_value_not_a_label():
     assert split_derivation("z = x + 0", D) == (M("z = x + 0"),)
 
 
-@pytest.mark.parametrize("text", ["=" * 10_000, "{" * 10_000, "\\\\" * 5_000,
-                                  "$" * 10_000, "\\begin{aligned}" * 600, "a=b\n" * 2_500])
+# Each block is longer than MAX_BLOCK, so the bounds hold only because it is cut: uncut, the
+# braces would be one line of 20,000 characters and the short lines 15,000 pieces.
+@pytest.mark.parametrize("text", ["=" * 20_000, "{" * 20_000, "\\\\" * 10_000,
+                                  "$" * 20_000, "\\begin{aligned}" * 1_200, "a=b\n" * 5_000,
+                                  "x\n" * 15_000])
 def test_hostile_blocks_are_cut_within_bounds(text):
+    assert len(text) > MAX_BLOCK
     pieces = split_derivation(text, D)
-    assert len(pieces) <= 10_000 and all(len(p.text) <= 10_000 for p in pieces)
+    assert len(pieces) <= MAX_BLOCK and all(len(p.text) <= MAX_BLOCK for p in pieces)
 
 
 # A derivation sent as a list (JSON Lines, the bank's `tests:`): a listed line holding a chain is
