@@ -16,6 +16,7 @@ from app_pages.flows.derivation_check import (
     FIELD_LIMITS,
     MAX_LINES,
     MAX_LINK_CHARS,
+    NAME_FIELDS,
     PARAMS,
     SHARE_KEY_PREFIX,
     SHARE_PARAM,
@@ -41,7 +42,7 @@ presets = {q.id: q for q in resources.bank().by_type("derivation")}
 text_presets = text_derivations()  # their ids (text-…, paper-…) are not question ids
 resources.warm_grader()
 KEYS = {name: f"derivation.{name}" for name in PARAMS}  # draft field -> widget key
-MORE_NAME_FIELDS = ("integers", "families", "positive", "nonnegative")
+MORE_NAME_FIELDS = NAME_FIELDS[3:]  # integers, families, positive, nonnegative: folded away
 _DRAFT, _CHECKED = "derivation.draft", "derivation.checked"
 _SHARED = "derivation.shared"  # (the derivation, its ?share= value) once saved or opened by id
 _NOT_FOUND, _SAVE_FAILED = "derivation.share_not_found", "derivation.save_failed"
@@ -87,20 +88,13 @@ def load_preset() -> None:
     text's derivation (its block as written, in the learner's language)."""
     chosen = st.session_state[KEYS["preset"]]
     if (text := text_presets.get(chosen)) is not None:
-        values = {name: ", ".join(getattr(text, name)) for name in ("symbols", "functions",
-                                                                     "matrices", *MORE_NAME_FIELDS)}
-        values |= {"relations": "; ".join(text.relations), "target": "",
-                   "lines": text.lines.get(lang())}
-        for name, value in values.items():
-            st.session_state[KEYS[name]] = value
+        source, target, lines = text, "", text.lines.get(lang())
+    elif (q := presets.get(chosen)) is not None:
+        source, target, lines = q, q.target, q.start + "\n"
+    else:
         return
-    q = presets.get(chosen)
-    if q is None:
-        return
-    values = {"symbols": ", ".join(q.symbols), "functions": ", ".join(q.functions),
-              "matrices": ", ".join(q.matrices), "target": q.target, "lines": q.start + "\n",
-              **{name: ", ".join(getattr(q, name)) for name in MORE_NAME_FIELDS},
-              "relations": "; ".join(q.relations)}
+    values = {name: ", ".join(getattr(source, name)) for name in NAME_FIELDS}
+    values |= {"relations": "; ".join(source.relations), "target": target, "lines": lines}
     for name, value in values.items():
         st.session_state[KEYS[name]] = value
 

@@ -98,13 +98,9 @@ def repeat_note(session: QuestionSession, lang: str) -> None:
 
 def local_date(moment: datetime) -> str:
     """The day of `moment` in the learner's time zone (the browser's), as 2026-03-02."""
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+    from app_pages.widgets.attempt_history import learner_zone  # pandas: only when a date is shown
 
-    try:
-        zone = ZoneInfo(st.context.timezone or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
-    return moment.astimezone(zone).date().isoformat()
+    return moment.astimezone(learner_zone()).date().isoformat()
 
 
 def parts(result, lang: str) -> None:

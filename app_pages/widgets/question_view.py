@@ -16,7 +16,7 @@ import streamlit as st
 
 from app_pages.flows import question_session as flow
 from app_pages.flows.exercises import tolerance_value
-from app_pages.state import tr
+from app_pages.state import current_profile_id, tr
 from app_pages.widgets import answer_inputs as inputs
 from app_pages.widgets import feedback, recording
 from app_pages.widgets.bank_text import bank_markdown
@@ -30,8 +30,6 @@ Rerate = Callable[[int, int], object] | None  # (attempt id, rating) -> the card
 def widget_key(key: str, session: flow.QuestionSession) -> str:
     """The prefix of this visit's widget keys: a new visit, or the same question on screen for
     another profile, gets fresh, empty widgets (what one profile typed is not another's)."""
-    from app_pages.state import current_profile_id
-
     return f"{key}.{current_profile_id()}.{session.question_id}.{session.serial}"
 
 

@@ -187,13 +187,7 @@ def test_a_derivation_of_words_only_is_refused_as_remarks_and_records_nothing(
     assert attempts(database_url) == []
 
 
-def test_interview_question_reveal_tick_and_follow_up(open_page, database_url, monkeypatch):  # noqa: F811
-    from app_pages.widgets import resources
-    from tests.app.learner_bank import fixture_bank
-
-    small = fixture_bank()
-    monkeypatch.setattr(resources, "bank", lambda: small)
-    monkeypatch.setattr(resources, "question", lambda qid: small.questions.get(qid))
+def test_interview_question_reveal_tick_and_follow_up(open_page, database_url, small_bank):  # noqa: F811
     at = open_page("practice", q="fx-interview")
     at.text_area[0].input("It keeps an identity path, but gradients never vanish.")
     at = button(at, "Submit and show the model answer").click().run()
@@ -208,13 +202,7 @@ def test_interview_question_reveal_tick_and_follow_up(open_page, database_url, m
     assert profile_state(at, "practice.run").current.question_id == "fx-expression"
 
 
-def test_interview_confirm_is_locked_once_it_has_done_its_job(open_page, database_url, monkeypatch):  # noqa: F811
-    from app_pages.widgets import resources
-    from tests.app.learner_bank import fixture_bank
-
-    small = fixture_bank()
-    monkeypatch.setattr(resources, "bank", lambda: small)
-    monkeypatch.setattr(resources, "question", lambda qid: small.questions.get(qid))
+def test_interview_confirm_is_locked_once_it_has_done_its_job(open_page, database_url, small_bank):  # noqa: F811
     at = open_page("practice", q="fx-interview")
     at.text_area[0].input("It keeps an identity path.")
     at = button(at, "Submit and show the model answer").click().run()
@@ -233,15 +221,9 @@ def test_interview_confirm_is_locked_once_it_has_done_its_job(open_page, databas
 
 
 def test_interview_skipped_after_the_model_answer_then_reopened_is_practice(
-        open_page, database_url, monkeypatch):  # noqa: F811
+        open_page, database_url, small_bank):  # noqa: F811
     # Issue 22: type anything, "Submit and show the model answer", "Skip this question"; then
     # the question opened again and every key point ticked.
-    from app_pages.widgets import resources
-    from tests.app.learner_bank import fixture_bank
-
-    small = fixture_bank()
-    monkeypatch.setattr(resources, "bank", lambda: small)
-    monkeypatch.setattr(resources, "question", lambda qid: small.questions.get(qid))
     at = open_page("practice", q="fx-interview")
     at.text_area[0].input("anything")
     at = button(at, "Submit and show the model answer").click().run()

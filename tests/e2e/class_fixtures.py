@@ -116,3 +116,9 @@ def sign_in(page, base_url: str, sub: str) -> None:
 
 def sidebar(page):
     return page.locator('[data-testid="stSidebar"]')
+
+
+def nav_links(page) -> set[str]:
+    # Each link's text is its icon's name, a line break, then its title.
+    texts = sidebar(page).locator('[data-testid="stSidebarNav"] a').all_inner_texts()
+    return {text.strip().split("\n")[-1] for text in texts}

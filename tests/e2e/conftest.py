@@ -153,6 +153,24 @@ def page(browser):
     context.close()
 
 
+@pytest.fixture
+def person(browser):
+    """`person(locale)` -> a fresh browser context's page (its own cookies: one person); for tests
+    with several people at once (the class-mode sign-in tests)."""
+    contexts = []
+
+    def _new(locale: str = "en-US"):
+        context = browser.new_context(viewport=VIEWPORT, locale=locale, accept_downloads=True)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        return page
+
+    yield _new
+    for context in contexts:
+        context.close()
+
+
 def open_page(page, base_url: str, page_name: str = "", lang: str = "en", **params) -> None:
     """Open one app page (its url_path, e.g. "explore") in a language and wait for it to render."""
     query = "&".join(f"{k}={v}" for k, v in {"lang": lang, **params}.items())

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from playwright.sync_api import expect
+
 from tests.e2e.server import wait_idle
 
 MAIN = '[data-testid="stMain"]'
@@ -13,6 +15,17 @@ VERDICT = ".st-key-verdict"
 
 def main(page):
     return page.locator(MAIN)
+
+
+def uploader_words(page) -> list[str]:
+    """The words on the page's one file uploader, its button's then its note's, as the CSS strings
+    that draw them (`'"Choose a file"'`: app_pages/widgets/uploader_css.py puts them in `::after`)."""
+    zone = main(page).locator('[data-testid="stFileUploaderDropzone"]')
+    expect(zone).to_have_count(1)
+    return zone.evaluate(
+        "z => [z.querySelector('button p'), z.querySelector("
+        "'[data-testid=stFileUploaderDropzoneInstructions] span')]"
+        ".map(e => getComputedStyle(e, '::after').content)")
 
 
 def open_question(page, base_url: str, question_id: str, lang: str = "en") -> None:

@@ -31,6 +31,7 @@ from tests.e2e.class_fixtures import (  # noqa: F401 - the provider fixture
     INSTRUCTOR_GROUPS,
     ROLE_BYPASSES,
     consecutive_free_ports,
+    nav_links,
     provider,
     running_provider,
     sidebar,
@@ -79,28 +80,6 @@ def deployment(provider, tmp_path_factory):  # noqa: F811
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=30)
         log.close()
-
-
-@pytest.fixture
-def person(browser):
-    contexts = []
-
-    def _new():
-        context = browser.new_context(viewport={"width": 1400, "height": 950}, locale="en-US",
-                                      accept_downloads=True)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(30_000)
-        return page
-
-    yield _new
-    for context in contexts:
-        context.close()
-
-
-def nav_links(page) -> set[str]:
-    texts = sidebar(page).locator('[data-testid="stSidebarNav"] a').all_inner_texts()
-    return {text.strip().split("\n")[-1] for text in texts}
 
 
 def get(url: str):

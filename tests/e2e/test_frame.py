@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app_pages.flows.explore import MLP_DEPTHS, MLP_MAX_WIDTH
-from tests.e2e.learner_steps import main, pick_radio, submit_and_verdict
+from tests.e2e.learner_steps import main, pick_radio, submit_and_verdict, uploader_words
 from tests.e2e.server import wait_idle
 from tutor.store import NewAttempt, ProgressStore
 from tutor.transfer import export_json
@@ -213,10 +213,5 @@ def test_explore_widest_deepest_net_draws_its_chart(page, goto, screenshot, lang
 ])
 def test_the_uploader_speaks_the_learners_language(page, goto, lang, button, note):
     goto("dashboard", lang)
-    zone = main(page).locator('[data-testid="stFileUploaderDropzone"]')
-    expect(zone).to_have_count(1)
-    shown = zone.evaluate(
-        "z => [z.querySelector('button p'), z.querySelector("
-        "'[data-testid=stFileUploaderDropzoneInstructions] span')]"
-        ".map(e => getComputedStyle(e, '::after').content)")
+    shown = uploader_words(page)
     assert shown == [f'"{button}"', f'"{note}"']

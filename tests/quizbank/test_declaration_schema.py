@@ -41,7 +41,7 @@ def test_a_question_without_the_new_fields_sends_the_request_it_sent_before():
     ({"integers": ["n"], "families": ["n"]}, "n is an integer, not a family"),
     ({"positive": ["y"]}, "y in `positive` must be declared"),
     ({"integers": ["n"], "positive": ["n"], "nonnegative": ["n"]}, "n already declared `positive`"),
-    ({"integers": ["n", "n"]}, "n"),
+    ({"integers": ["n", "n"]}, "integers must be unique; repeated: n"),
     ({"relations": [""]}, "relations"),
 ])
 def test_a_bad_declaration_is_refused_with_the_fix(fields, words):
