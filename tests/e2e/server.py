@@ -124,10 +124,24 @@ def launch_chromium(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
 
 
+# Resolves once the page has gone `ms` without a DOM change (or after `cap` ms, for a page with a
+# ticking clock). The script's end is not the page's: Streamlit loads an element's code (markdown,
+# KaTeX, st.html) on first use, so formulas and styles are painted up to half a second after the
+# run has finished (measured on a question with six formulas: 0, then 2, then 6 over 0.5 s).
+_QUIET_DOM = """([ms, cap]) => new Promise(resolve => {
+  const done = () => { observer.disconnect(); clearTimeout(quiet); clearTimeout(limit); resolve(); };
+  const observer = new MutationObserver(() => { clearTimeout(quiet); quiet = setTimeout(done, ms); });
+  let quiet = setTimeout(done, ms);
+  const limit = setTimeout(done, cap);
+  observer.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+})"""
+
+
 def wait_idle(page, timeout: float = 30_000) -> None:
-    """Wait until the app has finished its current script run (and any fragment run)."""
+    """Wait until the app has finished its current script run (and any fragment run) and the page
+    has painted what the run sent."""
     page.wait_for_selector(APP_IDLE, timeout=timeout)
-    page.wait_for_timeout(150)  # let the last delta paint
+    page.evaluate(_QUIET_DOM, [250, 5_000])
     page.wait_for_selector(APP_IDLE, timeout=timeout)
 
 
