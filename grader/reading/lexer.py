@@ -30,8 +30,10 @@ LATEX_OPS = {"cdot": "*", "times": "*", "ast": "*", "div": "/", "mid": "|", "ver
              "lvert": "|", "rvert": "|", "prime": "'", "approx": "≈"}
 LATEX_SKIP = {"left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "quad", "qquad",
               "displaystyle", "limits"}
+# \mathcal{F}: the residual branch; \mathbb{E}: the expectation (where random variables are
+# declared, reading/moments.py)
 LATEX_NAME_WRAPPERS = {"mathbf", "boldsymbol", "bm", "mathrm", "mathit", "operatorname",
-                       "vec", "mathsf", "text", "mathcal"}  # \mathcal{F}: the residual branch
+                       "vec", "mathsf", "text", "mathcal", "mathbb"}
 LATEX_CMDS = {"frac": "frac", "dfrac": "frac", "tfrac": "frac", "cfrac": "frac", "sqrt": "sqrt",
               "top": "top", "intercal": "top", "T": "top",
               "binom": "binom", "dbinom": "binom", "tbinom": "binom"}

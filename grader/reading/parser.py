@@ -33,6 +33,7 @@ from .limits import (
     check_factorial,
     number_value,
 )
+from .moments import parse_moment, starts_moment
 from .names import (
     BASE_LOGS,
     CONSTANTS,
@@ -419,6 +420,8 @@ class Parser:
             return self.parse_member(t)
         if name in SERIES_OPS and self.at("op", "(") and name not in decls.functions:
             return self.parse_series_call(t)
+        if decls.random and starts_moment(self, name):
+            return parse_moment(self, t)
         if name in decls.functions and name not in DECLARABLE_FUNCTIONS:
             order, args = self.primed_call(t)
             return self.make(Apply(name, args, order))
