@@ -141,3 +141,30 @@ def test_the_walk_finds_the_chains_it_is_about():
             "unroll-two-block-derivative-derivation", "scaling-derivative-derivation",
             "grad-plain-two-layer-derivation"} <= found
     assert {"unroll-three-blocks-sum"} | set(SECOND_PART) | set(SUBSTITUTIONS) <= found
+
+
+# -- issue 25: the moments entries need their stated assumptions ---------------------------------
+
+MOMENT_ENTRIES = [e for e in DERIVATIONS.values() if "moments" in e.notation
+                  and (e.independent or e.zero_mean)]
+
+
+@pytest.mark.parametrize("entry_id", [e.id for e in MOMENT_ENTRIES])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_moment_entry_without_its_assumptions_names_them(entry_id, lang):
+    """docs/derivations.md: with `independent` and `zero_mean` removed, the step that needs them
+    does not follow, and its feedback names the declarations that would make it hold."""
+    entry = DERIVATIONS[entry_id]
+    declared = {k: v for k, v in entry.declared_fields().items()
+                if k not in ("independent", "zero_mean")}
+    result = check(entry.lines.get(lang), declared, lang)
+    broken = [s for s in result.steps if s.status.value == "does_not_follow"]
+    assert broken, result.steps
+    hint = "independent: [[" if entry.independent else "zero_mean: ["
+    assert hint in broken[0].feedback
+    assert ("声明" if lang == "zh" else "declare") in broken[0].feedback
+
+
+def test_the_moment_entries_are_there():
+    assert {"text-001-variance-of-sum", "text-001-variance-independent",
+            "paper-he2015-forward-variance", "paper-glorot2010-forward-variance"} <= set(DERIVATIONS)
