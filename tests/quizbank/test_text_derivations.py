@@ -79,7 +79,8 @@ def test_every_entry_is_bilingual_and_declares_only_schema_fields():
 # -- the bank's worked solutions ------------------------------------------------------------------
 
 # This part's notation: Leibniz with arguments, ∂_x, sums, products, layers by index.
-NOTATION = re.compile(r"\\frac\{\\partial [^{}]*\(|\\partial_|\\sum|\\prod|\b[xF]_\{?[lLi0-9n]")
+NOTATION = re.compile(r"\\frac\{\\partial [^{}]*\(|\\partial_|\\sum|\\prod|\b[xF]_\{?[lLi0-9n]"
+                      r"|\\operatorname\{(?:Var|Cov)\}|\\mathbb\{E\}")  # issue 25: moments
 DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
 # Chains matched by the pattern that are the second part's notation (matrices, Jacobians).
 SECOND_PART = {
@@ -91,6 +92,7 @@ SUBSTITUTIONS = {
     "grad-residual-chain-product-numeric": "F_0' = 0.1, F_1' = -0.2, F_2' = 0.5 put in",
     "stochdepth-expected-depth": "p_l = 1 - (l/L)(1 - p_L) used, then L = 54, p_L = 0.5 put in",
     "grad-residual-upstream-chain": "∂L/∂x_{l+1} named g (the question's upstream gradient)",
+    "variance-sum-numeric": "Var(x) = 1, Var(f) = 0.5, Cov(x, f) = -0.1 put in",
 }
 # What a solution's derivation assumes that its question states in words (the recursion of the
 # unrolled stack): declared here as the Derivation checker would be told it.
@@ -141,6 +143,8 @@ def test_the_walk_finds_the_chains_it_is_about():
             "unroll-two-block-derivative-derivation", "scaling-derivative-derivation",
             "grad-plain-two-layer-derivation"} <= found
     assert {"unroll-three-blocks-sum"} | set(SECOND_PART) | set(SUBSTITUTIONS) <= found
+    assert {"init-var-residual-sum-derivation", "init-var-residual-sum-independent-derivation",
+            "init-he-variance-derivation"} <= found  # issue 25: moments
 
 
 # -- issue 25: the moments entries need their stated assumptions ---------------------------------
