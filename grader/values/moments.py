@@ -58,6 +58,7 @@ from ..reading.nodes import (
 SAMPLES = 8  # distributions per comparison; the first SMALL have 2 atoms per factor
 SMALL = 3
 MAX_OUTCOMES = 2048  # outcomes of one sample's space (copies x factors)
+MAX_FACTORS = 11  # groups of dependent variables: 2^11 = MAX_OUTCOMES
 MAX_TERMS = 200  # terms of the sums and products at one point
 MAX_HINT_CANDIDATES = 6  # assumptions tried when a line does not follow
 MAX_HINT_SIZE = 3
@@ -112,22 +113,26 @@ class Law:
 
 
 def _cliques(names: list[str], model: RandomModel) -> list[list[str]]:
-    """Maximal groups of names that may all depend on each other (Bron-Kerbosch, few names)."""
+    """Maximal groups of names that may all depend on each other (Bron-Kerbosch with a pivot:
+    linear for the common cases, all dependent or all independent)."""
+    neighbours = {n: {m for m in names if m != n and not model.are_independent(n, m)}
+                  for n in names}
     found: list[list[str]] = []
 
-    def extend(clique: list[str], candidates: list[str], excluded: list[str]) -> None:
+    def extend(clique: list[str], candidates: set[str], excluded: set[str]) -> None:
         if not candidates and not excluded:
-            found.append(clique)
+            found.append(sorted(clique))
+            if len(found) > MAX_FACTORS:  # 2^12 outcomes at least: refused before it is built
+                raise CannotDecide("moment_too_large", limit=MAX_OUTCOMES)
             return
-        for name in list(candidates):
-            may = [m for m in names if m != name and not model.are_independent(name, m)]
-            extend(clique + [name], [c for c in candidates if c in may],
-                   [e for e in excluded if e in may])
-            candidates = [c for c in candidates if c != name]
-            excluded = excluded + [name]
+        pivot = max(candidates | excluded, key=lambda u: (len(candidates & neighbours[u]), u))
+        for name in sorted(candidates - neighbours[pivot]):
+            extend(clique + [name], candidates & neighbours[name], excluded & neighbours[name])
+            candidates = candidates - {name}
+            excluded = excluded | {name}
 
-    extend([], list(names), [])
-    return found
+    extend([], set(names), set())
+    return sorted(found)
 
 
 def draw_law(names: list[str], model: RandomModel, rng: _random.Random, atoms: int) -> Law:

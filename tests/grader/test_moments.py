@@ -318,3 +318,26 @@ def test_a_plain_random_variable_with_family_members_needs_a_declaration():
                    random=["y", "w"], families=["w"])
     assert result.steps[1].status.value == "cannot_decide"
     assert "independent: [[y, w]]" in result.steps[1].feedback
+
+
+LETTERS = "abcdfghkmpqrstuvyzAB"
+
+
+def variance_of_sum(names):
+    return [r"\operatorname{Var}(" + "+".join(names) + ")",
+            "+".join(rf"\operatorname{{Var}}({v})" for v in names)]
+
+
+@pytest.mark.parametrize("names, independent, status", [
+    (LETTERS[:11], [list(LETTERS[:11])], "verified"),  # 2^11 outcomes: at the limit
+    (LETTERS[:12], [list(LETTERS[:12])], "cannot_decide"),  # beyond: refused with a message
+    (LETTERS[:20], [], "does_not_follow"),  # one group of 20 dependent ones: one factor
+    ([f"r_{k}" for k in range(30)],  # 3^10 maximal groups: refused while they are counted
+     [[f"r_{k}" for k in range(t, 30, 3)] for t in range(3)], "cannot_decide"),
+])
+def test_many_random_variables_are_bounded(names, independent, status):
+    result = check(variance_of_sum(list(names)), random=list(names), independent=independent)
+    step = result.steps[1]
+    assert step.status.value == status
+    if status == "cannot_decide":
+        assert "2048 outcomes" in step.feedback
