@@ -30,6 +30,17 @@ MESSAGES: dict[str, dict[str, str]] = {
                               "请写出它的闭式，或用 n 之类的名字表示范围"},
     "series_too_deep": {"en": "sums and products are nested too deeply (more than {limit})",
                         "zh": "求和与连乘嵌套过深（超过 {limit} 层）"},
+    "dots_cannot_infer": {"en": "cannot tell the general term from the terms around ⋯: write the "
+                                "first terms and the last in the same form, differing only in "
+                                "an index (x_1 + x_2 + ⋯ + x_n), or write it with \\sum or \\prod",
+                          "zh": "无法从 ⋯ 两侧的项推断通项：请把前几项和最后一项写成同一形式、只有下标不同"
+                                "（x_1 + x_2 + ⋯ + x_n），或改用 \\sum、\\prod"},
+    "dots_needs_family": {"en": "the subscript of {family} changes around ⋯: declare {family} as "
+                                "a family (families: [{family}]) so that {family}_i is a member",
+                          "zh": "{family} 的下标在 ⋯ 两侧变化：请把 {family} 声明为族"
+                                "（families: [{family}]），{family}_i 才是它的成员"},
+    "dots_needs_last": {"en": "⋯ must be followed by the last term (x_1 + x_2 + ⋯ + x_n)",
+                        "zh": "⋯ 之后应写出最后一项（x_1 + x_2 + ⋯ + x_n）"},
     "bad_member_index": {"en": "the index of {name} must be a whole number or a formula of "
                                "integers such as l+1",
                          "zh": "{name} 的下标必须是整数，或 l+1 这样的整数表达式"},

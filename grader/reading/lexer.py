@@ -37,6 +37,7 @@ LATEX_NAME_WRAPPERS = {"mathbf", "boldsymbol", "bm", "mathrm", "mathit", "operat
 LATEX_CMDS = {"frac": "frac", "dfrac": "frac", "tfrac": "frac", "cfrac": "frac", "sqrt": "sqrt",
               "top": "top", "intercal": "top", "T": "top",
               "binom": "binom", "dbinom": "binom", "tbinom": "binom"}
+LATEX_DOTS = {"cdots", "dots", "ldots", "dotsb", "dotsc", "dotsm"}
 # \sum and \prod (∑, ∏ after normalization): a `bigop` token; its range follows as _{i=a}^{b}.
 LATEX_BIG_OPERATORS = {"sum": "sum", "prod": "prod"}
 MATRIX_ENVS = {"bmatrix", "pmatrix", "matrix", "Bmatrix"}
@@ -58,7 +59,7 @@ MAXIMA_CONSTANTS = ("pi", "e")
 
 
 class Token(NamedTuple):  # a tuple: tokens are made in the hot path, and tuples are cheap
-    kind: str  # num | name | op | cmd | bigop | begin | end | rowsep | eof
+    kind: str  # num | name | op | cmd | bigop | dots | begin | end | rowsep | eof
     text: str
     pos: int
     end: int
@@ -105,6 +106,9 @@ def tokenize(text: str) -> list[Token]:
             token, i = _read_command(text, i, space)
             if token is not None:
                 append(token)
+        elif ch == "." and text.startswith("...", i):  # a_1 + ... + a_n, as \\cdots
+            append(_new_token(Token, ("dots", "⋯", start, i + 3, space)))
+            i += 3
         elif ch == "~":  # LaTeX's unbreakable space
             space, i = True, i + 1
             continue
@@ -147,6 +151,8 @@ def _read_command(text: str, i: int, space: bool) -> tuple[Token | None, int]:
         return None, end
     if word in LATEX_OPS:
         return Token("op", LATEX_OPS[word], i, end, space), end
+    if word in LATEX_DOTS:  # a_1 + \\cdots + a_n: reading/ellipsis.py infers the sum
+        return Token("dots", "⋯", i, end, space), end
     if word == "partial" and text[end:].lstrip(" ").startswith("_"):  # ∂_x is "\\partial _x"
         return _partial_with_variable(text, i, len(text) - len(text[end:].lstrip(" ")), space)
     if word in LATEX_NAMES:
