@@ -21,6 +21,7 @@ import math
 
 from ..errors import LimitError, ParseError
 from .constant import constant_value
+from .ellipsis import infer_series
 from .lexer import GREEK, Token, tokenize
 from .limits import (
     MAX_DEPTH,
@@ -33,7 +34,6 @@ from .limits import (
     check_factorial,
     number_value,
 )
-from .ellipsis import infer_series
 from .moments import parse_moment, starts_moment
 from .names import (
     BASE_LOGS,
