@@ -88,6 +88,10 @@ MESSAGES: dict[str, dict[str, str]] = {
                                     "{answer}, {before} gives {expected}.",
                               "zh": "例如取分布 {laws}{iid}{point}：这一行得 {answer}，{before}得 "
                                     "{expected}。"},
+    "moment_counterexample_answer": {"en": "For example, take {laws}{iid}{point}: your answer "
+                                           "gives {answer}, the expected answer gives {expected}.",
+                                     "zh": "例如取分布 {laws}{iid}{point}：你的答案得 {answer}，"
+                                           "标准答案得 {expected}。"},
     "moment_blocks_independent": {"en": " (the groups separated by ; independent)",
                                   "zh": "（以 ; 分开的各组相互独立）"},
     "moment_iid": {"en": "; {names} i.i.d. over the index as the bare name",

@@ -1,16 +1,18 @@
-"""A derivation step with moments (issue 25): decided over random discrete distributions
-(values/moments.py), with a counterexample distribution and the assumptions that would make a
-step follow, in the learner's language."""
+"""A derivation step, or an expression answer, with moments (issue 25): decided over random
+discrete distributions (values/moments.py), with a counterexample distribution and (for a step)
+the assumptions that would make it follow, in the learner's language."""
 
 from __future__ import annotations
 
-from ..errors import CannotDecide
+from ..errors import CannotDecide, ParseError
 from ..messages import message
+from ..reading.latex import to_latex
 from ..reading.names import Declarations
 from ..reading.nodes import Node
-from ..result import Step, StepStatus
+from ..reading.parser import parse
+from ..result import Result, Step, StepStatus
 from ..values.moments import Example, compare, has_moments, missing_assumptions
-from .feedback import reason
+from .feedback import cannot_grade, misconfigured, reason, result, unreadable
 
 
 def is_moment_step(node: Node | None, previous: Node | None, decls: Declarations) -> bool:
@@ -38,6 +40,37 @@ def check_moment_step(number: int, node: Node, previous: Node, decls: Declaratio
     return Step(number, StepStatus.DOES_NOT_FOLLOW, interpreted, space.join(parts))
 
 
+def grade_moment_expression(answer: str, expected: str, decls: Declarations,
+                            lang: str) -> Result | None:
+    """An expression question whose key or answer has moments (random variables declared), or
+    None for the usual path (values/decide.py)."""
+    try:
+        key, _ = parse(expected, decls)
+    except ParseError as err:
+        return misconfigured("part_expected", err, lang)
+    try:
+        node, _ = parse(answer, decls)
+    except ParseError as err:
+        return unreadable(answer, err, lang)
+    if not (has_moments(key) or has_moments(node)):
+        return None
+    interpreted = to_latex(node)
+    try:
+        verdict = compare(node, key, decls)
+    except CannotDecide as err:
+        return cannot_grade(err, lang, interpreted)
+    if verdict.status == "equal":
+        return result(correct=True, score=1.0, feedback=message("correct", lang),
+                      interpreted=interpreted)
+    if verdict.status == "undecided":
+        text = message("cannot_decide", lang)
+        return result(feedback=text, error=text, interpreted=interpreted)
+    parts = [message("wrong_formula", lang)]
+    if verdict.example is not None:
+        parts.append(example_text(verdict.example, lang, "", "moment_counterexample_answer"))
+    return result(feedback=("" if lang == "zh" else " ").join(parts), interpreted=interpreted)
+
+
 def moments_equal(a: Node, b: Node, decls: Declarations) -> bool:
     try:
         return compare(a, b, decls).status == "equal"
@@ -45,13 +78,14 @@ def moments_equal(a: Node, b: Node, decls: Declarations) -> bool:
         return False
 
 
-def example_text(example: Example, lang: str, before: str) -> str:
+def example_text(example: Example, lang: str, before: str,
+                 key: str = "moment_counterexample") -> str:
     laws = "; ".join(example.laws)
     if len(example.laws) > 1:
         laws += message("moment_blocks_independent", lang)
     iid = message("moment_iid", lang, names=", ".join(example.iid)) if example.iid else ""
     point = message("moment_point", lang, point=example.point) if example.point else ""
-    return message("moment_counterexample", lang, laws=laws, iid=iid, point=point,
+    return message(key, lang, laws=laws, iid=iid, point=point,
                    answer=example.this, before=before, expected=example.before)
 
 

@@ -341,3 +341,25 @@ def test_many_random_variables_are_bounded(names, independent, status):
     assert step.status.value == status
     if status == "cannot_decide":
         assert "2048 outcomes" in step.feedback
+
+
+# -- expression questions with moments ----------------------------------------------------------
+
+@pytest.mark.parametrize("answer, declared, correct", [
+    ("D(x) + D(f) + 2 Cov(x, f)", RANDOM_XF, True),
+    (r"E[x^2] - E[x]^2 + E[f^2] - E[f]^2 + 2(E[x f] - E[x] E[f])", RANDOM_XF, True),
+    (r"\operatorname{Var}(x)+\operatorname{Var}(f)", RANDOM_XF, False),
+    (r"\operatorname{Var}(x)+\operatorname{Var}(f)", INDEPENDENT_XF, True),
+])
+def test_an_expression_question_with_moments(answer, declared, correct):
+    result = grader.check({"kind": "expression", "expected": VAR_SUM, "answer": answer,
+                           **declared})
+    assert result.correct is correct and not result.error
+    if not correct:
+        assert "your answer gives" in result.feedback and "P((f, x) = " in result.feedback
+
+
+def test_an_expression_question_without_moments_is_graded_as_before():
+    result = grader.check({"kind": "expression", "expected": "x + f", "answer": "f + x",
+                           **RANDOM_XF})
+    assert result.correct
