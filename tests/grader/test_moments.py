@@ -230,14 +230,14 @@ def test_the_counterexample_is_a_distribution_on_which_the_step_fails_by_hand():
 @pytest.mark.parametrize("lines, declared, en, zh", [
     ([VAR_SUM, r"\operatorname{Var}(x)+\operatorname{Var}(f)"], RANDOM_XF,
      "It would follow if f and x are independent (declare independent: [[f, x]])",
-     "若f 与 x 相互独立，这一行才成立（声明 independent: [[f, x]]）"),
+     "若 f 与 x 相互独立，这一行才成立（声明 independent: [[f, x]]）"),
     ([r"\operatorname{Var}(x)", r"\mathbb{E}[x^2]"], RANDOM_XF,
      "It would follow if x has mean 0 (declare zero_mean: [x])",
-     "若x 的均值为 0，这一行才成立（声明 zero_mean: [x]）"),
+     "若 x 的均值为 0，这一行才成立（声明 zero_mean: [x]）"),
     ([r"\operatorname{Var}(w x)", r"\operatorname{Var}(w)\operatorname{Var}(x)"], WX,
      "It would follow if w and x are independent and w has mean 0 and x has mean 0 "
      "(declare independent: [[w, x]], zero_mean: [w, x])",
-     "若w 与 x 相互独立且w 的均值为 0且x 的均值为 0，这一行才成立"),
+     "若 w 与 x 相互独立，且 w 的均值为 0，且 x 的均值为 0，这一行才成立"),
     (["D(2x)", "2 D(x)"], RANDOM_XF,
      "No independence or zero-mean declaration makes it hold.",
      "任何独立或零均值的声明都不能使它成立。"),
