@@ -27,7 +27,9 @@ LATEX_FUNCTIONS = (
 for _fn in LATEX_FUNCTIONS:
     LATEX_NAMES[_fn] = _fn
 LATEX_OPS = {"cdot": "*", "times": "*", "ast": "*", "div": "/", "mid": "|", "vert": "|",
-             "lvert": "|", "rvert": "|", "prime": "'", "approx": "≈"}
+             "lvert": "|", "rvert": "|", "prime": "'", "approx": "≈",
+             # \{ \} as brackets, as Chinese textbooks write E\{[X - E(X)]^2\} (no sets here)
+             "{": "(", "}": ")", "lbrace": "(", "rbrace": ")"}
 LATEX_SKIP = {"left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "quad", "qquad",
               "displaystyle", "limits"}
 # \mathcal{F}: the residual branch; \mathbb{E}: the expectation (where random variables are

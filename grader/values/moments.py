@@ -43,6 +43,7 @@ from ..reading.nodes import (
     Div,
     Factorial,
     Func,
+    Matrix,
     Member,
     Moment,
     Mul,
@@ -388,6 +389,13 @@ def _func(ev: Evaluator, node: Func) -> Value:
     raise CannotDecide("moment_not_exact")
 
 
+def _matrix(ev: Evaluator, node: Matrix) -> Value:
+    """[E(X)]^2: square brackets around one entry are a bracket, as on paper."""
+    if len(node.rows) == 1 and len(node.rows[0]) == 1:
+        return ev.value(node.rows[0][0])
+    raise CannotDecide("moment_not_exact")
+
+
 def _factorial(ev: Evaluator, node: Factorial) -> Value:
     n = ev.whole(node.arg)
     if n < 0 or n > 20:
@@ -405,6 +413,7 @@ _RULES: dict[type, Callable] = {
     Pow: Evaluator.power,
     Func: _func,
     Factorial: _factorial,
+    Matrix: _matrix,
     Series: Evaluator.series,
     Member: Evaluator.member,
     Moment: Evaluator.moment,

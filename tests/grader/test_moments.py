@@ -363,3 +363,19 @@ def test_an_expression_question_without_moments_is_graded_as_before():
     result = grader.check({"kind": "expression", "expected": "x + f", "answer": "f + x",
                            **RANDOM_XF})
     assert result.correct
+
+
+# -- the textbooks' brackets: E\{[X - E(X)]^2\}, [E(X)]^2 ------------------------------------------
+
+@pytest.mark.parametrize("lines, declared, expected", [
+    (["D(X)", r"E\{[X - E(X)]^2\}", r"E(X^2) - [E(X)]^2"], {"random": ["X"]},
+     ["verified", "verified", "verified"]),
+    (["D(X)", r"E\left\{[X - E(X)]^2\right\}", r"E(X^2) - [E(X)]"], {"random": ["X"]},
+     ["verified", "verified", "does_not_follow"]),
+    (["E(X^2)", "D(X) + [E(X)]^2", "D(X)"], {"random": ["X"], "zero_mean": ["X"]},
+     ["verified", "verified", "verified"]),
+    (["E(X^2)", "D(X) + [E(X)]^2", "D(X)"], {"random": ["X"]},
+     ["verified", "verified", "does_not_follow"]),
+])
+def test_textbook_brackets(lines, declared, expected):
+    assert statuses(lines, **declared) == expected
