@@ -43,6 +43,7 @@ text_presets = text_derivations()  # their ids (text-…, paper-…) are not que
 resources.warm_grader()
 KEYS = {name: f"derivation.{name}" for name in PARAMS}  # draft field -> widget key
 MORE_NAME_FIELDS = NAME_FIELDS[3:]  # integers, families, positive, nonnegative: folded away
+RANDOM_FIELDS = ("random", "independent", "zero_mean")  # folded away with them
 _DRAFT, _CHECKED = "derivation.draft", "derivation.checked"
 _SHARED = "derivation.shared"  # (the derivation, its ?share= value) once saved or opened by id
 _NOT_FOUND, _SAVE_FAILED = "derivation.share_not_found", "derivation.save_failed"
@@ -95,12 +96,16 @@ def load_preset() -> None:
         return
     values = {name: ", ".join(getattr(source, name)) for name in NAME_FIELDS}
     values |= {"relations": "; ".join(source.relations), "target": target, "lines": lines}
+    values |= {"random": ", ".join(source.random), "zero_mean": ", ".join(source.zero_mean),
+               "independent": "; ".join(", ".join(g) for g in source.independent)}
     for name, value in values.items():
         st.session_state[KEYS[name]] = value
 
 
 def name_problem(problem: NameProblem) -> str:
     field = tr(f"derivation.field.{problem.field}")
+    if problem.not_random:
+        return tr("derivation.problem.not_random", field=field, name=problem.name)
     if problem.first_field is None:
         return tr("derivation.problem.bad_name", field=field, name=problem.name)
     return tr("derivation.problem.twice", field=field, name=problem.name,
@@ -134,7 +139,8 @@ st.text_input(tr("derivation.target_label"), placeholder="1 + F'(x)",
 cut_note(KEYS["target"], FIELD_LIMITS["target"], lang())
 # The rest of the declaration schema, folded away until used (a link or preset that fills one
 # opens it).
-more = any(st.session_state.get(KEYS[name]) for name in (*MORE_NAME_FIELDS, "relations"))
+more = any(st.session_state.get(KEYS[name])
+           for name in (*MORE_NAME_FIELDS, "relations", *RANDOM_FIELDS))
 with st.expander(tr("derivation.more_declarations"), expanded=more, icon=":material/tune:"):
     more_cols = st.columns(4)
     for column, name, example in zip(more_cols, MORE_NAME_FIELDS, ("n, L, l", "x, F", "n", "l"),
@@ -148,6 +154,14 @@ with st.expander(tr("derivation.more_declarations"), expanded=more, icon=":mater
                   help=tr("derivation.relations_help"),
                   **limited(KEYS["relations"], FIELD_LIMITS["relations"]))
     cut_note(KEYS["relations"], FIELD_LIMITS["relations"], lang())
+    # Random variables (issue 25): E, Var, Cov and D become moments once one is declared.
+    random_cols = st.columns(3)
+    for column, name, example in zip(random_cols, RANDOM_FIELDS, ("w, x", "w, x", "w"),
+                                     strict=True):
+        column.text_input(tr(f"derivation.{name}_label"), placeholder=example,
+                          help=tr(f"derivation.{name}_help"),
+                          **limited(KEYS[name], FIELD_LIMITS[name]))
+        cut_note(KEYS[name], FIELD_LIMITS[name], lang(), where=column)
 st.text_area(tr("derivation.lines_label"), height=200,
              placeholder="diff(x + F(x), x)\ndiff(x, x) + diff(F(x), x)\n1 + F'(x)",
              help=tr("derivation.lines_help"), **limited(KEYS["lines"], FIELD_LIMITS["lines"]))

@@ -22,6 +22,7 @@ REPEATS = 5
 BUDGET_S = 2.0
 RESIDUAL = {"functions": ["F"], "families": ["x", "F"], "integers": ["L", "l", "n"],
             "relations": ["x_{l+1} = x_l + F_l(x_l)"]}
+LETTERS = "abcdfghkmpqrstuvyzAB"  # random variables' names (no e, i, j, l, n, o, x, w)
 NESTED = "".join(f"\\sum_{{{v}=1}}^{{n}}" for v in "abcd")
 CASES = {
     "huge constant bound": {"answer": [r"\sum_{i=1}^{10^{9}} i", "5"]},
@@ -39,6 +40,34 @@ CASES = {
                                                  r"x_0 + \sum_{i=0}^{999} F_i(x_i)"], **RESIDUAL},
     "gradient through 64 layers": {"answer": [r"\frac{\partial x_{64}}{\partial x_0}",
                                               r"\prod_{i=0}^{63} (1 + F_i'(x_i))"], **RESIDUAL},
+    # issue 25: moments (many random variables, deep nesting, many outcomes, the search of
+    # the assumptions that would make a broken step hold)
+    "Var of 12 independent random variables": {
+        "answer": [r"\operatorname{Var}(" + "+".join(LETTERS[:12]) + ")",
+                   "+".join(rf"\operatorname{{Var}}({v})" for v in LETTERS[:12])],
+        "random": list(LETTERS[:12]), "independent": [list(LETTERS[:12])]},
+    "Var of 11 independent random variables (2,048 outcomes)": {
+        "answer": [r"\operatorname{Var}(" + "+".join(LETTERS[:11]) + ")",
+                   "+".join(rf"\operatorname{{Var}}({v})" for v in LETTERS[:11])],
+        "random": list(LETTERS[:11]), "independent": [list(LETTERS[:11])]},
+    "Var of 20 dependent random variables, broken": {
+        "answer": [r"\operatorname{Var}(" + "+".join(LETTERS[:20]) + ")",
+                   "+".join(rf"\operatorname{{Var}}({v})" for v in LETTERS[:20])],
+        "random": list(LETTERS[:20])},
+    "30 random variables in 10 independent triples (3^10 groups)": {
+        "answer": [r"\operatorname{Var}(" + "+".join(f"r_{k}" for k in range(30)) + ")",
+                   "+".join(rf"\operatorname{{Var}}(r_{k})" for k in range(30))],
+        "random": [f"r_{k}" for k in range(30)],
+        "independent": [[f"r_{k}" for k in range(t, 30, 3)] for t in range(3)]},
+    "E nested 15 deep (at the depth limit)": {"answer": ["E[" * 15 + "x" + "]" * 15, "E[x] + 1"],
+                                              "random": ["x"]},
+    "E nested 30 deep": {"answer": ["E[" * 30 + "x" + "]" * 30, "E[x] + 1"], "random": ["x"]},
+    "Var of a sum of 40 members": {
+        "answer": [r"\operatorname{Var}\left(\sum_{i=1}^{40} w_i\right)",
+                   r"40\operatorname{Var}(w)"], "random": ["w"], "families": ["w"]},
+    "broken step, 6 assumptions searched": {
+        "answer": [r"\operatorname{Var}(a b c)", r"\operatorname{Var}(a)\operatorname{Var}(b)"
+                   r"\operatorname{Var}(c) + 1"], "random": ["a", "b", "c"]},
 }
 
 

@@ -30,7 +30,8 @@ import grader  # noqa: E402 - needs the path above
 CORPUS = ROOT / "bench" / "corpus" / "derivations"
 CLASSES = ("sums_products", "indexed_layers", "leibniz", "pasted_block")
 DECLARED = ("symbols", "integers", "functions", "matrices", "families", "positive",
-            "nonnegative", "relations")
+            "nonnegative", "relations",
+            "vectors", "random", "independent", "zero_mean")  # issue 25 (part 2)
 
 
 @dataclass

@@ -30,6 +30,17 @@ MESSAGES: dict[str, dict[str, str]] = {
                               "请写出它的闭式，或用 n 之类的名字表示范围"},
     "series_too_deep": {"en": "sums and products are nested too deeply (more than {limit})",
                         "zh": "求和与连乘嵌套过深（超过 {limit} 层）"},
+    "dots_cannot_infer": {"en": "cannot tell the general term from the terms around ⋯: write the "
+                                "first terms and the last in the same form, differing only in "
+                                "an index (x_1 + x_2 + ⋯ + x_n), or write it with \\sum or \\prod",
+                          "zh": "无法从 ⋯ 两侧的项推断通项：请把前几项和最后一项写成同一形式、只有下标不同"
+                                "（x_1 + x_2 + ⋯ + x_n），或改用 \\sum、\\prod"},
+    "dots_needs_family": {"en": "the subscript of {family} changes around ⋯: declare {family} as "
+                                "a family (families: [{family}]) so that {family}_i is a member",
+                          "zh": "{family} 的下标在 ⋯ 两侧变化：请把 {family} 声明为族"
+                                "（families: [{family}]），{family}_i 才是它的成员"},
+    "dots_needs_last": {"en": "⋯ must be followed by the last term (x_1 + x_2 + ⋯ + x_n)",
+                        "zh": "⋯ 之后应写出最后一项（x_1 + x_2 + ⋯ + x_n）"},
     "bad_member_index": {"en": "the index of {name} must be a whole number or a formula of "
                                "integers such as l+1",
                          "zh": "{name} 的下标必须是整数，或 l+1 这样的整数表达式"},
@@ -54,6 +65,46 @@ MESSAGES: dict[str, dict[str, str]] = {
     "relation_too_far": {"en": "a member's index is too large to compute from its relation "
                                "(limit {limit})",
                          "zh": "该项的下标过大，无法由递推关系算出（上限 {limit}）"},
+    # moments of random variables (reading/moments.py, values/moments.py)
+    "moment_arguments": {"en": "{name} takes {count} argument(s) in brackets, e.g. {name}(X)",
+                         "zh": "{name} 需要括号中的 {count} 个参数，如 {name}(X)"},
+    "moment_not_exact": {"en": "inside a moment only numbers, declared names, + - × ÷, whole "
+                               "powers, sums, products, |x| and sign can be checked",
+                         "zh": "矩中只能检查数字、已声明的名称、加减乘除、整数次幂、求和、连乘、|x| 与 sign"},
+    "moment_too_large": {"en": "the random variables need more than {limit} outcomes to check; "
+                               "check the step with fewer of them",
+                         "zh": "这些随机变量需要超过 {limit} 个结果才能检查，请用更少的随机变量检查这一步"},
+    "moment_mixed_families": {"en": "{name} appears with members of {family}; declare whether "
+                                    "they are independent (independent: [[{name}, {family}]])",
+                              "zh": "{name} 与 {family} 的成员一同出现，请声明它们是否独立"
+                                    "（independent: [[{name}, {family}]]）"},
+    "moment_division_by_zero": {"en": "a denominator is 0 for this distribution",
+                                "zh": "在此分布下分母为 0"},
+    "moment_by_sampling": {"en": "moments are checked over distributions, not by sampling numbers",
+                           "zh": "矩按分布检查，不按数值抽样检查"},
+    "moment_derivative": {"en": "derivatives of moments are not supported",
+                          "zh": "不支持对矩求导"},
+    "moment_counterexample": {"en": "For example, take {laws}{iid}{point}: this line gives "
+                                    "{answer}, {before} gives {expected}.",
+                              "zh": "例如取分布 {laws}{iid}{point}：这一行得 {answer}，{before}得 "
+                                    "{expected}。"},
+    "moment_counterexample_answer": {"en": "For example, take {laws}{iid}{point}: your answer "
+                                           "gives {answer}, the expected answer gives {expected}.",
+                                     "zh": "例如取分布 {laws}{iid}{point}：你的答案得 {answer}，"
+                                           "标准答案得 {expected}。"},
+    "moment_blocks_independent": {"en": " (the groups separated by ; independent)",
+                                  "zh": "（以 ; 分开的各组相互独立）"},
+    "moment_iid": {"en": "; {names} i.i.d. over the index as the bare name",
+                   "zh": "；{names} 的各下标成员独立同分布，与不带下标的名称同分布"},
+    "moment_point": {"en": "; with {point}", "zh": "；且 {point}"},
+    "moment_assumption_hint": {"en": "It would follow if {assumptions} (declare {declarations}).",
+                               "zh": "若 {assumptions}，这一行才成立（声明 {declarations}）。"},
+    "moment_assumption_or": {"en": ", or if ", "zh": "，或若 "},
+    "moment_assumption_and": {"en": " and ", "zh": "，且 "},
+    "moment_independent": {"en": "{a} and {b} are independent", "zh": "{a} 与 {b} 相互独立"},
+    "moment_zero_mean": {"en": "{a} has mean 0", "zh": "{a} 的均值为 0"},
+    "moment_no_assumption": {"en": "No independence or zero-mean declaration makes it hold.",
+                             "zh": "任何独立或零均值的声明都不能使它成立。"},
     "bad_command_argument": {"en": "{command} needs a name in braces, e.g. {command}{{W}}",
                              "zh": "{command} 后需要花括号中的名字，例如 {command}{{W}}"},
     "unknown_environment": {"en": "only matrix environments (bmatrix, pmatrix) are understood",

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import fields, replace
 
+from .kinds.request import declarations
 from .reading.names import Declarations
 from .reading.nodes import Add, Ident, MatSym, Mul, Neg, Node, Num, Pow, Transpose, children, walk
 from .reading.parser import parse
@@ -95,10 +96,15 @@ def _rewrites(node: Node) -> Iterator[tuple[str, Node]]:
             yield kind, _with_child(node, child, mutated)
 
 
-def mutants(text: str, *, symbols=(), functions=(), matrices=()) -> list[tuple[str, str]]:
-    """(kind, text) for each distinct mutant of the formula `text`. Raises the parser's errors
-    for a formula that cannot be read."""
-    decls = Declarations.of(symbols, functions, matrices)
+def mutants(text: str, *, symbols=(), functions=(), matrices=(),
+            **schema) -> list[tuple[str, str]]:
+    """(kind, text) for each distinct mutant of the formula `text`. `schema`: the declaration
+    schema's other fields as in a request (`families`, `random`, …), so a key with members or
+    moments is read as the question reads it. Raises the parser's errors for a formula that
+    cannot be read (and BadRequest for bad declarations)."""
+    decls = (declarations({"symbols": list(symbols), "functions": list(functions),
+                           "matrices": list(matrices), **schema}) if schema
+             else Declarations.of(symbols, functions, matrices))
     node, _ = parse(text, decls)
     seen = {to_text(node)}
     found = []

@@ -131,8 +131,10 @@ def formula_mutants(text: str, question) -> list[tuple[str, str]]:
     """`grader.mutants` of a formula, with the question's declarations."""
     from grader import mutants  # the grader parses and prints the tree; imported lazily
 
+    schema = {k: v for k, v in question.declared_fields().items()
+              if k not in ("symbols", "functions", "matrices")}  # families, random, …
     return list(mutants(text, symbols=question.symbols, functions=question.functions,
-                        matrices=question.matrices))
+                        matrices=question.matrices, **schema))
 
 
 def mutants_of(question: Question) -> Iterator[Mutant]:

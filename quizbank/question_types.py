@@ -128,6 +128,10 @@ class _Declarations(StrictModel):
     positive: list[Identifier] = []
     nonnegative: list[Identifier] = []
     relations: list[NonEmptyText] = []  # recursions assumed: "x_{l+1} = x_l + F_l(x_l)"
+    # -- random variables (issue 25): E, Var, Cov, D become moment operators --
+    random: list[Identifier] = []  # random variables; a family here is i.i.d. over its index
+    independent: list[list[Identifier]] = []  # groups of mutually independent ones: [[w, x]]
+    zero_mean: list[Identifier] = []  # random variables with mean 0
 
     @field_validator("symbols", "functions", "matrices", "integers")
     @classmethod
@@ -166,6 +170,35 @@ class _Declarations(StrictModel):
             raise ValueError(f"{', '.join(both)} already declared `positive`")
         return names
 
+    @field_validator("random")
+    @classmethod
+    def _random_are_values(cls, names: list[str], info: ValidationInfo):
+        unique(names, "random")
+        clash = [n for n in names if n in info.data.get("functions", [])
+                 or n in info.data.get("matrices", [])]
+        if clash:
+            raise ValueError(f"{', '.join(clash)} cannot be a random variable and a function "
+                             "or matrix")
+        return names
+
+    @field_validator("independent", "zero_mean")
+    @classmethod
+    def _assumptions_are_about_random_variables(cls, value: list, info: ValidationInfo):
+        groups = value if info.field_name == "independent" else [value]
+        if info.field_name == "independent":
+            short = [g for g in groups if len(g) < 2]
+            if short:
+                raise ValueError("each group in `independent` names at least two random "
+                                 "variables, e.g. [[w, x]]")
+        else:
+            unique(value, "zero_mean")
+        random = set(info.data.get("random", []))
+        missing = sorted({n for g in groups for n in g} - random)
+        if missing:
+            raise ValueError(f"{', '.join(missing)} in `{info.field_name}` must be declared in "
+                             "`random` first")
+        return value
+
     def declared_fields(self) -> dict:
         """The request's declaration fields: the three every request has, and the others only
         when the question uses them (requests without them stay as they were)."""
@@ -177,7 +210,8 @@ class _Declarations(StrictModel):
 
 KINDS_OF_NAMES = ("symbols", "functions", "matrices", "integers")
 DECLARATION_FIELDS = ("symbols", "functions", "matrices", "integers", "families", "positive",
-                      "nonnegative", "relations")
+                      "nonnegative", "relations",
+                      "random", "independent", "zero_mean")  # random variables (issue 25)
 
 
 def _squash(text: str) -> str:

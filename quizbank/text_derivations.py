@@ -2,7 +2,7 @@
 
 `quizbank/text_derivations.yaml` lists every derivation of the three source texts and of the
 papers the bank cites that uses issue 24's notation (sums, products, indexed layers, Leibniz with
-arguments, pasted blocks). Each is a preset of the Derivation checker (its `lines` pasted as one
+arguments, pasted blocks) or issue 25's moments (E, Var, Cov with stated assumptions). Each is a preset of the Derivation checker (its `lines` pasted as one
 block, in the learner's language) and is checked line by line by
 tests/quizbank/test_text_derivations.py; docs/derivations.md lists them for readers.
 Read like a bank file: plain YAML only (yaml_reader.py), validated by strict models.
@@ -31,6 +31,7 @@ class Notation(StrEnum):
     INDEXED = "indexed"  # layers by index: x_l, F_l(x_l), W_i
     LEIBNIZ = "leibniz"  # Leibniz with arguments: \frac{\partial F(x, W)}{\partial x}
     PASTED = "pasted"  # a block as written: $$…$$, a chain, remarks between the maths
+    MOMENTS = "moments"  # E, Var, Cov of declared random variables (issue 25)
 
 
 class Source(StrictModel):

@@ -10,7 +10,7 @@ name, a name declared twice, an unreadable target) is reported on its own and le
 are still checked with everything else.
 
 The declarations are the one schema of docs/contracts.md (symbols, functions, matrices, integers,
-families, positive, nonnegative, relations). What the learner pastes is split by the grader
+families, positive, nonnegative, relations; random variables: random, independent, zero_mean). What the learner pastes is split by the grader
 (`grader.split_derivation`: an `aligned` block, a chain `a = b = c`, remarks such as "where" or
 "其中" between lines); remarks come back as rows of their own, shown and never checked.
 """
@@ -51,6 +51,10 @@ class Declarations:
     positive: tuple[str, ...] = ()
     nonnegative: tuple[str, ...] = ()
     relations: tuple[str, ...] = ()  # equations, separated by ";" or new lines in their box
+    # -- random variables (issue 25) --
+    random: tuple[str, ...] = ()
+    independent: tuple[tuple[str, ...], ...] = ()  # groups: "w, x; a, b" in their box
+    zero_mean: tuple[str, ...] = ()
 
     def request_fields(self) -> dict:
         """The three fields every request has, and the others when given (as the bank does)."""
@@ -58,7 +62,20 @@ class Declarations:
                    "matrices": list(self.matrices)}
         fields_.update({name: list(getattr(self, name)) for name in MORE_FIELDS
                         if getattr(self, name)})
+        fields_.update(random_request_fields(self))
         return fields_
+
+
+def random_request_fields(decls: Declarations) -> dict:
+    """`random`, `independent` (a list of lists) and `zero_mean`, when given."""
+    fields_: dict = {}
+    if decls.random:
+        fields_["random"] = list(decls.random)
+    if decls.independent:
+        fields_["independent"] = [list(group) for group in decls.independent]
+    if decls.zero_mean:
+        fields_["zero_mean"] = list(decls.zero_mean)
+    return fields_
 
 
 # The schema's fields after the first three; `relations` holds equations, the others names.
@@ -81,14 +98,16 @@ def parse_names(text: str) -> tuple[tuple[str, ...], list[str]]:
 class NameProblem:
     """A declared name the checker leaves out: not a name, or already declared in `first_field`."""
 
-    field: str  # symbols | functions | matrices
+    field: str  # symbols | functions | matrices | … | independent | zero_mean
     name: str
     first_field: str | None = None  # set when the name is declared twice
+    not_random: bool = False  # in independent or zero_mean, but not declared random
 
 
 def declarations_from_text(symbols: str, functions: str, matrices: str, *, integers: str = "",
                            families: str = "", positive: str = "", nonnegative: str = "",
-                           relations: str = "") -> tuple[Declarations, list[NameProblem]]:
+                           relations: str = "", random: str = "", independent: str = "",
+                           zero_mean: str = "") -> tuple[Declarations, list[NameProblem]]:
     """Declarations and every problem at once. A bad name is dropped; a name declared as two
     kinds of thing (symbols, functions, matrices, integers) keeps its first declaration, so the
     lines can still be checked. Families, domains and relations may name what is declared above
@@ -114,7 +133,31 @@ def declarations_from_text(symbols: str, functions: str, matrices: str, *, integ
                 first_field[name] = field
                 parsed[field].append(name)
     equations = tuple(r.strip() for r in split_relations(relations or "") if r.strip())
-    return Declarations(**{f: tuple(n) for f, n in parsed.items()}, relations=equations), problems
+    declared = Declarations(**{f: tuple(n) for f, n in parsed.items()}, relations=equations)
+    return random_declarations(declared, problems, random, independent, zero_mean), problems
+
+
+def random_declarations(declared: Declarations, problems: list[NameProblem], random: str,
+                        independent: str, zero_mean: str) -> Declarations:
+    """The random variables' boxes: names, groups separated by `;` ("w, x; a, b", each group of
+    at least two names) and names. A name in a group or in zero_mean that is not a random
+    variable is a problem and is left out, as a bad name is."""
+    names, bad = parse_names(random)
+    problems += [NameProblem("random", b) for b in bad]
+    groups = []
+    for text in re.split(r"[;；\n]+", independent or ""):
+        group, bad = parse_names(text)
+        problems += [NameProblem("independent", b) for b in bad]
+        problems += [NameProblem("independent", n, not_random=True) for n in group
+                     if n not in names]
+        group = tuple(n for n in group if n in names)
+        if len(group) >= 2:
+            groups.append(group)
+    zeros, bad = parse_names(zero_mean)
+    problems += [NameProblem("zero_mean", b) for b in bad]
+    problems += [NameProblem("zero_mean", n, not_random=True) for n in zeros if n not in names]
+    return replace(declared, random=names, independent=tuple(groups),
+                   zero_mean=tuple(n for n in zeros if n in names))
 
 
 def split_relations(text: str) -> list[str]:
@@ -266,12 +309,17 @@ class DerivationDraft:
     positive: str = ""
     nonnegative: str = ""
     relations: str = ""
+    # random variables (issue 25): names, groups "w, x; a, b", names
+    random: str = ""
+    independent: str = ""
+    zero_mean: str = ""
 
     def declarations(self) -> tuple[Declarations, list[NameProblem]]:
         return declarations_from_text(
             self.symbols, self.functions, self.matrices, integers=self.integers,
             families=self.families, positive=self.positive, nonnegative=self.nonnegative,
-            relations=self.relations)
+            relations=self.relations, random=self.random, independent=self.independent,
+            zero_mean=self.zero_mean)
 
     @classmethod
     def from_params(cls, params: Mapping[str, str]) -> DerivationDraft | None:
@@ -303,7 +351,8 @@ SHARE_KEY_PREFIX = "derivation-share:"  # + token: a draft of the profile that s
 _SHARE = re.compile(r"(\d{1,12})-([A-Za-z0-9_-]{12})")
 FIELD_LIMITS = {"symbols": 300, "functions": 300, "matrices": 300, "target": 500, "lines": 4000,
                 "preset": 200, "integers": 300, "families": 300, "positive": 300,
-                "nonnegative": 300, "relations": 1000}  # the page's boxes' own limits
+                "nonnegative": 300, "relations": 1000,
+                "random": 300, "independent": 300, "zero_mean": 300}  # the boxes' own limits
 
 
 def new_share_token() -> str:

@@ -42,6 +42,7 @@ from .exact_decimal import undefined_everywhere
 from .expression import ExpectedBroken, SymbolicCheck, counterexample_of, full_verdict, prepare
 from .feedback import caret_text, compared, counterexample_text, misconfigured, reason, result
 from .indexing import indexing_of
+from .moment_steps import check_moment_step, is_moment_step, moments_equal
 
 MAX_LINES = 40
 DEFAULT_APPROX_RTOL = 1e-3
@@ -113,7 +114,8 @@ def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
             used = approximation.loosest(used)
     first_wrong = next((s.line for s in steps if s.status is not StepStatus.VERIFIED), None)
     reaches = target_node is None or (last_node is not None and
-                                      _reaches(last_node, target_node, symbolic, used, indexing))
+                                      _reaches(last_node, target_node, symbolic, used, indexing,
+                                               decls))
     correct = first_wrong is None and reaches
     prefix = (first_wrong - 1) if first_wrong else len(lines)
     score = 1.0 if correct else (prefix / len(lines)) * (1.0 if reaches else 0.5)
@@ -129,7 +131,9 @@ def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
 
 
 def _reaches(last: Node, target: Node, symbolic: SymbolicCheck | None,
-             used: Approximation | None, indexing: Indexing) -> bool:
+             used: Approximation | None, indexing: Indexing, decls: Declarations) -> bool:
+    if is_moment_step(last, target, decls):
+        return moments_equal(last, target, decls)
     if _same(last, target, symbolic, indexing) == "equal":
         return True
     return used is not None and approximately(last, target, used)[0] == "equal"
@@ -156,6 +160,9 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
     approximation = (tolerance or shown_precision(node)) if "note_approximate" in notes else None
     if previous is None:  # the first line with no start: nothing to follow from
         return _step(number, "verified", interpreted, ""), node, approximation
+    if is_moment_step(node, previous, decls):  # over distributions (kinds/moment_steps.py)
+        return check_moment_step(number, node, previous, decls, lang, interpreted, before), \
+            node, None
     if approximation is not None:
         step = _check_approximation(number, node, previous, approximation, interpreted, lang,
                                     before)

@@ -43,6 +43,7 @@ from .feedback import (
     unreadable,
 )
 from .indexing import indexing_of
+from .moment_steps import grade_moment_expression
 
 # (answer tree, expected tree) -> True / False / None (cannot decide); runs in the worker.
 SymbolicCheck = Callable[[Node, Node], bool | None]
@@ -176,6 +177,10 @@ def _has_members(*nodes: Node) -> bool:
 def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: str = "en",
                      malrules: list[dict] | tuple = (),
                      symbolic: SymbolicCheck | None = None) -> Result:
+    if decls.random:  # moments are decided over distributions (kinds/moment_steps.py)
+        moments = grade_moment_expression(answer, expected, decls, lang)
+        if moments is not None:
+            return moments
     try:
         exp = prepare(expected, decls)
     except GraderError as err:

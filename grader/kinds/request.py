@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from functools import lru_cache
 
 from ..errors import GraderError
@@ -62,17 +63,57 @@ INDEX_FIELDS = ("integers", "families", "positive", "nonnegative")
 RELATIONS_FIELD = "relations"
 MAX_RELATIONS = 10
 MAX_RELATION_LENGTH = 200
+# Random variables (issue 25): `random` and `zero_mean` are lists of names, `independent` a list
+# of groups (lists of names) of mutually independent random variables.
+RANDOM_FIELDS = ("random", "independent", "zero_mean")
+MAX_GROUPS = 10
 
 
 def declarations(request: dict) -> Declarations:
     if not any(request.get(field) for field in DECLARED_FIELDS + INDEX_FIELDS
-               + (RELATIONS_FIELD,)):
+               + (RELATIONS_FIELD,) + RANDOM_FIELDS):
         return NO_DECLARATIONS  # numeric questions declare nothing: share one empty set
     lists = [_names_field(request, field) for field in DECLARED_FIELDS]
-    if not any(request.get(field) for field in INDEX_FIELDS + (RELATIONS_FIELD,)):
+    if not any(request.get(field) for field in INDEX_FIELDS + (RELATIONS_FIELD,)
+               + RANDOM_FIELDS):
         return _declarations_of(*lists)
     more = [_names_field(request, field) for field in INDEX_FIELDS]
-    return _indexed_declarations_of(*lists, *more, _relations_field(request))
+    decls = _indexed_declarations_of(*lists, *more, _relations_field(request))
+    if not any(request.get(field) for field in RANDOM_FIELDS):
+        return decls
+    return _random_declarations_of(decls, _names_field(request, "random"),
+                                   _groups_field(request), _names_field(request, "zero_mean"))
+
+
+def _groups_field(request: dict) -> tuple[tuple[str, ...], ...]:
+    """`independent: [[w, x], [a, b, c]]`: groups of names, each at least two."""
+    value = request.get("independent") or []
+    if not isinstance(value, list | tuple) or len(value) > MAX_GROUPS or not all(
+            isinstance(g, list | tuple) and 2 <= len(g) <= MAX_DECLARED for g in value):
+        raise BadRequest("independent must be a list of groups of at least two names, "
+                         "e.g. [[w, x]]")
+    return tuple(_names_field({"independent": list(g)}, "independent") for g in value)
+
+
+@lru_cache(maxsize=1024)
+def _random_declarations_of(decls: Declarations, random: tuple[str, ...],
+                            groups: tuple[tuple[str, ...], ...],
+                            zero_mean: tuple[str, ...]) -> Declarations:
+    """The declarations with their random variables; names in `independent` and `zero_mean`
+    must be random variables, which cannot also be functions or matrices."""
+    declared = set(random)
+    for field, names in (("independent", {n for g in groups for n in g}),
+                         ("zero_mean", set(zero_mean))):
+        unknown = sorted(names - declared)
+        if unknown:
+            raise BadRequest(f"{field} names must be declared in random: {', '.join(unknown)}")
+    clash = sorted(declared & (decls.functions | decls.matrices))
+    if clash:
+        raise BadRequest(f"random variables cannot also be functions or matrices: "
+                         f"{', '.join(clash)}")
+    return replace(decls, random=frozenset(random),
+                   independent=tuple(frozenset(g) for g in groups),
+                   zero_mean=frozenset(zero_mean))
 
 
 def _names_field(request: dict, field: str) -> tuple[str, ...]:

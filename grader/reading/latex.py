@@ -16,6 +16,7 @@ from .nodes import (
     Matrix,
     MatSym,
     Member,
+    Moment,
     Mul,
     Neg,
     Node,
@@ -186,6 +187,7 @@ _RENDER = {
     Matrix: _matrix,
     Series: lambda n: _series(n),
     Member: lambda n: _member(n),
+    Moment: lambda n: _moment(n),
 }
 
 
@@ -258,6 +260,15 @@ def substitute(node: Node, name: str, value: Node) -> Node:
 
 def _is_node(value: object) -> bool:
     return hasattr(value, "__slots__") and type(value).__module__ == Num.__module__
+
+
+def _moment(node: Moment) -> str:
+    r"""`\mathbb{E}\left[X\right]`, `\operatorname{Var}\left(X\right)` (D(X) is shown as the
+    variance it was read as), `\operatorname{Cov}\left(X, Y\right)`."""
+    inner = ", ".join(_render(a) for a in node.args)
+    if node.op == "E":
+        return rf"\mathbb{{E}}\left[{inner}\right]"
+    return rf"\operatorname{{{node.op}}}\left({inner}\right)"
 
 
 def _member(node: Member) -> str:

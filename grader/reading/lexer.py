@@ -27,14 +27,19 @@ LATEX_FUNCTIONS = (
 for _fn in LATEX_FUNCTIONS:
     LATEX_NAMES[_fn] = _fn
 LATEX_OPS = {"cdot": "*", "times": "*", "ast": "*", "div": "/", "mid": "|", "vert": "|",
-             "lvert": "|", "rvert": "|", "prime": "'", "approx": "≈"}
+             "lvert": "|", "rvert": "|", "prime": "'", "approx": "≈",
+             # \{ \} as brackets, as Chinese textbooks write E\{[X - E(X)]^2\} (no sets here)
+             "{": "(", "}": ")", "lbrace": "(", "rbrace": ")"}
 LATEX_SKIP = {"left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "quad", "qquad",
               "displaystyle", "limits"}
+# \mathcal{F}: the residual branch; \mathbb{E}: the expectation (where random variables are
+# declared, reading/moments.py)
 LATEX_NAME_WRAPPERS = {"mathbf", "boldsymbol", "bm", "mathrm", "mathit", "operatorname",
-                       "vec", "mathsf", "text", "mathcal"}  # \mathcal{F}: the residual branch
+                       "vec", "mathsf", "text", "mathcal", "mathbb"}
 LATEX_CMDS = {"frac": "frac", "dfrac": "frac", "tfrac": "frac", "cfrac": "frac", "sqrt": "sqrt",
               "top": "top", "intercal": "top", "T": "top",
               "binom": "binom", "dbinom": "binom", "tbinom": "binom"}
+LATEX_DOTS = {"cdots", "dots", "ldots", "dotsb", "dotsc", "dotsm"}
 # \sum and \prod (∑, ∏ after normalization): a `bigop` token; its range follows as _{i=a}^{b}.
 LATEX_BIG_OPERATORS = {"sum": "sum", "prod": "prod"}
 MATRIX_ENVS = {"bmatrix", "pmatrix", "matrix", "Bmatrix"}
@@ -56,7 +61,7 @@ MAXIMA_CONSTANTS = ("pi", "e")
 
 
 class Token(NamedTuple):  # a tuple: tokens are made in the hot path, and tuples are cheap
-    kind: str  # num | name | op | cmd | bigop | begin | end | rowsep | eof
+    kind: str  # num | name | op | cmd | bigop | dots | begin | end | rowsep | eof
     text: str
     pos: int
     end: int
@@ -103,6 +108,9 @@ def tokenize(text: str) -> list[Token]:
             token, i = _read_command(text, i, space)
             if token is not None:
                 append(token)
+        elif ch == "." and text.startswith("...", i):  # a_1 + ... + a_n, as \\cdots
+            append(_new_token(Token, ("dots", "⋯", start, i + 3, space)))
+            i += 3
         elif ch == "~":  # LaTeX's unbreakable space
             space, i = True, i + 1
             continue
@@ -145,6 +153,8 @@ def _read_command(text: str, i: int, space: bool) -> tuple[Token | None, int]:
         return None, end
     if word in LATEX_OPS:
         return Token("op", LATEX_OPS[word], i, end, space), end
+    if word in LATEX_DOTS:  # a_1 + \\cdots + a_n: reading/ellipsis.py infers the sum
+        return Token("dots", "⋯", i, end, space), end
     if word == "partial" and text[end:].lstrip(" ").startswith("_"):  # ∂_x is "\\partial _x"
         return _partial_with_variable(text, i, len(text) - len(text[end:].lstrip(" ")), space)
     if word in LATEX_NAMES:

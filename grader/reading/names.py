@@ -27,6 +27,8 @@ from functools import lru_cache
 from .lexer import GREEK, Token
 from .nodes import BUILTIN_FUNCTIONS, MULTI_ARG_FUNCTIONS
 
+# Read as moment operators only where random variables are declared (reading/moments.py).
+MOMENT_WORDS = frozenset(("E", "D", "Var", "Cov"))
 SPECIAL_FUNCTIONS = ("diff", "transpose", "root", "factorial", "sum", "prod", "product")
 CONSTANTS = ("e", "pi")
 NOT_FINITE = ("nan", "inf", "infinity", "infty", "oo", "NaN", "Inf", "Infinity")
@@ -55,7 +57,12 @@ class Declarations:
     make `x_0`, `x_l`, `x_{l+1}` members of `x` (a function family when also in `functions`, a
     matrix family when also in `matrices`); `positive`/`nonnegative` are domains of names
     declared above; `relations` are recursions as text (`x_{l+1} = x_l + F_l(x_l)`), read by
-    reading/families.py."""
+    reading/families.py.
+
+    Random variables (issue 25): `random` names are random variables (a family in `random` is
+    i.i.d. over its index); `independent` is groups of mutually independent ones; `zero_mean`
+    those with mean 0. Declaring any random variable makes E, D, Var and Cov moment operators
+    (reading/moments.py)."""
 
     symbols: frozenset[str] = frozenset()
     functions: frozenset[str] = frozenset()
@@ -65,14 +72,22 @@ class Declarations:
     positive: frozenset[str] = frozenset()
     nonnegative: frozenset[str] = frozenset()
     relations: tuple[str, ...] = ()
+    # -- random variables (issue 25, the moments part of the schema) --
+    random: frozenset[str] = frozenset()
+    independent: tuple[frozenset[str], ...] = ()
+    zero_mean: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, symbols=(), functions=(), matrices=(), *, integers=(), families=(),
-           positive=(), nonnegative=(), relations=()) -> Declarations:
+           positive=(), nonnegative=(), relations=(), random=(), independent=(),
+           zero_mean=()) -> Declarations:
         return cls(frozenset(symbols or ()), frozenset(functions or ()),
                    frozenset(matrices or ()), frozenset(integers or ()),
                    frozenset(families or ()), frozenset(positive or ()),
-                   frozenset(nonnegative or ()), tuple(relations or ()))
+                   frozenset(nonnegative or ()), tuple(relations or ()),
+                   frozenset(random or ()),
+                   tuple(frozenset(group) for group in independent or ()),
+                   frozenset(zero_mean or ()))
 
     def with_symbols(self, names) -> Declarations:
         """These declarations plus more plain symbols (the expected answer's variables)."""
@@ -95,6 +110,8 @@ _RESERVED = frozenset(BUILTIN_FUNCTIONS + MULTI_ARG_FUNCTIONS + tuple(FUNCTION_A
 @lru_cache(maxsize=1024)
 def _vocabulary(decls: Declarations) -> frozenset[str]:
     known = decls.symbols | decls.functions | decls.matrices | decls.integers | _RESERVED
+    if decls.random:  # Var, Cov, E, D are moment operators (reading/moments.py)
+        known |= decls.random | MOMENT_WORDS
     if decls.matrices:
         known |= {"T"}  # W^Tg: the transpose mark written against the next name
         if decls.identity_is_matrix:

@@ -170,8 +170,19 @@ class Member:
     order: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A moment of random variables (issue 25): op is "E" (the expectation of `args[0]`),
+    "Var" (Var(X) = E[X^2] - E[X]^2) or "Cov" (Cov(X, Y) = E[XY] - E[X]E[Y], two args).
+    Read only where a derivation declares random variables (reading/moments.py); decided over
+    random discrete distributions (values/moments.py), never by sampling numbers."""
+
+    op: str
+    args: tuple[Node, ...]
+
+
 Node = (Num | Const | Sym | MatSym | Ident | Neg | Add | Mul | Div | Pow | Func | FuncN | Apply
-        | Diff | Transpose | Factorial | Matrix | Series | Member)
+        | Diff | Transpose | Factorial | Matrix | Series | Member | Moment)
 
 
 _CHILDREN = {
@@ -189,6 +200,7 @@ _CHILDREN = {
     Matrix: lambda n: tuple(chain.from_iterable(n.rows)),
     Series: lambda n: (n.lower, n.upper, n.body),
     Member: lambda n: (n.index, *n.args),
+    Moment: lambda n: n.args,
 }
 
 
@@ -223,7 +235,7 @@ class Facts:
 
 
 # Any of these makes a tree depend on something other than numbers (facts(...).constant).
-_NOT_CONSTANT = frozenset((Sym, MatSym, Apply, Diff, Ident, Series, Member))
+_NOT_CONSTANT = frozenset((Sym, MatSym, Apply, Diff, Ident, Series, Member, Moment))
 
 
 _NUMBERS_ONLY = Facts(frozenset(), frozenset(), frozenset(), False, False, constant=True)

@@ -21,6 +21,7 @@ import math
 
 from ..errors import LimitError, ParseError
 from .constant import constant_value
+from .ellipsis import infer_series
 from .lexer import GREEK, Token, tokenize
 from .limits import (
     MAX_DEPTH,
@@ -33,6 +34,7 @@ from .limits import (
     check_factorial,
     number_value,
 )
+from .moments import parse_moment, starts_moment
 from .names import (
     BASE_LOGS,
     CONSTANTS,
@@ -227,10 +229,37 @@ class Parser:
         terms = [first]
         while tok.kind == "op" and tok.text in "+-" and not self.entry_boundary():
             self.take()
+            if tok.text == "+" and self.tok.kind == "dots":  # a_1 + a_2 + ⋯ + a_n
+                terms = self.sum_with_dots(terms)
+                tok = self.tok
+                continue
             term = self.parse_term()
             terms.append(term if tok.text == "+" else self.make(Neg(term)))
             tok = self.tok
         return terms[0] if len(terms) == 1 else self.make(Add(tuple(terms)))
+
+    # -- a sum or product written with ⋯ (reading/ellipsis.py) ---------------------------------
+    def sum_with_dots(self, terms: list[Node]) -> list[Node]:
+        """After `+ ⋯`: `+ last`; the terms with the inferred sum in place of the pattern."""
+        dots = self.take()
+        if not self.at("op", "+"):
+            raise ParseError("dots_needs_last", dots.pos)
+        self.take()
+        last = self.parse_term()
+        before, series = infer_series("sum", terms, last, dots.pos)
+        return [*before, self.make(series)]
+
+    def product_with_dots(self, factors: list[Node]) -> list[Node]:
+        """At `⋯` between factors (`\\cdot ⋯ \\cdot` too): the last factor, and the factors
+        with the inferred product in place of the pattern."""
+        dots = self.take()
+        if self.at("op", "*"):
+            self.take()
+        if self.tok.kind == "eof" or (self.tok.kind == "op" and self.tok.text not in "([{|"):
+            raise ParseError("dots_needs_last", dots.pos)
+        last = self.parse_power()
+        before, series = infer_series("prod", factors, last, dots.pos)
+        return [*before, self.make(series)]
 
     def entry_boundary(self) -> bool:
         """In `[1 -2]` the minus starts a new entry; in `[1 - 2]` it subtracts."""
@@ -246,7 +275,13 @@ class Parser:
         while True:
             t = self.tok
             kind = t.kind
+            if kind == "dots":
+                factors = self.product_with_dots(factors)
+                continue
             if kind == "op":
+                if t.text == "*" and self.peek().kind == "dots":  # a \\cdot ⋯ \\cdot b
+                    self.take()
+                    continue
                 if t.text in "*/":
                     self.take()
                     right = self.parse_unary()
@@ -419,6 +454,8 @@ class Parser:
             return self.parse_member(t)
         if name in SERIES_OPS and self.at("op", "(") and name not in decls.functions:
             return self.parse_series_call(t)
+        if decls.random and starts_moment(self, name):
+            return parse_moment(self, t)
         if name in decls.functions and name not in DECLARABLE_FUNCTIONS:
             order, args = self.primed_call(t)
             return self.make(Apply(name, args, order))

@@ -22,6 +22,7 @@ from .nodes import (
     Matrix,
     MatSym,
     Member,
+    Moment,
     Mul,
     Neg,
     Node,
@@ -32,7 +33,7 @@ from .nodes import (
     Transpose,
 )
 
-_ATOMS = (Const, Sym, MatSym, Ident, Func, FuncN, Apply, Diff, Matrix, Series, Member)
+_ATOMS = (Const, Sym, MatSym, Ident, Func, FuncN, Apply, Diff, Matrix, Series, Member, Moment)
 _POSTFIX = (Transpose, Factorial)  # bind tighter than any infix operator
 
 
@@ -107,6 +108,9 @@ _PRINT = {
     Member: lambda n: (f"{n.family}_{{{_index_text(n.index)}}}"
                        + (f"{chr(39) * n.order}({', '.join(to_text(a) for a in n.args)})"
                           if n.kind == "function" else "")),
+    # E[X], Var(X), Cov(X, Y): read back as moments where random variables are declared
+    Moment: lambda n: (f"E[{to_text(n.args[0])}]" if n.op == "E"
+                       else f"{n.op}({', '.join(to_text(a) for a in n.args)})"),
 }
 
 

@@ -23,6 +23,7 @@ from ..reading.nodes import (
     Matrix,
     MatSym,
     Member,
+    Moment,
     Mul,
     Neg,
     Node,
@@ -104,6 +105,7 @@ _TO_SYMPY = {
     Matrix: lambda n: sympy.ImmutableMatrix([[to_sympy(e) for e in row] for row in n.rows]),
     Series: lambda n: _series(n),
     Member: lambda n: _member(n),
+    Moment: lambda n: _moment(n),
 }
 
 
@@ -126,6 +128,12 @@ def _member(node: Member):
     """Family members are left to sampling: sympy knows neither the declared relations (it
     would call x_{l+1} and x_l + F_l(x_l) different) nor that x_{l+1} at l = 2 is x_3."""
     raise CannotDecide("indexed_symbolic")
+
+
+def _moment(node: Moment):
+    """Moments are decided over distributions (values/moments.py): sympy has no random
+    variables with our declarations."""
+    raise CannotDecide("moment_by_sampling")
 
 
 def push_transpose(node: Node) -> Node:

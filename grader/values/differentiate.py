@@ -23,6 +23,7 @@ from ..reading.nodes import (
     Matrix,
     MatSym,
     Member,
+    Moment,
     Mul,
     Neg,
     Node,
@@ -227,7 +228,12 @@ _DERIVATIVE = {
                                         for row in n.rows)),
     Series: lambda n, var: _d_series(n, var),
     Member: lambda n, var: _d_member(n, var),
+    Moment: lambda n, var: _d_moment(n),
 }
+
+
+def _d_moment(node: Moment) -> Node:
+    raise CannotDecide("moment_derivative")
 
 
 def _d_diff(node: Diff, var: str) -> Node:

@@ -35,6 +35,7 @@ from ..reading.nodes import (
     Matrix,
     MatSym,
     Member,
+    Moment,
     Mul,
     Neg,
     Node,
@@ -478,6 +479,11 @@ def _scalar(env: Env, value: float) -> np.ndarray:
     return np.full(env.k, value, dtype=complex)
 
 
+def _moment(node: Moment, env: Env) -> np.ndarray:
+    """Moments are decided over distributions (values/moments.py), never at sampled numbers."""
+    raise CannotDecide("moment_by_sampling")
+
+
 # One rule per node type (Diff has none: derivatives are expanded before evaluation).
 _EVAL = {
     Num: lambda n, env: _scalar(env, n.value),
@@ -499,6 +505,7 @@ _EVAL = {
     Series: _series,
     Member: _member,
     Diff: _member_derivative,  # only derivatives by a member are left after expansion
+    Moment: _moment,
 }
 
 

@@ -27,3 +27,17 @@ def test_a_broken_line_the_grader_verifies_is_counted():
     report = derivation_corpus.run(entries[:1])["sums_products"]
     assert (report.agreeing, report.broken_verified) == (0, 1)
     assert "sums_products" in derivation_corpus.table({"sums_products": report})
+
+
+def test_part_two_declarations_reach_the_request():
+    """Issue 25's corpus declares random variables (and vectors): they are sent to the grader."""
+    entry = {"class": "moments", "declare": {"random": ["x", "f"], "independent": [["x", "f"]],
+                                             "zero_mean": ["f"]},
+             "right": {"lines": ["\\operatorname{Var}(x+f)",
+                                 "\\operatorname{Var}(x)+\\operatorname{Var}(f)"],
+                       "expected": ["verified", "verified"]}}
+    request = derivation_corpus.request_for(entry, entry["right"])
+    assert (request["random"], request["independent"], request["zero_mean"]) == (
+        ["x", "f"], [["x", "f"]], ["f"])
+    report = derivation_corpus.run([entry])["moments"]
+    assert (report.derivations, report.agreeing) == (1, 1)

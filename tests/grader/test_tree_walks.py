@@ -29,6 +29,7 @@ from grader.reading.nodes import (
     Matrix,
     MatSym,
     Member,
+    Moment,
     Mul,
     Neg,
     Node,
@@ -53,6 +54,7 @@ SAMPLES = {
     Transpose: Transpose(A), Factorial: Factorial(Num(3.0, "3")), Matrix: Matrix(((X, TWO),)),
     Series: Series("sum", "i", Num(1.0, "1"), TWO, Mul((Sym("i"), X))),
     Member: Member("F", Sym("l"), "function", (X,)),
+    Moment: Moment("Cov", (X, Mul((TWO, X)))),
 }
 # The types that can make up a constant, each as a constant; the others have no constant value.
 CONSTANTS = {
@@ -61,7 +63,7 @@ CONSTANTS = {
     FuncN: FuncN("log", (TWO, HALF)), Transpose: Transpose(TWO),
     Factorial: Factorial(Num(3.0, "3")),
 }
-NOT_CONSTANT = (Sym, MatSym, Ident, Apply, Diff, Matrix, Series, Member)
+NOT_CONSTANT = (Sym, MatSym, Ident, Apply, Diff, Matrix, Series, Member, Moment)
 BY_TYPE = pytest.mark.parametrize("kind", NODE_TYPES, ids=lambda k: k.__name__)
 
 
@@ -101,6 +103,10 @@ def test_constant_value(kind):
 @BY_TYPE
 def test_evaluate(kind):
     env = Env(k=2, n=2, seed=0)
+    if kind is Moment:  # decided over distributions (values/moments.py), said so here
+        with pytest.raises(CannotDecide, match="moment_by_sampling"):
+            evaluate(SAMPLES[kind], env)
+        return
     env.symbols["l"] = np.array([0, 3], dtype=complex)  # a member's index: whole numbers
     assert evaluate(SAMPLES[kind], env).shape[0] == 2
 
@@ -110,13 +116,18 @@ def test_derivative(kind):
     try:
         derivative(SAMPLES[kind], "x")
     except CannotDecide as err:
-        assert kind in (MatSym, Transpose) and err.key == "matrix_derivative"
+        assert (kind in (MatSym, Transpose) and err.key == "matrix_derivative"
+                or kind is Moment and err.key == "moment_derivative")
 
 
 @BY_TYPE
 def test_sympy(kind):
     if kind is Member:  # left to sampling: sympy knows no declared relation
         with pytest.raises(CannotDecide, match="indexed_symbolic"):
+            to_sympy(SAMPLES[kind])
+        return
+    if kind is Moment:  # decided over distributions (values/moments.py)
+        with pytest.raises(CannotDecide, match="moment_by_sampling"):
             to_sympy(SAMPLES[kind])
         return
     to_sympy(SAMPLES[kind])
@@ -155,7 +166,7 @@ def test_every_function_of_several_arguments_in_every_walk(name):
 # rule for every node type they can meet, and a stated refusal (NotRational / NotPrecise) for
 # the others, never a silent wrong value.
 RATIONAL = (Num, Sym, Neg, Add, Mul, Div, Pow, Factorial, FuncN)
-NOT_PRECISE = (MatSym, Ident, Matrix, Series, Member)
+NOT_PRECISE = (MatSym, Ident, Matrix, Series, Member, Moment)
 # Exact only at a point (Fractions, values/indexed.py), never in the modular test.
 EXACT_AT_A_POINT = (Series,)
 
@@ -190,7 +201,8 @@ def test_precise_walk(kind):
     env = Env(k=2, n=2, seed=0)
     env.symbols["l"] = np.array([0, 3], dtype=complex)
     node = expand_derivatives(SAMPLES[kind])
-    evaluate(node, env)  # draws every name's values (and the random function F)
+    if kind is not Moment:  # a moment has no sampled value (test_evaluate)
+        evaluate(node, env)  # draws every name's values (and the random function F)
     if kind in NOT_PRECISE or kind is Transpose:  # Transpose(A): of a matrix
         with pytest.raises(NotPrecise):
             _value(node, env, 0, 30)

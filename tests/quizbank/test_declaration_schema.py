@@ -66,3 +66,32 @@ def test_the_bank_grades_a_pasted_block_the_way_the_checker_splits_it():
     result = grade(q, answer, lang="zh")
     assert [s.status.value for s in result.steps] == ["verified", "verified"]
     assert result.correct
+
+
+# -- issue 25: random variables -------------------------------------------------------------------
+
+VARIANCE = {**BASE, "id": "v", "type": "derivation", "start": r"\operatorname{Var}(x+f)",
+            "target": r"\operatorname{Var}(x)+\operatorname{Var}(f)",
+            "steps": [r"\operatorname{Var}(x)+\operatorname{Var}(f)"]}
+
+
+def test_the_random_variable_fields_reach_the_request():
+    bank = parse_bank({"questions": [{**VARIANCE, "random": ["x", "f"],
+                                      "independent": [["x", "f"]], "zero_mean": ["f"]}]})
+    request = request_for(next(iter(bank.questions.values())), VARIANCE["steps"])
+    assert {k: request[k] for k in ("random", "independent", "zero_mean")} == {
+        "random": ["x", "f"], "independent": [["x", "f"]], "zero_mean": ["f"]}
+
+
+@pytest.mark.parametrize(("fields", "words"), [
+    ({"random": ["x"], "zero_mean": ["f"]}, "f in `zero_mean` must be declared in `random`"),
+    ({"random": ["x"], "independent": [["x", "f"]]},
+     "f in `independent` must be declared in `random`"),
+    ({"random": ["x", "f"], "independent": [["x"]]}, "at least two random variables"),
+    ({"random": ["F"], "functions": ["F"]}, "cannot be a random variable and a function"),
+    ({"random": ["x", "x"]}, "random must be unique; repeated: x"),
+])
+def test_a_bad_random_declaration_is_refused_with_the_fix(fields, words):
+    with pytest.raises(BankError) as info:
+        parse_bank({"questions": [{**VARIANCE, **fields}]})
+    assert words in str(info.value)

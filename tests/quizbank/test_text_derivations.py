@@ -19,11 +19,9 @@ def check(text: str, declared: dict, lang: str):
     return grader.check({"kind": "derivation", "answer": text, "lang": lang, **declared})
 
 
-# The one entry the checker cannot read yet, and why (strict: the run fails the day it checks).
-NOT_READ_YET = {
-    "text-002-plain-chain": "a product written with \\cdots between its first and last factors "
-                            "(the general factor has to be inferred), of a family with no relation",
-}
+# Entries the checker cannot read yet, and why (strict: the run fails the day one checks).
+# text-002-plain-chain, a product written with \\cdots, checks since issue 25 (reading/ellipsis.py).
+NOT_READ_YET: dict[str, str] = {}
 
 
 def entry_cases():
@@ -79,7 +77,8 @@ def test_every_entry_is_bilingual_and_declares_only_schema_fields():
 # -- the bank's worked solutions ------------------------------------------------------------------
 
 # This part's notation: Leibniz with arguments, ∂_x, sums, products, layers by index.
-NOTATION = re.compile(r"\\frac\{\\partial [^{}]*\(|\\partial_|\\sum|\\prod|\b[xF]_\{?[lLi0-9n]")
+NOTATION = re.compile(r"\\frac\{\\partial [^{}]*\(|\\partial_|\\sum|\\prod|\b[xF]_\{?[lLi0-9n]"
+                      r"|\\operatorname\{(?:Var|Cov)\}|\\mathbb\{E\}")  # issue 25: moments
 DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
 # Chains matched by the pattern that are the second part's notation (matrices, Jacobians).
 SECOND_PART = {
@@ -91,6 +90,7 @@ SUBSTITUTIONS = {
     "grad-residual-chain-product-numeric": "F_0' = 0.1, F_1' = -0.2, F_2' = 0.5 put in",
     "stochdepth-expected-depth": "p_l = 1 - (l/L)(1 - p_L) used, then L = 54, p_L = 0.5 put in",
     "grad-residual-upstream-chain": "∂L/∂x_{l+1} named g (the question's upstream gradient)",
+    "variance-sum-numeric": "Var(x) = 1, Var(f) = 0.5, Cov(x, f) = -0.1 put in",
 }
 # What a solution's derivation assumes that its question states in words (the recursion of the
 # unrolled stack): declared here as the Derivation checker would be told it.
@@ -141,3 +141,32 @@ def test_the_walk_finds_the_chains_it_is_about():
             "unroll-two-block-derivative-derivation", "scaling-derivative-derivation",
             "grad-plain-two-layer-derivation"} <= found
     assert {"unroll-three-blocks-sum"} | set(SECOND_PART) | set(SUBSTITUTIONS) <= found
+    assert {"init-var-residual-sum-derivation", "init-var-residual-sum-independent-derivation",
+            "init-he-variance-derivation"} <= found  # issue 25: moments
+
+
+# -- issue 25: the moments entries need their stated assumptions ---------------------------------
+
+MOMENT_ENTRIES = [e for e in DERIVATIONS.values() if "moments" in e.notation
+                  and (e.independent or e.zero_mean)]
+
+
+@pytest.mark.parametrize("entry_id", [e.id for e in MOMENT_ENTRIES])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_moment_entry_without_its_assumptions_names_them(entry_id, lang):
+    """docs/derivations.md: with `independent` and `zero_mean` removed, the step that needs them
+    does not follow, and its feedback names the declarations that would make it hold."""
+    entry = DERIVATIONS[entry_id]
+    declared = {k: v for k, v in entry.declared_fields().items()
+                if k not in ("independent", "zero_mean")}
+    result = check(entry.lines.get(lang), declared, lang)
+    broken = [s for s in result.steps if s.status.value == "does_not_follow"]
+    assert broken, result.steps
+    hint = "independent: [[" if entry.independent else "zero_mean: ["
+    assert hint in broken[0].feedback
+    assert ("声明" if lang == "zh" else "declare") in broken[0].feedback
+
+
+def test_the_moment_entries_are_there():
+    assert {"text-001-variance-of-sum", "text-001-variance-independent",
+            "paper-he2015-forward-variance", "paper-glorot2010-forward-variance"} <= set(DERIVATIONS)
