@@ -82,8 +82,9 @@ def test_every_approximating_hint_has_a_checked_route():
 # nothing. (`source.section` is metadata for authors and is not checked.)
 SOURCE_REFERENCES = {
     "zh": re.compile(r"原文|源文本|第[一二三四五六七八九十\d]+节|第[一二三]篇|[“\"][^”\"]{1,12}[”\"]一节|本文"),
-    "en": re.compile(r"(?i)\bsections? \d|\bthe (?:source )?texts?\b|\bthe source\b|\bthe article\b"
-                     r"|\bFAQ section\b"),
+    # "the source's ∏(1+F_l')" (regression, issue 30): a possessive, and a line break inside.
+    "en": re.compile(r"(?i)\bsections? \d|\bthe\s+(?:source\s+)?texts?\b|\bthe\s+source\b"
+                     r"|\bsource['’]s\b|\bthe\s+article\b|\bFAQ\s+section\b"),
 }
 
 

@@ -48,3 +48,48 @@ def test_preln_vs_postln_model_answer_states_the_trade_off_with_papers(lang):
         assert needed in answer, needed
     ids = {p.id for p in BANK.questions["iv-preln-vs-postln"].rubric if _kind(p) == "required"}
     assert "quality-vs-stability" in ids
+
+
+# -- statements about papers and methods say what they say ----------------------------------
+
+def _texts(question, lang):
+    return [getattr(field, lang) or "" for field in question.localized_fields()]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_deepnet_is_not_credited_with_training_without_warmup(lang):
+    """DeepNet's abstract claims 1,000 layers trained stably, not training without warmup."""
+    for question in BANK:
+        for text in _texts(question, lang):
+            for sentence in text.replace("。", ".").split("."):
+                if "DeepNorm" in sentence or "DeepNet" in sentence or "1000 层" in sentence \
+                        or "1,000-layer" in sentence:
+                    assert "without warmup" not in sentence and "不需要 warmup" not in sentence, \
+                        (question.id, sentence)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_mhc_bounds_only_the_mixing_path(lang):
+    """mHC constrains the stream-mixing matrix; it does not stop the signal growing with depth."""
+    for question in BANK:
+        for text in _texts(question, lang):
+            if "mHC" in text:
+                assert "cannot blow up" not in text and "不会随深度爆炸" not in text, question.id
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_fp32_residual_accumulation_is_sometimes_not_standard(lang):
+    solution = BANK.questions["gen-mixed-precision-sum"].solution.get(lang)
+    assert {"en": "sometimes", "zh": "有时"}[lang] in solution
+
+
+def test_the_zero_update_demo_has_one_slider():
+    prompt = BANK.questions["basics-zero-update-passes-input"].prompt
+    assert "every" not in prompt.get("en") and "全部" not in prompt.get("zh")
+
+
+def test_activation_memory_solutions_say_the_same_in_both_languages():
+    """zh alone claimed the addition's backward needs x stored; it needs nothing stored."""
+    solution = BANK.questions["iv-activation-memory"].solution
+    assert "相加后的计算" not in solution.get("zh")
+    assert "after the addition" not in solution.get("en")
