@@ -93,3 +93,33 @@ def test_activation_memory_solutions_say_the_same_in_both_languages():
     solution = BANK.questions["iv-activation-memory"].solution
     assert "相加后的计算" not in solution.get("zh")
     assert "after the addition" not in solution.get("en")
+
+
+# -- statements say exactly what holds ------------------------------------------------------
+
+def test_rmsnorm_is_described_by_its_raw_mean_square():
+    """RMSNorm does not "skip the first two steps" of LayerNorm: it divides by the raw mean
+    square, not by the centred variance."""
+    solution = BANK.questions["norm-ln-compute-order"].solution
+    assert "first two steps" not in solution.get("en") and "跳过前两步" not in solution.get("zh")
+    assert "raw mean square" in solution.get("en") and "原始值的均方" in solution.get("zh")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_zero_gamma_feedback_says_bn2_parameters_get_gradients(lang):
+    """bn2's gamma and beta sit inside the branch and still get gradients at the first step."""
+    option = next(o for o in BANK.questions["init-zero-gamma"].options if o.id == "c")
+    feedback = option.feedback.get(lang)
+    assert "`bn2`" in feedback and "\\beta" in feedback
+    assert "only the parameters inside the branch" not in feedback
+    assert "只有分支内部的参数" not in feedback
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_outputs_question_does_not_mention_jacobians_it_does_not_ask(lang):
+    import compute
+
+    question = BANK.questions["gen-layernorm-rmsnorm-outputs"]
+    problem = compute.generate(question.template, seed=7, difficulty="easy")
+    shown = question.prompt.get(lang) + problem["prompt"][lang]
+    assert "Jacobian" not in shown and "雅可比" not in shown
