@@ -31,6 +31,16 @@ def test_model_answer_gets_every_required_point_and_no_misconception(question, l
     assert not ticked & misconceptions, f"misconceptions ticked: {sorted(ticked & misconceptions)}"
 
 
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("question", INTERVIEWS, ids=lambda q: q.id)
+def test_model_answer_gets_its_bonus_points(question, lang):
+    # Regression (issue 30): iv-residual-jacobian-answer's model answer says "f(x)≈0" and "close to
+    # the identity", and its own bonus point listed neither.
+    ticked = set(suggest_ticks(question.rubric, question.model_answer.get(lang)))
+    bonus = {p.id for p in question.rubric if _kind(p) == "bonus"}
+    assert bonus <= ticked, f"bonus points not found: {sorted(bonus - ticked)}"
+
+
 @pytest.mark.parametrize(("answer", "keyword"), [
     ("Residual connections do not mean gradients can never vanish.", "never vanish"),
     ("This does not mean that gradients can never vanish", "never vanish"),
