@@ -112,12 +112,15 @@ def precision_phrases(tolerance) -> dict[str, tuple[str, ...]]:
     """What a prompt may say for this tolerance (quizbank/README.md, "Precision of numeric
     answers"): sigfigs N: "N significant figures"; relative r >= 1e-6: the fewest figures whose
     rounding stays within r (4 for 1e-3); absolute a >= 1e-6: the fewest decimal places whose
-    rounding stays within a (3 for 1e-3), or "exact"; tighter: "exact"."""
+    rounding stays within a (3 for 1e-3), or "exact"; relative 1e-6 (the grader's default) may
+    also say "exact"; tighter: "exact"."""
     kind, value = getattr(tolerance.kind, "value", tolerance.kind), tolerance.value
     exact = {"zh": ("精确",), "en": ("exact",)}
     if kind == "sigfigs":
         n = int(value)
-    elif kind == "relative" and value >= 1e-6:
+    elif kind == "relative" and value == 1e-6:
+        return {"zh": ("7 位有效数字", *exact["zh"]), "en": ("7 significant figures", *exact["en"])}
+    elif kind == "relative" and value > 1e-6:
         n = math.ceil(math.log10(5 / value))
     elif kind == "absolute" and value >= 1e-6:
         places = math.ceil(math.log10(0.5 / value))

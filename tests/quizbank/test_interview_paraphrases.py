@@ -1,6 +1,6 @@
 """Interview rubrics against answers other than the model answer (issue 30): correct answers
 phrased the way strong candidates phrase them, hedges included, tick no misconception; generic
-one-sentence answers get no required point. The answers are in data/interview_paraphrases.yaml.
+one-sentence answers get no required point. The answers are in data/interview_paraphrases*.yaml.
 
 Regression: "guarantees" ticked on "the identity term guarantees that a direct path exists, but…",
 "always invertible" on "if Lip(f) < 1 the block is always invertible", "regulariz*" on any
@@ -19,8 +19,22 @@ from tutor.interview_match import suggest_ticks
 
 BANK = quizbank.load_bank()  # every file under quizbank/bank/
 INTERVIEWS = list(BANK.by_type("interview"))
-DATA = yaml.safe_load((Path(__file__).parent / "data" / "interview_paraphrases.yaml")
-                      .read_text(encoding="utf-8"))
+
+def _load() -> dict:
+    """data/interview_paraphrases*.yaml merged: a bank file's author may keep its phrasings in a
+    file of their own (interview_paraphrases_15.yaml), so that merges do not collide."""
+    merged: dict = {"generic": {"en": [], "zh": []}, "questions": {}}
+    for path in sorted((Path(__file__).parent / "data").glob("interview_paraphrases*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for lang, answers in (data.get("generic") or {}).items():
+            merged["generic"][lang] += answers
+        for qid, phrasings in (data.get("questions") or {}).items():
+            assert qid not in merged["questions"], f"{qid} has phrasings in two files"
+            merged["questions"][qid] = phrasings
+    return merged
+
+
+DATA = _load()
 LEAST = {"en": 5, "zh": 3}
 
 
