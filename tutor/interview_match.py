@@ -10,10 +10,16 @@ keyword ending in "*" is a stem: "initiali*" matches "initialization" and "initi
 A misconception is suggested only where the answer asserts it, not where it denies it: "does not
 mean gradients can never vanish", "并不意味着梯度永不消失" and "'residuals are a regularizer' is
 a myth" leave the misconception unticked. A match counts as denied when a negation cue stands
-before it in the same clause (not, never, cannot, without, 不是, 并不, 不意味着, 没有, ...) or a
-refutation follows it there (is wrong, is a myth, 是错的, 不成立, ...). "Not only" / "不仅"
-affirm and are no cue. Required and bonus points are suggested on any mention: their own wording
-is often negative ("no guarantee", "不保证"). The learner confirms or corrects every suggestion.
+before it in the same clause (not, never, cannot, without, otherwise, 不是, 并不, 不意味着, 没有,
+否则, ...) or a refutation follows it there (is wrong, is a myth, 是错的, 不成立, ...). "Not
+only" / "不仅" affirm and are no cue. A misconception is an unconditional overclaim, so a match
+stated under an explicit condition is not it either: "if Lip(f) < 1 the block is always
+invertible", "the two are equivalent only if the gates stay at 1", "若 Lip(f)<1，则残差块一定可逆"
+(a condition cue, if / provided / as long as / assuming / 若 / 如果 / 只要, earlier in the same
+sentence, or if / only if / provided / as long as after it in its clause). The price: "if you add
+residuals, gradients never vanish" reads as conditional too. Required and bonus points are
+suggested on any mention: their own wording is often negative ("no guarantee", "不保证"). The
+learner confirms or corrects every suggestion.
 """
 
 from __future__ import annotations
@@ -33,15 +39,20 @@ _CLAUSE_BREAK = re.compile(
     r"|但是|但|然而|可是|不过|而是")
 _EN_NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|without|neither|nor|hardly|myth|false|wrong|rather than"
-    r"|instead of)\b|n['’]t\b")
+    r"|instead of|otherwise)\b|n['’]t\b")
 _EN_AFFIRMING = re.compile(r"\bnot (?:only|just|merely)\b|\bno doubt\b")
 _ZH_NEGATION = ("不是", "并不", "并非", "不意味着", "不代表", "不等于", "不能说", "不能", "不会",
                 "没有", "没", "未必", "不一定", "不保证", "无法", "谈不上", "而非", "误以为",
-                "错误地", "所谓", "不要", "别说")
+                "错误地", "所谓", "不要", "别说", "否则")
 _REFUTATION = re.compile(
     r"\b(?:is|are|was|were) (?:wrong|false|a myth|a misconception|not true|untrue)\b"
     r"|\b(?:isn['’]t|aren['’]t) true\b|\b(?:does not|doesn['’]t|do not|don['’]t) hold\b"
     r"|是错的|是错误的|不对|不成立|是误解|是误区|是谬误|不正确")
+# A condition before the match anywhere in its sentence, or after it in its clause.
+_SENTENCE_BREAK = re.compile(r"[.;!?\n。；！？]")
+_CONDITION_BEFORE = re.compile(
+    r"\b(?:if|provided|as long as|assuming|only when)\b|若|如果|假如|倘若|只要|在.{0,12}条件下")
+_CONDITION_AFTER = re.compile(r"\b(?:if|only if|provided|as long as|only when)\b|的前提下|的条件下")
 _EN_WINDOW_WORDS = 8
 _ZH_WINDOW_CHARS = 16
 
@@ -96,6 +107,17 @@ def _clause_after(text: str, end: int) -> str:
     return text[end:found.start() if found else len(text)]
 
 
+def _sentence_before(text: str, start: int) -> str:
+    breaks = [m.end() for m in _SENTENCE_BREAK.finditer(text, 0, start)]
+    return text[breaks[-1] if breaks else 0:start]
+
+
+def _conditional(text: str, start: int, end: int) -> bool:
+    """Whether the match text[start:end] is stated under an explicit condition."""
+    return (_CONDITION_BEFORE.search(_sentence_before(text, start)) is not None
+            or _CONDITION_AFTER.search(_clause_after(text, end)) is not None)
+
+
 def _denied(text: str, start: int, end: int) -> bool:
     """Whether the match text[start:end] is negated before it or refuted after it, in its clause."""
     before = _clause_before(text, start)
@@ -111,8 +133,10 @@ def _denied(text: str, start: int, end: int) -> bool:
 
 
 def asserted(answer: str, keyword: str) -> bool:
-    """Whether `answer` mentions `keyword` at least once without denying it."""
-    return any(not _denied(*found) for found in _matches(answer, keyword))
+    """Whether `answer` mentions `keyword` at least once without denying it or stating it under a
+    condition."""
+    return any(not _denied(*found) and not _conditional(*found)
+               for found in _matches(answer, keyword))
 
 
 def _keywords(point) -> list[str]:

@@ -213,16 +213,18 @@ def explain(params, answers):
                    "$\\|\\partial\\,\\mathrm{loss}/\\partial h_l\\|_2$（$l = 0, \\dots, @depth$）。",
                    **v),
     }
-    backprop = (r"$$g_{@depth} = \tfrac{1}{@width}\mathbf 1,\ \|g_{@depth}\| = @last,\qquad "
-                r"s_l = 1 - \tanh^2(W_l h_l)$$" "\n\n"
-                r"$$\text{plain: } g_l = W_l^T(s_l \odot g_{l+1}),\qquad "
-                r"\text{residual: } g_l = g_{l+1} + W_l^T(s_l \odot g_{l+1})$$")
+    stacks = {"en": ("plain", "residual"), "zh": ("普通", "残差")}  # labels in the formula
+    backprop = {lang: (r"$$g_{@depth} = \tfrac{1}{@width}\mathbf 1,\ \|g_{@depth}\| = @last,\qquad "
+                       r"s_l = 1 - \tanh^2(W_l h_l)$$" "\n\n"
+                       r"$$\text{" + plain + r": } g_l = W_l^T(s_l \odot g_{l+1}),\qquad "
+                       r"\text{" + residual + r": } g_l = g_{l+1} + W_l^T(s_l \odot g_{l+1})$$")
+                for lang, (plain, residual) in stacks.items()}
     solution = {
         "en": fill("Backpropagate from the mean; the residual stack adds the identity path "
-                   "$g_{l+1}$ at every layer.\n\n" + backprop + "\n\n@table_en\n\nAt layer 0 the "
+                   "$g_{l+1}$ at every layer.\n\n" + backprop["en"] + "\n\n@table_en\n\nAt layer 0 the "
                    "plain gradient is @p0, the residual one @r0 (ratio @ratio).", **v),
         "zh": fill("从平均值开始反向传播；残差堆叠在每一层都多出恒等路径 $g_{l+1}$。\n\n"
-                   + backprop + "\n\n@table_zh\n\n第 0 层：普通堆叠的梯度范数为 @p0，残差堆叠为 "
+                   + backprop["zh"] + "\n\n@table_zh\n\n第 0 层：普通堆叠的梯度范数为 @p0，残差堆叠为 "
                    "@r0（比值 @ratio）。", **v),
     }
     return prompt, solution

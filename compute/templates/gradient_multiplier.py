@@ -20,6 +20,7 @@ from compute.texfmt import fill, key, num
 NAME = "gradient_multiplier"
 MAX_LAYERS = 200
 MAX_A = 10.0  # with n <= 200, |1 + a|^n <= 11^200 stays a finite float
+EXACT_BELOW = 1e9  # a whole-number power below this is exact in float64 and written in full
 
 # difficulty -> (n range, (low, high, step) for a)
 LEVELS = {
@@ -64,7 +65,7 @@ def answer(params):
 def explain(params, answers):
     n, a = params["n"], params["a"]
     v = {"n": str(n), "a": num(a), "pa": f"({num(a)})" if a < 0 else num(a), "b": num(1 + a), "absa": num(abs(a)), "absb": num(abs(1 + a)),
-         "plain": key(answers["plain"]), "res": key(answers["residual"])}
+         "plain": _equals(answers["plain"]), "res": _equals(answers["residual"])}
     # The setting only: what to compute is asked by the question (or the exercise's boxes).
     setting = {"en": r"$n = @n$ layers, $a = @a$", "zh": r"$n = @n$ 层，$a = @a$"}
     prompt = {
@@ -72,8 +73,8 @@ def explain(params, answers):
                    **v),
         "zh": fill("每层残差分支的局部导数都等于 $a$：" + setting["zh"] + "。", **v),
     }
-    steps = (r"$$G_{\mathrm{plain}} = |@a|^{@n} = @absa^{@n} \approx @plain$$" "\n\n"
-             r"$$G_{\mathrm{residual}} = |1 + @pa|^{@n} = @absb^{@n} \approx @res$$")
+    steps = (r"$$G_{\mathrm{plain}} = |@a|^{@n} = @absa^{@n} @plain$$" "\n\n"
+             r"$$G_{\mathrm{residual}} = |1 + @pa|^{@n} = @absb^{@n} @res$$")
     solution = {
         "en": fill("A plain layer multiplies the gradient by $a$; a residual layer by $1 + a$ "
                    "(the 1 is the identity path). Over $n$ layers the factors multiply:\n\n"
@@ -82,6 +83,14 @@ def explain(params, answers):
                    "经过 $n$ 层，各层因子相乘：\n\n" + steps + "\n\n" + _ratio(answers, "zh"), **v),
     }
     return prompt, solution
+
+
+def _equals(value: float) -> str:
+    """`= 1` for an exact whole number the page writes in full (|±1|^n, 2^28), else `≈` and the
+    key: `≈` marks a rounded value only."""
+    if float(value).is_integer() and abs(value) < EXACT_BELOW:
+        return f"= {int(value)}"
+    return rf"\approx {key(value)}"
 
 
 def _ratio(answers, lang) -> str:

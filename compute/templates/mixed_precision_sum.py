@@ -117,9 +117,11 @@ def explain(params, answers):
                    "（10 位尾数）和 BF16（7 位尾数）中计算 $x + f$，舍入到最近的可表示数，"
                    "恰在中间时取尾数为偶数的一个。\n\n" + setting, **v),
     }
-    steps = (r"$$2^{@e} \le |x| < 2^{@e + 1}:\quad \text{FP16 spacing } 2^{@e16} = @s16,\qquad"
-             r" \text{BF16 spacing } 2^{@eb16} = @sb16$$" "\n\n"
-             r"$$x + f = @exact \ \to\ \text{FP16: } @fp16,\qquad \text{BF16: } @bf16$$")
+    spacing_label = {"en": "spacing", "zh": "间距"}  # a label inside the formula, per language
+    steps = {lang: (r"$$2^{@e} \le |x| < 2^{@e + 1}:\quad \text{FP16 " + word + r" } 2^{@e16} = @s16,"
+                    r"\qquad \text{BF16 " + word + r" } 2^{@eb16} = @sb16$$" "\n\n"
+                    r"$$x + f = @exact \ \to\ \text{FP16: } @fp16,\qquad \text{BF16: } @bf16$$")
+             for lang, word in spacing_label.items()}
     tie = {"en": "", "zh": ""}
     for fmt, bits in (("BF16", FRACTION_BITS["bf16"]), ("FP16", FRACTION_BITS["fp16"])):
         gap = spacing(x, bits)
@@ -131,8 +133,8 @@ def explain(params, answers):
     solution = {
         "en": fill("Near $x$ the representable numbers are one spacing apart; the exact sum is "
                    "rounded to the nearest of them, so an update smaller than half a spacing "
-                   "disappears." + tie["en"] + "\n\n" + steps, **v),
+                   "disappears." + tie["en"] + "\n\n" + steps["en"], **v),
         "zh": fill("在 $x$ 附近，相邻可表示数相差一个间距；精确和被舍入到最近的一个，所以小于半个"
-                   "间距的更新量会消失。" + tie["zh"] + "\n\n" + steps, **v),
+                   "间距的更新量会消失。" + tie["zh"] + "\n\n" + steps["zh"], **v),
     }
     return prompt, solution

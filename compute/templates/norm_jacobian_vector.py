@@ -110,17 +110,16 @@ def explain(params, answers):
             "zv": num(float(zhat @ v)), "zrv": num(float(zr @ v)),
             "ln": key(answers["ln"]), "lnjvp": key(answers["ln_jvp"]),
             "rms": key(answers["rms"]), "rmsjvp": key(answers["rms_jvp"])}
-    # The setting only: what to compute is asked by the question (or the exercise's boxes).
+    # The setting only: what to compute is asked by the question (or the exercise's boxes); what
+    # J and v are is said by the question that asks for J v, not here (issue 30).
     setting = r"$$z = @z,\quad v = @v,\quad \epsilon = @eps$$"
     ln_def = r"$\mathrm{LN}(z) = (z - \bar z)/\sqrt{\mathrm{Var}(z) + \epsilon}$"
     rms_def = r"$\mathrm{RMSNorm}(z) = z/\sqrt{\overline{z^2} + \epsilon}$"
     prompt = {
         "en": fill("LayerNorm and RMSNorm without affine parameters: " + ln_def + " (population "
-                   "variance), " + rms_def + "; $J$ is each one's Jacobian at $z$ and $v$ a "
-                   "tangent (or upstream-gradient) vector.\n\n" + setting, **vals),
+                   "variance), " + rms_def + ".\n\n" + setting, **vals),
         "zh": fill("不含仿射参数的 LayerNorm 与 RMSNorm：" + ln_def + "（总体方差），" + rms_def
-                   + "；$J$ 是各自在 $z$ 处的雅可比矩阵，$v$ 是切向量（或上游梯度）。\n\n"
-                   + setting, **vals),
+                   + "。\n\n" + setting, **vals),
     }
     steps = (
         r"$$\bar z = @mean,\quad \mathrm{Var}(z) = @var,\quad \sigma = @sigma,\quad "

@@ -87,16 +87,18 @@ def explain(params, answers):
                    "(1 - p_L)$ 保留（线性衰减），被丢弃的块经恒等快捷连接把输入原样传下去；推理时"
                    "每个块的分支乘以它的保留概率。\n\n" + setting, **v),
     }
-    steps = (r"$$\mathbb E[\text{depth}] = \sum_{l=1}^{L} p_l = L - \frac{(1 - p_L)(L + 1)}{2}"
+    depth_label = {"en": "depth", "zh": "深度"}  # a label in the formula, per language
+    steps = {lang: (r"$$\mathbb E[\text{" + word + r"}] = \sum_{l=1}^{L} p_l = L - \frac{(1 - p_L)(L + 1)}{2}"
              r" = @L - \frac{@q \times @L1}{2} = @depth$$" "\n\n"
              r"$$p_{@l} = 1 - \frac{@l}{@L}\times @q = @pl,\qquad x_l = x_{l-1} + p_{@l}\,"
-             r"f_l(x_{l-1}) = @x + @pl\,@f = @out$$")
+             r"f_l(x_{l-1}) = @x + @pl\,@f = @out$$") for lang, word in depth_label.items()}
     solution = {
         "en": fill("The number of kept blocks is a sum of Bernoulli variables, so its expectation "
                    "is the sum of the survival probabilities; at inference the branch is scaled "
-                   "by $p_l$ so that each block outputs its training-time expectation.\n\n" + steps,
+                   "by $p_l$ so that each block outputs its training-time expectation.\n\n"
+                   + steps["en"],
                    **v),
         "zh": fill("保留的块数是若干伯努利变量之和，期望等于各保留概率之和；推理时分支乘以 $p_l$，"
-                   "使每个块的输出等于训练时的期望。\n\n" + steps, **v),
+                   "使每个块的输出等于训练时的期望。\n\n" + steps["zh"], **v),
     }
     return prompt, solution

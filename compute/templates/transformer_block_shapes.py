@@ -95,18 +95,19 @@ def explain(params, answers):
         "zh": fill("一个 Transformer 块（注意力含 $W_Q, W_K, W_V, W_O$ 及偏置，FFN 含偏置，每个子层"
                    "各带残差连接和 LayerNorm）：" + setting["zh"] + "。", **v),
     }
-    steps = (
+    hidden = {"en": r"\text{FFN hidden}", "zh": r"\text{FFN 隐藏层}"}  # a label in the formula
+    steps = {lang: (
         r"$$\mathrm{MHA}(X) \in \mathbb R^{@B \times @T \times @d}\ (@h \times @dh),\qquad "
-        r"\mathrm{FFN\ hidden} \in \mathbb R^{@B \times @T \times @md}$$" "\n\n"
+        + label + r" \in \mathbb R^{@B \times @T \times @md}$$" "\n\n"
         r"$$4d^2 + 4d = 4 \cdot @d^2 + 4 \cdot @d = @attn$$" "\n\n"
         r"$$(d \cdot md + md) + (md \cdot d + d) = @ffn,\qquad 2 \times 2d = @ln$$" "\n\n"
         r"$$@attn + @ffn + @ln = @block$$"
-    )
+    ) for lang, label in hidden.items()}
     solution = {
         "en": fill("The residual additions need $\\mathrm{shape}(F(X)) = \\mathrm{shape}(X)$, so "
                    "attention returns $d$ features per token; heads split $d$, they do not add "
-                   "parameters.\n\n" + steps, **v),
-        "zh": fill("残差相加要求 $\\mathrm{shape}(F(X)) = \\mathrm{shape}(X)$，所以注意力对每个 "
-                   "token 输出 $d$ 维；多头只是切分 $d$，不增加参数。\n\n" + steps, **v),
+                   "parameters.\n\n" + steps["en"], **v),
+        "zh": fill("残差相加要求 $F(X)$ 与 $X$ 形状相同，所以注意力对每个 "
+                   "token 输出 $d$ 维；多头只是切分 $d$，不增加参数。\n\n" + steps["zh"], **v),
     }
     return prompt, solution

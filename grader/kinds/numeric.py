@@ -9,7 +9,8 @@ digits (exact_decimal.py), and the key is the shortest decimal that reads back a
 - relative rtol: |a - k| <= rtol·|k|; absolute atol: |a - k| <= atol; both: the larger bound;
   neither: relative 1e-6. The bounds are inclusive (key 2, rtol 0.1: 1.8 and 2.2 are right).
 - significant figures N: an entry typed as a decimal must show at least N figures (`9.5e-7` is
-  too short for 3; an exact 0 has none to show), and then it is right when it rounds to the
+  too short for 3; an exact 0 has none to show; the key itself typed exactly, `1` for a key of
+  exactly 1, is never too short), and then it is right when it rounds to the
   same N figures as the key, R_N(a) = R_N(k), or when it is the key correctly rounded to more
   figures, a = R_M(k) for some N < M <= the figures it shows. R rounds in one step, ties away
   from zero (2.675 -> 2.68, 2.5 -> 3, -2.5 -> -3): the key is never rounded twice, and neither
@@ -234,7 +235,11 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> R
         shown = [None] * len(values)
         if tol.sigfigs is not None:
             shown = [None if x is None else typed_sigfigs(x) for x in entries]
-            short = [n for n in shown if n is not None and n < tol.sigfigs]
+            # The key itself, typed exactly (`1` for a key of exactly 1), is never too short: an
+            # exact value is as precise as an answer gets.
+            short = [n for n, a, k, x in zip(shown, values, e_flat, entries, strict=True)
+                     if n is not None and n < tol.sigfigs
+                     and answer_decimal(a, x) != decimal_of_float(k)]
             if short:
                 text = message("too_few_digits", lang, n=tol.sigfigs, given=min(short))
                 return result(feedback=text, interpreted=interpreted)

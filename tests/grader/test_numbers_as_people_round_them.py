@@ -53,7 +53,7 @@ CASES = [
     ("1.23e4", 12345, {"sigfigs": 3}, True),
     ("1.23×10^4", 12345, {"sigfigs": 3}, True),
     ("-1.23×10^4", -12345, {"sigfigs": 3}, True),
-    ("-1.2×10^4", -12000, {"sigfigs": 3}, False),  # regression: a negative mantissa was not counted
+    ("-1.2×10^4", -12040, {"sigfigs": 3}, False),  # regression: a negative mantissa was not counted
     ("12300", 12345, {"sigfigs": 3}, True),  # trailing zeros of a whole number count (liberal)
     ("12350", 12345, {"sigfigs": 3}, True),  # the key to 4 figures (its 0 a placeholder)
     ("1.0450", 1.0449, {"sigfigs": 3}, True),  # the key to 4 figures, a zero added
@@ -93,6 +93,15 @@ CASES = [
     ("1e-6", 0, {"atol": 1e-6}, True),
     ("2e-6", 0, {"atol": 1e-6}, False),
     ("0", 0, {}, True),
+    # -- the key itself, typed exactly, is never too short (regression: a key of exactly 1 --
+    # -- typed as `1` was refused with "Give 3 significant figures (you gave 1)") -------------
+    ("1", 1.0, {"sigfigs": 3}, True),
+    ("-1", -1.0, {"sigfigs": 3}, True),
+    ("2.5", 2.5, {"sigfigs": 3}, True),
+    ("[1, 1.00]", [1.0, 1.0], {"sigfigs": 3}, True),
+    ("1", 1.004, {"sigfigs": 3}, False),  # not the key: still too short
+    ("1", 1.0000001, {"sigfigs": 3}, False),
+    ("3", 2.5, {"sigfigs": 3}, False),
     ("0", 0.001, {"sigfigs": 3}, False),
     # float noise beside the key's other entries is a zero (1e-17 next to 1)
     ("[1, 0]", [1.0, 1e-17], {"rtol": 1e-3}, True),

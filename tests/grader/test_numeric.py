@@ -17,7 +17,8 @@ HALF_POW_20 = 0.5**20  # 9.5367431640625e-07, the source text's 9.54×10^-7
         ("9.55e-7", HALF_POW_20, {"sigfigs": 3}, False),
         ("9.537e-7", HALF_POW_20, {"sigfigs": 3}, True),  # more digits, rounds to the same
         ("2.50", 2.5, {"sigfigs": 3}, True),
-        ("2.5", 2.5, {"sigfigs": 3}, False),
+        ("2.5", 2.5, {"sigfigs": 3}, True),  # the key exactly: never too short (issue 30)
+        ("2.5", 2.54, {"sigfigs": 3}, False),  # not the key: too short
         # An exact zero has no figures to show (regression: "0" in a matrix was "1 figure").
         ("0", 0.0, {"sigfigs": 3}, True),
         ("0.00", 0.0, {"sigfigs": 3}, True),
@@ -25,7 +26,10 @@ HALF_POW_20 = 0.5**20  # 9.5367431640625e-07, the source text's 9.54×10^-7
         ("0*10^3", 0.0, {"sigfigs": 3}, True),
         ("[[1.04, -0.0408], [0, 1.00]]", [[1.0408248, -0.0408248], [0.0, 1.0]], {"sigfigs": 3},
          True),
-        ("[1.04 -0.0408; 0 1.0]", [[1.0408248, -0.0408248], [0.0, 1.0]], {"sigfigs": 3}, False),
+        ("[1.04 -0.0408; 0 1.0]", [[1.0408248, -0.0408248], [0.0, 1.0004]], {"sigfigs": 3},
+         False),
+        ("[1.04 -0.0408; 0 1.0]", [[1.0408248, -0.0408248], [0.0, 1.0]], {"sigfigs": 3},
+         True),  # the exact entry 1 typed as 1.0 is not too short (issue 30)
         ("0", 0.001, {"sigfigs": 3}, False),
         ("1.01", 1.01, {}, True),
         ("1+0.01", 1.01, {}, True),

@@ -4,6 +4,7 @@ reference to sections of the source texts, which the learner does not have."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
@@ -82,8 +83,9 @@ def test_every_approximating_hint_has_a_checked_route():
 # nothing. (`source.section` is metadata for authors and is not checked.)
 SOURCE_REFERENCES = {
     "zh": re.compile(r"原文|源文本|第[一二三四五六七八九十\d]+节|第[一二三]篇|[“\"][^”\"]{1,12}[”\"]一节|本文"),
-    "en": re.compile(r"(?i)\bsections? \d|\bthe (?:source )?texts?\b|\bthe source\b|\bthe article\b"
-                     r"|\bFAQ section\b"),
+    # "the source's ∏(1+F_l')" (regression, issue 30): a possessive, and a line break inside.
+    "en": re.compile(r"(?i)\bsections? \d|\bthe\s+(?:source\s+)?texts?\b|\bthe\s+source\b"
+                     r"|\bsource['’]s\b|\bthe\s+article\b|\bFAQ\s+section\b"),
 }
 
 
@@ -104,3 +106,38 @@ def test_a_sigfig_question_says_how_many_figures(question):
     n = int(question.tolerance.value)
     assert f"{n} 位有效数字" in question.prompt.get("zh")
     assert f"{n} significant figures" in question.prompt.get("en")
+
+
+def precision_phrases(tolerance) -> dict[str, tuple[str, ...]]:
+    """What a prompt may say for this tolerance (quizbank/README.md, "Precision of numeric
+    answers"): sigfigs N: "N significant figures"; relative r >= 1e-6: the fewest figures whose
+    rounding stays within r (4 for 1e-3); absolute a >= 1e-6: the fewest decimal places whose
+    rounding stays within a (3 for 1e-3), or "exact"; relative 1e-6 (the grader's default) may
+    also say "exact"; tighter: "exact"."""
+    kind, value = getattr(tolerance.kind, "value", tolerance.kind), tolerance.value
+    exact = {"zh": ("精确",), "en": ("exact",)}
+    if kind == "sigfigs":
+        n = int(value)
+    elif kind == "relative" and value == 1e-6:
+        return {"zh": ("7 位有效数字", *exact["zh"]), "en": ("7 significant figures", *exact["en"])}
+    elif kind == "relative" and value > 1e-6:
+        n = math.ceil(math.log10(5 / value))
+    elif kind == "absolute" and value >= 1e-6:
+        places = math.ceil(math.log10(0.5 / value))
+        return {"zh": (f"{places} 位小数", *exact["zh"]),
+                "en": (f"{places} decimal places", *exact["en"])}
+    else:
+        return exact
+    return {"zh": (f"{n} 位有效数字",), "en": (f"{n} significant figures",)}
+
+
+NUMERIC = [q for q in BANK if _type(q) == "numeric"]
+
+
+@pytest.mark.parametrize("question", NUMERIC, ids=lambda q: q.id)
+def test_a_numeric_question_states_its_precision(question):
+    # Regression (issue 30): 44 numeric questions stated no precision, or not the one graded
+    # ("counterexample-f-equals-x-40" graded at 0.1 % and said nothing; "(Exact value)" at 1e-6).
+    for lang, phrases in precision_phrases(question.tolerance).items():
+        prompt = " ".join(question.prompt.get(lang).split()).casefold()
+        assert any(p.casefold() in prompt for p in phrases), (lang, phrases)

@@ -31,6 +31,16 @@ def test_model_answer_gets_every_required_point_and_no_misconception(question, l
     assert not ticked & misconceptions, f"misconceptions ticked: {sorted(ticked & misconceptions)}"
 
 
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("question", INTERVIEWS, ids=lambda q: q.id)
+def test_model_answer_gets_its_bonus_points(question, lang):
+    # Regression (issue 30): iv-residual-jacobian-answer's model answer says "f(x)≈0" and "close to
+    # the identity", and its own bonus point listed neither.
+    ticked = set(suggest_ticks(question.rubric, question.model_answer.get(lang)))
+    bonus = {p.id for p in question.rubric if _kind(p) == "bonus"}
+    assert bonus <= ticked, f"bonus points not found: {sorted(bonus - ticked)}"
+
+
 @pytest.mark.parametrize(("answer", "keyword"), [
     ("Residual connections do not mean gradients can never vanish.", "never vanish"),
     ("This does not mean that gradients can never vanish", "never vanish"),
@@ -42,6 +52,8 @@ def test_model_answer_gets_every_required_point_and_no_misconception(question, l
     ("“有残差梯度就永不消失”这种说法不对", "永不消失"),
     ("说残差主要是为了防止过拟合是错的", "防止过拟合"),
     ("残差并不是为了防止过拟合", "防止过拟合"),
+    ("Do not treat sigma as a constant, otherwise J = I/sigma, which is wrong", "J=I/sigma"),
+    ("不能把 σ 当常数，否则会得到 J=I/σ 的错误结果", "J=I/σ"),  # a counterfactual
 ])
 def test_a_denied_misconception_is_not_asserted(answer, keyword):
     assert keyword_in(answer, keyword)
@@ -49,6 +61,26 @@ def test_a_denied_misconception_is_not_asserted(answer, keyword):
 
 
 @pytest.mark.parametrize(("answer", "keyword"), [
+    ("If Lip(f) < 1 the block is always invertible.", "always invertible"),
+    ("If Lip(f) < 1, residual blocks are always invertible.", "always invertible"),
+    ("The block is always invertible if Lip(f) < 1.", "always invertible"),
+    ("The two are equivalent only if the gates stay at 1.", "equivalent"),
+    ("Provided the covariances vanish, the variance always grows linearly.", "always grows linearly"),
+    ("若 Lip(f)<1，则残差块一定可逆。", "残差块一定可逆"),
+    ("只要 Lip(f)<1，残差块一定可逆。", "残差块一定可逆"),
+    ("在门恒为 1 的条件下两者完全等价。", "完全等价"),
+])
+def test_a_claim_under_a_condition_is_not_asserted(answer, keyword):
+    # Regression (issue 30): "if Lip(f) < 1 the block is always invertible" ticked the
+    # misconception "residual blocks are always invertible".
+    assert keyword_in(answer, keyword)
+    assert not asserted(answer, keyword)
+
+
+@pytest.mark.parametrize(("answer", "keyword"), [
+    ("Residual blocks are always invertible. If Lip(f) < 1 they also train well.",
+     "always invertible"),  # the condition is in the next sentence
+    ("The block is always invertible, and if it is deep it trains well.", "always invertible"),
     ("With residuals gradients can never vanish.", "never vanish"),
     ("Not only does it help, gradients never vanish", "never vanish"),  # "not only" affirms
     ("It is not hard: gradients never vanish.", "never vanish"),  # another clause
