@@ -2,9 +2,10 @@
 keep it true as the bank changes.
 
 The page is read by `coverage_problems(text)`, which returns every way it disagrees with the
-bank (nothing is checked at import, so a page the reader cannot parse fails a test instead of
-leaving no test to run). `test_a_broken_page_is_caught` feeds it broken copies of the page: the
-check is shown to fail on each kind of mistake it exists to catch.
+bank or links outside the repository (nothing is checked at import, so a page the reader cannot
+parse fails a test instead of leaving no test to run). `test_a_broken_page_is_caught` feeds it
+broken copies of the page: the check is shown to fail on each kind of mistake it exists to catch.
+(The link check used to loop over the page's links, of which there are none: it could not fail.)
 """
 
 from __future__ import annotations
@@ -62,9 +63,23 @@ def citing_by_section() -> dict[tuple[str, str], set[str]]:
     return citing
 
 
+def bad_links(text: str) -> list[str]:
+    """Relative links that leave the repository or name no file. The source texts live outside
+    the repository: the page must not link to them as if inside."""
+    found = []
+    for target in re.findall(r"\]\(([^)#\s]+)", text):
+        if re.match(r"[a-z]+://", target):
+            continue
+        path = (COVERAGE.parent / target).resolve()
+        if not (path.is_relative_to(ROOT) and path.exists()):
+            found.append(f"a link to {target}, which is not a file of the repository")
+    return found
+
+
 def coverage_problems(text: str) -> list[str]:
     """Every way the page disagrees with the bank, each with what to fix."""
     source_rows, topic_rows, problems = read_page(text)
+    problems += bad_links(text)
     texts = {t.value for t in quizbank.enums.SourceText}
     if {source for source, _ in source_rows} != texts:
         problems.append(f"the page's source texts are {sorted({s for s, _ in source_rows})}, "
@@ -136,6 +151,9 @@ def _broken_pages() -> dict[str, str]:
         "a source heading renamed": (PAGE.replace(heading, heading.replace("`", "")),
                                      "the page's source texts are"),
         "a topic row gone": (PAGE.replace(topic_1, ""), "the topic table has 15 rows"),
+        "a link to a source text outside the repository": (
+            PAGE.replace(heading, heading + " ([text](../../shared/seeds/000.md))"),
+            "not a file of the repository"),
         "a new-file question only in a section row": (
             new_question_moved.replace(row_33, row_33.rstrip(" |") + ", `iv-layernorm-jacobian` |"),
             "missing from the topic table: ['iv-layernorm-jacobian']"),
@@ -150,10 +168,12 @@ def test_a_broken_page_is_caught(mistake):
     assert any(said in problem for problem in problems), (mistake, problems)
 
 
-def test_links_point_into_the_repository():
-    # The source texts live outside the repository: the page must not link to them as if inside.
-    for target in re.findall(r"\]\(([^)#\s]+)", PAGE):
-        if re.match(r"[a-z]+://", target):
-            continue
-        path = (COVERAGE.parent / target).resolve()
-        assert path.is_relative_to(ROOT) and path.exists(), target
+@pytest.mark.parametrize(("link", "bad"), [
+    ("[seed 000](../../shared/seeds/000.md)", True),  # outside the repository
+    ("[a page](no-such-page.md)", True),
+    ("[contracts](contracts.md)", False),
+    ("[the bank](../quizbank/bank/01_basics.yaml)", False),
+    ("[a paper](https://arxiv.org/abs/1512.03385)", False),
+])
+def test_links_must_point_into_the_repository(link, bad):
+    assert bool(bad_links(f"See {link}.")) == bad
