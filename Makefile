@@ -16,12 +16,12 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(PY) -m app_pages.server
 
-# N app processes behind HAProxy (cookie session affinity) on http://127.0.0.1:8501; README, Capacity.
+# N app processes behind HAProxy (cookie session affinity) on http://127.0.0.1:8501; docs/server.md, "Two cores, two processes".
 N ?= 2
 serve: $(STAMP)
 	bash scripts/serve.sh $(N)
 
-# The class deployment: PostgreSQL, N replicas and HAProxy (deploy/); README, "A class".
+# The class deployment: PostgreSQL, N replicas and HAProxy (deploy/); docs/class.md.
 serve-class: $(STAMP)
 	bash scripts/serve_class.sh $(N)
 
@@ -50,7 +50,7 @@ load: $(STAMP)
 load-check: $(STAMP)
 	$(PY) bench/load.py --check --learners 25 --think 0.5 --ramp 5 --answers 1000 --duration 20 --settle 5
 
-# The class deployment under load through HAProxy, one replica killed mid-run (README, "A class").
+# The class deployment under load through HAProxy, one replica killed mid-run (docs/benchmarks.md).
 class-load-check: $(STAMP)
 	$(PY) bench/class_load.py --check --replicas 2 --learners 30 --think 1 --ramp 5 --duration 30 --kill-at 10
 

@@ -1,9 +1,13 @@
 """The app's shell: page config, the app's frame (language switch, profile picker, or sign-in in
-a class deployment: app_pages/auth.py) and the navigation; nothing else.
+a class deployment: app_pages/auth.py) and the navigation. It also runs the two pieces of server
+tuning that hook into a script run: `app_pages.startup.prepare_process` (once per process: torch
+work routed to the compute worker, the first run without collections or Streamlit's REPL check,
+the warm-up after the first page) and `app_pages.session_reaper.note_this_session` (sessions of
+learners who left are released).
 
 Run with `make run` (`python -m app_pages.server`, which also preloads what the first page needs;
-`.venv/bin/streamlit run streamlit_app.py` serves the same app). Every page lives in
-`app_pages/`; this file must stay light because it runs before the first page renders.
+`.venv/bin/streamlit run streamlit_app.py` serves the same app, its first page slower). Every page
+lives in `app_pages/`; this file must stay light because it runs before the first page renders.
 """
 
 import streamlit as st

@@ -24,7 +24,13 @@ from app_pages.widgets.interview_widgets import (
     summary_view,
 )
 from quizbank.enums import Topic
-from tutor.interview import InterviewSession, Stage, followup_ids, start_interview
+from tutor.interview import (
+    InterviewSession,
+    Stage,
+    followup_ids,
+    recently_seen_since,
+    start_interview,
+)
 from tutor.store import TutorError, utc_now
 
 PAGE = "interview"
@@ -62,7 +68,8 @@ if session is None:
         db = progress.store()
         if db is not None and current_profile_id() is not None:
             try:
-                seen = db.recent_question_ids(current_profile_id(), since=now.replace(year=now.year - 1))
+                seen = db.recent_question_ids(current_profile_id(),
+                                              since=recently_seen_since(now))
             except TutorError:
                 seen = set()
         try:

@@ -5,7 +5,7 @@ that the first visitor does not wait for it.
     .venv/bin/python -m app_pages.server [any `streamlit run` option, e.g. --server.port 8600]
 
 `streamlit run streamlit_app.py` still works and serves the same app; its first page is slower
-(README, "Cold start by stage").
+(docs/server.md, "The first page").
 """
 
 from __future__ import annotations

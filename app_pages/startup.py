@@ -4,7 +4,7 @@ loaded, the heap frozen.
 - Generated problems and the deep-MLP demo are computed in `compute.worker`'s child process, so
   the app server never imports torch (it would add ~190 MiB and ~140,000 objects to the heap
   every script run shares, and its import inside a script run stalls every session for seconds).
-  Measured against importing torch here at start-up and freezing it: see README, Capacity.
+  Measured against importing torch here at start-up and freezing it: see docs/server.md, "torch: a compute worker".
 - With Streamlit's `runner.postScriptGC` off (`.streamlit/config.toml`), nothing runs a full
   garbage collection after every script run (85-90 ms each with sympy and pandas loaded, during
   which every session waits). Python's own collections still run; `gc.freeze()` moves everything
@@ -15,7 +15,7 @@ loaded, the heap frozen.
 the rest in a background thread that waits until the shell's first script run has finished
 (`first_run_finished()`). Started earlier, that thread (imports, the bank, two worker processes
 importing torch and sympy) competed with the first page for the interpreter lock and the two
-cores (bench/cold_start_stages.py times it; README, "Cold start by stage").
+cores (bench/cold_start_stages.py times it; docs/server.md, "The first page").
 
 The first page's own work (SQLAlchemy and the progress store, the bank's models, reading the bank:
 ~0.2 s of CPU a bare Streamlit app never spends) is done before anyone asks for it when the server
@@ -72,7 +72,7 @@ FIRST_PAGE_MODULES = (
 )
 # From the server listening to the preload: a browser that opened the page at once is then
 # compiling Streamlit's JavaScript, which it spent the last ~0.25 s downloading from this very
-# process (started sooner, the preload slowed that download: README, "Cold start by stage").
+# process (started sooner, the preload slowed that download: docs/server.md, "The first page").
 PRELOAD_AFTER_S = 0.4
 
 

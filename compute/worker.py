@@ -8,8 +8,9 @@ After `start()`, `compute.generate` and `compute.series.deep_mlp_grad_norms` (th
 need torch) send their (already validated) arguments to one long-lived child,
 `python -m compute.worker_main`, and return its JSON reply, which is the very dict the call
 returns in-process (every template's result is plain JSON: numbers, lists, strings). Errors come
-back as the same `ParamsError` / `TemplateError`. A lock around the pipe makes the worker safe to
-share between threads; a child that died or hung is replaced on the next call.
+back as the same `ParamsError` / `TemplateError`. The process handling (spawn, JSON lines, timeout,
+kill, replacement; a lock makes it safe to share between threads) is `contained.Supervisor`'s; a
+child that died or hung is replaced on the next call.
 
 Why: the app server is one Python process serving every learner; torch adds ~190 MiB and
 ~140,000 objects to its heap, and importing it (1.5-4 s) inside a script run stalls every session.
@@ -17,19 +18,13 @@ Why: the app server is one Python process serving every learner; torch adds ~190
 
 from __future__ import annotations
 
-import json
-import os
-import select
-import subprocess
-import sys
 import threading
-import time
 
 from compute.errors import ParamsError, TemplateError
+from contained import NoReply, Supervisor, WorkerUnavailable
 
 STARTUP_TIMEOUT_S = 120.0  # a cold interpreter importing torch on a busy machine
 CALL_TIMEOUT_S = 30.0  # the slowest template takes ~10 ms; this only catches a hung child
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class WorkerError(RuntimeError):
@@ -37,81 +32,42 @@ class WorkerError(RuntimeError):
 
 
 class ComputeWorker:
-    """One child process running `compute.worker_main`, started on first use."""
+    """One child process running `compute.worker_main`, started on first use.
+
+    No spare child (torch twice would cost what the worker saves); a child that hung is killed
+    and the next call starts a fresh one; a request whose child had died (killed, out of memory)
+    is sent once more to a fresh child, since these requests are our own, never untrusted."""
 
     def __init__(self, call_timeout: float = CALL_TIMEOUT_S) -> None:
         self.call_timeout = call_timeout
-        self._lock = threading.Lock()
-        self._process: subprocess.Popen | None = None
-        self._buffer = b""
-        self.restarts = 0
+        self._supervisor = Supervisor("compute.worker_main", startup_timeout=STARTUP_TIMEOUT_S,
+                                      retry_if_died=True)
 
     @property
     def pid(self) -> int | None:
-        return self._process.pid if self._process is not None else None
+        return self._supervisor.pid
 
-    def _spawn(self) -> None:
-        env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
-                   OPENBLAS_NUM_THREADS="1")
-        self._process = subprocess.Popen(
-            [sys.executable, "-m", "compute.worker_main"], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, close_fds=True, cwd=ROOT)
-        self._buffer = b""
-        line = self._read_line(STARTUP_TIMEOUT_S)
-        if line is None or json.loads(line).get("ready") is not True:
-            self._kill()
-            raise WorkerError("the compute worker did not start")
-
-    def _read_line(self, timeout: float) -> bytes | None:
-        deadline = time.monotonic() + timeout
-        fd = self._process.stdout.fileno()
-        while b"\n" not in self._buffer:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
-                return None
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return None  # the child died
-            self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        return line
-
-    def _kill(self) -> None:
-        if self._process is None:
-            return
-        try:
-            self._process.kill()
-            self._process.wait(timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            pass
-        for stream in (self._process.stdin, self._process.stdout):
-            try:
-                stream.close()
-            except OSError:
-                pass
-        self._process = None
+    @property
+    def restarts(self) -> int:
+        """Children replaced so far (found dead, or killed after a hang)."""
+        return self._supervisor.restarts
 
     def start(self) -> None:
         """Start the child (if not running) and wait until it has torch loaded."""
-        with self._lock:
-            if self._process is None or self._process.poll() is not None:
-                self._spawn()
+        try:
+            self._supervisor.start()
+        except WorkerUnavailable as exc:
+            raise WorkerError("the compute worker did not start") from exc
 
     def call(self, job: str, arguments: dict) -> dict:
         """Run `job` in the child; its result, or the compute error it raised."""
-        request = json.dumps({"job": job, "arguments": arguments}).encode() + b"\n"
-        with self._lock:
-            line = self._exchange(request)
-            if line is None and self._exited():
-                # The child had died (killed, out of memory) before or while reading this
-                # request: a fresh one answers it.
-                self.restarts += 1
-                self._kill()
-                line = self._exchange(request)
-            if line is None:
-                self._kill()  # hung: the next call starts a fresh child
-                raise WorkerError(f"the compute worker did not answer {job}")
-        reply = json.loads(line)
+        try:
+            reply = self._supervisor.request({"job": job, "arguments": arguments},
+                                             self.call_timeout)
+        except WorkerUnavailable as exc:
+            raise WorkerError("the compute worker did not start") from exc
+        except NoReply as exc:
+            raise WorkerError(f"the compute worker did not answer {job}") from exc
         if "result" in reply:
             return reply["result"]
         error = reply.get("error", {})
@@ -121,31 +77,8 @@ class ComputeWorker:
             raise TemplateError(error["message"])
         raise WorkerError(f"{job} failed in the compute worker: {error.get('message')}")
 
-    def _exited(self) -> bool:
-        """Whether the child is gone (a closed pipe is seen a moment before the exit status)."""
-        try:
-            self._process.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            return False
-        return True
-
-    def _exchange(self, request: bytes) -> bytes | None:
-        """One request and its reply line (None: no reply in time, or the child is gone)."""
-        if self._process is None or self._process.poll() is not None:
-            if self._process is not None:
-                self.restarts += 1
-                self._kill()
-            self._spawn()
-        try:
-            self._process.stdin.write(request)
-            self._process.stdin.flush()
-            return self._read_line(self.call_timeout)
-        except OSError:
-            return None
-
     def close(self) -> None:
-        with self._lock:
-            self._kill()
+        self._supervisor.close()
 
 
 _active: ComputeWorker | None = None

@@ -1,7 +1,7 @@
 """Entry point of the compute worker process (`python -m compute.worker_main`).
 
-Protocol: one JSON object per line on stdin (`{"job": "generate", "arguments": {...}}`), one per
-line on stdout: `{"result": ...}` or `{"error": {"type": ..., ...}}`. The first line written is
+Protocol (`contained.child`): one JSON object per line on stdin (`{"job": "generate",
+"arguments": {...}}`), one per line on stdout: `{"result": ...}` or `{"error": {"type": ..., ...}}`. The first line written is
 `{"ready": true}`, once torch is loaded and warm. stdout is the channel only: anything printed
 goes to stderr. The loop ends when stdin closes (the parent exited).
 """
@@ -9,11 +9,10 @@ goes to stderr. The loop ends when stdin closes (the parent exited).
 from __future__ import annotations
 
 import json
-import os
-import sys
 
 from compute import api, series
 from compute.errors import ParamsError, TemplateError
+from contained.child import open_channel, serve
 
 JOBS = {
     "generate": lambda a: api.generate(a["template"], seed=a["seed"], difficulty=a["difficulty"]),
@@ -36,15 +35,10 @@ def reply_to(line: str) -> dict:
 
 
 def main() -> None:
-    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)
+    channel = open_channel()
     first = api.list_templates()[0]["name"]
     api.generate(first, seed=0)  # imports torch and warms its first autograd call
-    channel.write('{"ready": true}\n')
-    channel.flush()
-    for line in sys.stdin:
-        channel.write(json.dumps(reply_to(line)) + "\n")
-        channel.flush()
+    serve(channel, reply_to)
 
 
 if __name__ == "__main__":

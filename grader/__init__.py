@@ -9,7 +9,7 @@ request is the bank's job (`quizbank.grading`): the grader knows nothing of ques
 Importing the package loads only the result types (`result.py`: no numpy, no parser). The
 grading functions load the pipeline (numpy, the parser's tables) on first access, e.g. the first
 `grader.check` or `from grader import check`: the app's first page needs `Verdict` long before
-it grades anything (README, "Cold start by stage").
+it grades anything (docs/server.md, "The first page").
 """
 
 from __future__ import annotations

@@ -1,36 +1,24 @@
 """Entry point of the contained worker process (`python -m grader.worker_main`).
 
-Protocol: one JSON object per line on stdin ({"job": "grade", "payload": request}), one JSON
-result per line on stdout; the first line written is {"ready": true}. Nothing else may write to
-the channel: stdout is redirected to stderr before any grading code runs.
+Protocol (`contained.child`): one JSON object per line on stdin ({"job": "grade", "payload":
+request}), one JSON result per line on stdout; the first line written is {"ready": true}, once
+sympy is imported and warm. Nothing else may write to the channel: stdout is redirected to
+stderr before any grading code runs.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import resource
-import sys
 import time
+
+from contained.child import limit_address_space, open_channel, serve
 
 MEMORY_HEADROOM_BYTES = 768 * 1024 * 1024
 
 
-def limit_memory() -> None:
-    """Cap the address space at what is mapped now plus a fixed headroom."""
-    try:
-        with open("/proc/self/status") as status:
-            line = next(x for x in status if x.startswith("VmSize:"))
-        current = int(line.split()[1]) * 1024
-    except (OSError, StopIteration, ValueError):
-        current = 1024 * 1024 * 1024
-    limit = current + MEMORY_HEADROOM_BYTES
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-
 def main() -> None:
-    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)
+    channel = open_channel()
     import sympy  # noqa: F401 - warm: the symbolic fallback must not pay for the import
 
     from .kinds.feedback import result
@@ -40,11 +28,10 @@ def main() -> None:
 
     grade_request({"kind": "expression", "expected": "x+1", "answer": "1+x"})  # warm caches
     symbolic_equal(parse("sqrt(x)^2")[0], parse("x")[0], budget=30)  # warm sympy's simplify
-    limit_memory()
+    limit_address_space(MEMORY_HEADROOM_BYTES)
     hooks = os.environ.get("GRADER_WORKER_TEST_HOOKS") == "1"
-    channel.write('{"ready": true}\n')
-    channel.flush()
-    for line in sys.stdin:
+
+    def answer(line: str) -> dict:
         try:
             message = json.loads(line)
             job, payload = message.get("job"), message.get("payload")
@@ -64,8 +51,9 @@ def main() -> None:
             reply = result(error="out of memory")
         except Exception as err:  # noqa: BLE001 - report, never die on one bad request
             reply = result(error=f"internal error: {type(err).__name__}")
-        channel.write(json.dumps(reply.to_wire(), ensure_ascii=False) + "\n")
-        channel.flush()
+        return reply.to_wire()
+
+    serve(channel, answer)
 
 
 if __name__ == "__main__":

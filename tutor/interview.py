@@ -1,7 +1,8 @@
 """Mock interview: a timed run over interview questions, as a pure state machine.
 
     session = start_interview(bank.questions.values(), n=3, now=now, seed=7,
-                              recently_seen=store.recent_question_ids(pid, since=now - 7 days))
+                              recently_seen=store.recent_question_ids(
+                                  pid, since=recently_seen_since(now)))
     session = session.submit_answer(question, "typed answer", confidence=2, now=now,
                                     record=record)   # -> REVEAL (recorded, unassessed)
     session.current.suggested                 # rubric ids suggested by keyword matching
@@ -32,7 +33,7 @@ import random
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -43,6 +44,8 @@ from tutor.review import rating_choices
 from tutor.store.records import NewAttempt
 
 DEFAULT_SECONDS_PER_QUESTION = 300.0
+# A question answered within this window comes after the ones not seen in it.
+RECENTLY_SEEN_WINDOW = timedelta(days=365)
 
 
 class Stage(StrEnum):
@@ -353,6 +356,12 @@ def pick_questions(
     rng.shuffle(fresh)
     rng.shuffle(stale)
     return (fresh + stale)[: max(0, n)]
+
+
+def recently_seen_since(now: datetime) -> datetime:
+    """The start of the recently-seen window: `now` - 365 days. (Not `now.replace(year=...)`,
+    which raises on 29 February.)"""
+    return now - RECENTLY_SEEN_WINDOW
 
 
 def start_interview(

@@ -12,7 +12,8 @@ from tutor.store import TutorError
 
 
 def recorder():
-    """`record(new_attempt)` for the chosen profile (it also draws the sidebar's profile picker)."""
+    """`record(new_attempt)` for the current profile, or None when nothing can be saved (the
+    sidebar's profile picker is drawn by the app's shell, `streamlit_app.py`)."""
     return progress.recorder()
 
 

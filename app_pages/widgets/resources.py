@@ -1,4 +1,6 @@
-"""Immutable things shared by every session, built once per server process."""
+"""What every session of a server process shares, each built once per process and holding no
+learner's state: the bank (re-read when one of its files changes), the compute templates and the
+exercise questions made from them, the progress store, the grader's warm-up thread."""
 
 from __future__ import annotations
 

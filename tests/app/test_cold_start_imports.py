@@ -1,4 +1,4 @@
-"""The first page's script run imports only what it draws (README, "Cold start by stage").
+"""The first page's script run imports only what it draws (docs/server.md, "The first page").
 
 The shell and the default page (Practice) run once in a fresh interpreter, with the start-up
 warm-up held back; what is in `sys.modules` afterwards is what the first page waited for.

@@ -3,6 +3,7 @@ submitted with a note; the summary gives the time per question; finished intervi
 with their summaries."""
 
 from dataclasses import replace
+from datetime import UTC, datetime
 
 import pytest
 
@@ -102,3 +103,22 @@ def test_i_dont_know_is_counted_as_skipped_in_the_summary(
     assert not at.exception
     metrics = {m.label: m.value for m in at.metric}
     assert (metrics[answered], metrics[skipped]) == ("0", "1")
+
+
+def test_the_interview_starts_on_29_february(small_bank, database_url, open_page, monkeypatch):  # noqa: F811
+    """Issue 27, item 5: the page computed `now.replace(year=now.year - 1)`, which raises on a
+    leap day, so starting an interview showed a traceback every 29 February."""
+    import tutor.store.progress
+
+    leap_day = datetime(2028, 2, 29, 9, 30, tzinfo=UTC)
+
+    class LeapDayClock(datetime):  # every holder of `utc_now` reads this one clock
+        @classmethod
+        def now(cls, tz=None):
+            return leap_day.astimezone(tz)
+
+    monkeypatch.setattr(tutor.store.progress, "datetime", LeapDayClock)
+    at = started(open_page)
+    assert not at.exception
+    assert profile_state(at, "interview.session").started_at == leap_day
+    assert at.text_area  # the first question, waiting for the answer

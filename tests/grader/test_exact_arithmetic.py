@@ -123,10 +123,10 @@ def test_a_transcendental_counterexample_is_certified():
         assert abs(mpmath.sin(x) - mpmath.cos(x)) > mpmath.mpf("1e-3")
 
 
-def test_huge_exponents_cost_nothing():
+def test_huge_exponents_up_to_the_limit_are_graded():
+    # How long it takes (within 1 s) is measured by bench/bench_time_bounds.py.
     r = check("(x + 1)^10000", "(1 + x)^10000")
     assert r.verdict == "correct"
-    assert r.elapsed_ms < 1000
 
 
 def test_exponents_beyond_the_limit_are_refused_clearly():

@@ -1,6 +1,7 @@
 """Review rules that a test can hold over every file of the shipped bank (quizbank/README.md,
-"Reviewer's checklist"): distinct ordering steps, hints that lead to accepted answers, and no
-reference to sections of the source texts, which the learner does not have."""
+"Reviewer's checklist"): distinct ordering steps, hints that lead to accepted answers, numeric
+questions that state their precision. Rules over the text alone (no reference to the source
+texts, display math on its own line) are in `test_bank_text.py`."""
 
 from __future__ import annotations
 
@@ -77,23 +78,6 @@ def test_every_approximating_hint_has_a_checked_route():
                  for i, h in enumerate(q.hints)
                  if re.search(r"≈|\\approx", (h.zh or "") + (h.en or "")) and (q.id, i) not in HINT_ROUTES]
     assert not unchecked
-
-
-# The learner never sees the source texts: "section 4's numbers" or "the FAQ section" point at
-# nothing. (`source.section` is metadata for authors and is not checked.)
-SOURCE_REFERENCES = {
-    "zh": re.compile(r"原文|源文本|第[一二三四五六七八九十\d]+节|第[一二三]篇|[“\"][^”\"]{1,12}[”\"]一节|本文"),
-    # "the source's ∏(1+F_l')" (regression, issue 30): a possessive, and a line break inside.
-    "en": re.compile(r"(?i)\bsections? \d|\bthe\s+(?:source\s+)?texts?\b|\bthe\s+source\b"
-                     r"|\bsource['’]s\b|\bthe\s+article\b|\bFAQ\s+section\b"),
-}
-
-
-@pytest.mark.parametrize("question", list(BANK), ids=lambda q: q.id)
-def test_no_reference_to_the_source_texts(question):
-    found = [(lang, m.group(0)) for field in question.localized_fields() for lang in LANGS
-             for m in SOURCE_REFERENCES[lang].finditer(getattr(field, lang) or "")]
-    assert not found
 
 
 NUMERIC_SIGFIGS = [q for q in BANK if _type(q) == "numeric"

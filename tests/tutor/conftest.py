@@ -1,5 +1,6 @@
 """Store fixtures: every store test runs on SQLite, and on PostgreSQL too when
-TUTOR_TEST_DATABASE_URL is set (see scripts/start_postgres.sh)."""
+TUTOR_TEST_DATABASE_URL is set (`make test-postgres`, see scripts/start_postgres.sh). Without it
+the PostgreSQL variants are reported as skipped, with that reason: they never vanish silently."""
 
 from __future__ import annotations
 
@@ -14,9 +15,12 @@ from tutor.store import ProgressStore
 PG_URL = os.environ.get("TUTOR_TEST_DATABASE_URL")
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
-_BACKENDS = [pytest.param("sqlite", id="sqlite")]
-if PG_URL:
-    _BACKENDS.append(pytest.param("postgres", id="postgres", marks=pytest.mark.postgres))
+NO_POSTGRES = "PostgreSQL variant: TUTOR_TEST_DATABASE_URL is unset (make test-postgres sets it)"
+_BACKENDS = [
+    pytest.param("sqlite", id="sqlite"),
+    pytest.param("postgres", id="postgres",
+                 marks=[pytest.mark.postgres, pytest.mark.skipif(not PG_URL, reason=NO_POSTGRES)]),
+]
 
 
 def reset_postgres(url: str) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -16,6 +16,7 @@ from tutor.interview import (
     grade_ticks,
     history_entry,
     pick_questions,
+    recently_seen_since,
     start_interview,
     summarize,
 )
@@ -85,6 +86,15 @@ def test_pick_prefers_questions_not_seen_recently(bank):
     assert pick_questions(qs, n=3, seed=4) == pick_questions(qs, n=3, seed=4)
     with pytest.raises(ValueError, match="no interview question"):
         start_interview(qs, n=2, now=T0, seed=0, topics=["lstm"])
+
+
+@pytest.mark.parametrize(("now", "since"), [
+    (datetime(2028, 2, 29, 9, 30, tzinfo=UTC), datetime(2027, 3, 1, 9, 30, tzinfo=UTC)),
+    (datetime(2029, 3, 1, 0, 0, tzinfo=UTC), datetime(2028, 3, 1, 0, 0, tzinfo=UTC)),
+    (datetime(2027, 1, 15, 23, 59, tzinfo=UTC), datetime(2026, 1, 15, 23, 59, tzinfo=UTC)),
+])
+def test_recently_seen_means_the_last_365_days_even_on_a_leap_day(now, since):
+    assert recently_seen_since(now) == since
 
 
 class FakeStore:

@@ -14,7 +14,8 @@ whatever is waiting in one transaction (`tutor.store.drafts.write_drafts`): unde
 sessions' drafts share one commit, and a draft changed twice before it was written is written
 once. The value is written milliseconds later; a process killed in between loses those
 milliseconds of typing (a draft is scratch work). "Busy" (`locked`, or
-`unreachable` while PostgreSQL restarts) is retried with a growing pause; a newer value put
+`unreachable` while PostgreSQL restarts) is retried with a growing pause
+(`tutor/store/retry.py`); a newer value put
 meanwhile replaces the one waiting. At interpreter exit the waiting drafts are written for up to
 `EXIT_FLUSH_S` seconds.
 """
@@ -32,8 +33,7 @@ from typing import Any
 
 from tutor.store.database import Database
 from tutor.store.drafts import encode_draft, write_drafts
-from tutor.store.errors import StoreUnavailable
-from tutor.store.writer import RETRYABLE
+from tutor.store.retry import retry_while_busy
 
 EXIT_FLUSH_S = 5.0
 _log = logging.getLogger(__name__)
@@ -107,24 +107,19 @@ class DraftWriter:
                 self._writing = {}
 
     def _write(self, batch: dict[Key, tuple[str | None, datetime]]) -> None:
-        delay = self.first_delay
-        while True:
-            try:
-                write_drafts(self.store, [(pid, key, encoded, moment)
-                                          for (pid, key), (encoded, moment) in batch.items()])
-            except StoreUnavailable as exc:
-                if exc.code not in RETRYABLE:
-                    _log.warning("%d drafts not saved: %s", len(batch), exc)
-                    return
-                self.retries += 1
-                self._sleep(delay)
-                delay = min(delay * 2, self.max_delay)
-                with self._lock:  # a newer value put meanwhile is written instead
-                    for draft_key in [k for k in batch if k in self._waiting]:
-                        batch[draft_key] = self._waiting.pop(draft_key)
-            except Exception as exc:  # noqa: BLE001 - scratch work: log it, keep the thread
-                _log.warning("%d drafts not saved: %r", len(batch), exc)
-                return
-            else:
-                self.batches += 1
-                return
+        def take_newer_values() -> None:  # a newer value put meanwhile is written instead
+            self.retries += 1
+            with self._lock:
+                for draft_key in [k for k in batch if k in self._waiting]:
+                    batch[draft_key] = self._waiting.pop(draft_key)
+
+        try:
+            retry_while_busy(
+                lambda: write_drafts(self.store, [(pid, key, encoded, moment) for (pid, key),
+                                                  (encoded, moment) in batch.items()]),
+                first_delay=self.first_delay, max_delay=self.max_delay, sleep=self._sleep,
+                before_retry=take_newer_values)
+        except Exception as exc:  # noqa: BLE001 - scratch work: log it, keep the thread
+            _log.warning("%d drafts not saved: %s", len(batch), exc)
+        else:
+            self.batches += 1

@@ -19,7 +19,7 @@ attempt gets a key (its unique id, unless it has one), then:
    reviews are applied in order), each with the moment it was submitted (`now`), not the moment
    it is written. "Busy" (`StoreUnavailable` `locked`, or `unreachable` for a PostgreSQL that is
    restarting or down) is retried with a growing pause (at most `max_delay`) for as long as it
-   lasts; then the attempt is STORED and settled in the spool. Any other error fails that
+   lasts (`tutor/store/retry.py`); then the attempt is STORED and settled in the spool. Any other error fails that
    attempt's future (REFUSED) and the writer goes on with the next; an attempt refused by the
    store's own state (`StoreUnavailable`) stays in the spool for the next start.
 
@@ -50,9 +50,9 @@ from enum import StrEnum
 from tutor.store.errors import StoreUnavailable
 from tutor.store.progress import ProgressStore, utc_now
 from tutor.store.records import NewAttempt
+from tutor.store.retry import retry_while_busy
 from tutor.store.spool import Spool, SpooledAttempt
 
-RETRYABLE = ("locked", "unreachable")
 _log = logging.getLogger(__name__)
 EXIT_FLUSH_S = 10.0
 ADOPT_EVERY_S = 5.0
@@ -202,28 +202,25 @@ class AttemptWriter:
                 self._to_store.task_done()
 
     def _write(self, entry: SpooledAttempt, pending: PendingAttempt) -> None:
-        delay = self.first_delay
-        while True:
-            try:
-                stored = self.store.record_attempt(entry.profile_id, entry.attempt,
-                                                   now=entry.moment)
-            except StoreUnavailable as exc:
-                if exc.code not in RETRYABLE:
-                    _log.warning("attempt of profile %s not saved: %s", entry.profile_id, exc)
-                    pending.set_exception(exc)  # kept in the spool: the next start tries again
-                    return
-                self.retries += 1
-                self._sleep(delay)
-                delay = min(delay * 2, self.max_delay)
-            except Exception as exc:  # noqa: BLE001 - refused: the caller shows why
-                _log.warning("attempt of profile %s not saved: %r", entry.profile_id, exc)
-                self._settle(entry)
-                pending.set_exception(exc)
-                return
-            else:
-                self._settle(entry)
-                pending.set_result(stored)
-                return
+        try:
+            stored = retry_while_busy(
+                lambda: self.store.record_attempt(entry.profile_id, entry.attempt,
+                                                  now=entry.moment),
+                first_delay=self.first_delay, max_delay=self.max_delay, sleep=self._sleep,
+                before_retry=self._count_retry)
+        except StoreUnavailable as exc:  # refused by the store's own state, not busy
+            _log.warning("attempt of profile %s not saved: %s", entry.profile_id, exc)
+            pending.set_exception(exc)  # kept in the spool: the next start tries again
+        except Exception as exc:  # noqa: BLE001 - refused: the caller shows why
+            _log.warning("attempt of profile %s not saved: %r", entry.profile_id, exc)
+            self._settle(entry)
+            pending.set_exception(exc)
+        else:
+            self._settle(entry)
+            pending.set_result(stored)
+
+    def _count_retry(self) -> None:
+        self.retries += 1
 
     def _settle(self, entry: SpooledAttempt) -> None:
         if self.spool is not None:
