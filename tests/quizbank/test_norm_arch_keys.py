@@ -55,6 +55,11 @@ def _bn_train(x):
     return bn, bn(xs), xs
 
 
+def _bn_averaged(shape) -> int:
+    """How many numbers BatchNorm2d averages per channel: the elements of one channel's slice."""
+    return torch.zeros(shape).transpose(0, 1).reshape(shape[1], -1).shape[1]
+
+
 def _bn_train_grad(x, upstream, gamma=1.0):
     _, y, xs = _bn_train(x)
     (gamma * y.reshape(-1) @ _t(upstream)).backward()
@@ -137,6 +142,8 @@ RECOMPUTED = {
     "norm-gn-statistics-count": lambda: _group_norm_statistics((8, 64, 14, 14), 32),
     "norm-bn-batch2-output": lambda: _bn_train([0.3, 5.1])[1].reshape(-1).tolist(),
     "norm-bn-batch2-gradient": lambda: _bn_train_grad([0.3, 5.1], [2.0, -3.0]),
+    "norm-syncbn-statistics-count": lambda: [_bn_averaged((2, 256, 14, 14)),
+                                             _bn_averaged((8 * 2, 256, 14, 14))],
     "norm-bn-running-update-numeric": lambda: _running_var_after([1.0, 2.0, 3.0, 6.0], 2.0, 0.1),
     "norm-bn-fold-numeric": lambda: _folded([2.0, -1.0, 4.0], 0.5, 1.5, -0.2, 1.3, 0.36),
     "norm-bn-backward-numeric": lambda: _bn_train_grad([2.0, 2.0, 4.0, 4.0], [1.0, 2.0, 3.0, 6.0],
