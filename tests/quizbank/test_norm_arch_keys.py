@@ -140,6 +140,8 @@ def _unet_channels():
 
 RECOMPUTED = {
     "norm-gn-statistics-count": lambda: _group_norm_statistics((8, 64, 14, 14), 32),
+    "norm-gn-forward-numeric": lambda: nn.GroupNorm(2, 4, eps=TINY_EPS, affine=False)(
+        _t([[1.0, 3.0, 2.0, 6.0]]).reshape(1, 4, 1, 1)).reshape(-1).tolist(),
     "norm-bn-batch2-output": lambda: _bn_train([0.3, 5.1])[1].reshape(-1).tolist(),
     "norm-bn-batch2-gradient": lambda: _bn_train_grad([0.3, 5.1], [2.0, -3.0]),
     "norm-syncbn-statistics-count": lambda: [_bn_averaged((2, 256, 14, 14)),
