@@ -61,8 +61,8 @@ def check(params):
            "var": r.vector("var", length=d_out), "eps": r.number("eps", lo=0, hi=1)}
     if out["var"] is not None and min(out["var"]) < 0:
         r.fail("var", "a variance cannot be negative")
-    if out["var"] is not None and out["eps"] is not None and min(out["var"]) + out["eps"] <= 0:
-        r.fail("eps", "var + eps must be positive")
+    elif out["var"] is not None and out["eps"] is not None and min(out["var"]) + out["eps"] <= 0:
+        r.fail("eps", "must be positive when a running variance is 0 (var + eps is a divisor)")
     r.finish()
     return out
 
