@@ -66,6 +66,17 @@ def _bn_train_grad(x, upstream, gamma=1.0):
     return xs.grad.reshape(-1).tolist()
 
 
+def _bn_eval_grad(x, upstream, mean, var, gamma):
+    bn = nn.BatchNorm1d(1, eps=0.0, dtype=torch.float64).eval()
+    with torch.no_grad():
+        bn.weight.fill_(gamma)
+        bn.running_mean.fill_(mean)
+        bn.running_var.fill_(var)
+    xs = _t(x).reshape(-1, 1).requires_grad_(True)
+    (bn(xs).reshape(-1) @ _t(upstream)).backward()
+    return xs.grad.reshape(-1).tolist()
+
+
 def _running_var_after(x, running_var, momentum):
     bn = nn.BatchNorm1d(1, momentum=momentum, dtype=torch.float64)
     with torch.no_grad():
@@ -150,6 +161,8 @@ RECOMPUTED = {
     "norm-bn-fold-numeric": lambda: _folded([2.0, -1.0, 4.0], 0.5, 1.5, -0.2, 1.3, 0.36),
     "norm-bn-backward-numeric": lambda: _bn_train_grad([2.0, 2.0, 4.0, 4.0], [1.0, 2.0, 3.0, 6.0],
                                                        gamma=2.0),
+    "norm-bn-eval-gradient-numeric": lambda: _bn_eval_grad([2.0, 2.0, 4.0, 4.0], [1.0, 2.0, 3.0, 6.0],
+                                                           mean=3.0, var=1.0, gamma=2.0),
     "norm-weightnorm-forward-numeric": lambda: _weight_norm([3.0, 4.0], 2.0)
     + _weight_norm([30.0, 40.0], 2.0),
     "norm-weightnorm-gradient-numeric": lambda: _weight_norm([3.0, 4.0], 2.0, grad_w=[1.0, 0.0]),
