@@ -123,6 +123,24 @@ SPECS: tuple[TemplateSpec, ...] = (
         ("ln", "ln_jvp", "rms", "rms_jvp"),
     ),
     TemplateSpec(
+        "bn_running_stats",
+        {"en": "One BatchNorm training step on a channel: batch mean and biased variance, "
+               "running mean and running variance (momentum update, unbiased n/(n-1)).",
+         "zh": "BatchNorm 在一个通道上的一步训练：批均值与有偏方差，滑动平均均值与滑动平均方差"
+               "（动量更新，无偏的 n/(n-1)）。"},
+        ("x", "momentum", "running_mean", "running_var"),
+        ("batch_mean", "batch_var", "running_mean", "running_var"),
+    ),
+    TemplateSpec(
+        "bn_folding",
+        {"en": "Folding an inference-mode BatchNorm into the preceding linear layer: "
+               "W' = gamma W / sqrt(var + eps), b' = gamma (b - mu) / sqrt(var + eps) + beta.",
+         "zh": "把推理模式的 BatchNorm 折叠进前面的线性层：W' = gamma W / sqrt(var + eps)，"
+               "b' = gamma (b - mu) / sqrt(var + eps) + beta。"},
+        ("W", "b", "gamma", "beta", "mean", "var", "eps"),
+        ("W_fold", "b_fold"),
+    ),
+    TemplateSpec(
         "residual_variance_depth",
         {"en": "Variance of the residual stream after L blocks, with and without 1/sqrt(L) "
                "branch scaling (normalized or unnormalized branches).",

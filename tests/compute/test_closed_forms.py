@@ -112,6 +112,23 @@ def norm_jacobian_vector(p):
             "rms": zr, "rms_jvp": (v - zr * (zr @ v) / d) / r}
 
 
+def bn_running_stats(p):
+    x, m = np.array(p["x"]), p["momentum"]
+    n = len(x)
+    mean = x.sum() / n
+    var = ((x - mean) ** 2).sum() / n
+    return {"batch_mean": mean, "batch_var": var,
+            "running_mean": (1 - m) * p["running_mean"] + m * mean,
+            "running_var": (1 - m) * p["running_var"] + m * var * n / (n - 1)}
+
+
+def bn_folding(p):
+    W, b = np.array(p["W"]), np.array(p["b"])
+    gamma, beta, mean, var = (np.array(p[k]) for k in ("gamma", "beta", "mean", "var"))
+    scale = gamma / np.sqrt(var + p["eps"])
+    return {"W_fold": scale[:, None] * W, "b_fold": scale * (b - mean) + beta}
+
+
 def residual_variance_depth(p):
     L, v0, b = p["depth"], p["var0"], p["branch"]
     if p["normalized"]:
@@ -152,6 +169,7 @@ REFERENCES = {f.__name__: f for f in (
     linear_residual_block, gradient_multiplier, chain_product, residual_mapping,
     prenorm_postnorm_jacobian, residual_scaling, deep_mlp_gradients, transformer_block_shapes,
     projection_shortcut, dropout_residual, variance_of_sum, norm_jacobian_vector,
+    bn_running_stats, bn_folding,
     residual_variance_depth, scaled_shortcut, stochastic_depth, mixed_precision_sum)}
 
 # finite differences carry ~1e-9 truncation/rounding error; closed forms agree to rounding

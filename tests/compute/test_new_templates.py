@@ -149,3 +149,30 @@ def test_values_that_bf16_cannot_hold_are_refused():
         compute.solve("mixed_precision_sum", {"x": 257.0, "f": 0.1})
     fields = {field for field, _ in caught.value.problems}
     assert fields == {"x", "f"}
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(-50, 50), min_size=2, max_size=8).filter(lambda v: len(set(v)) > 1))
+def test_bn_running_stats_with_momentum_one_is_the_batch_estimate(values):
+    """momentum = 1 keeps nothing of the old averages: the running mean is the batch mean and the
+    running variance numpy's unbiased estimate (ddof=1), while the batch variance is ddof=0."""
+    x = [v / 10 for v in values]
+    answers = compute.solve("bn_running_stats", {"x": x, "momentum": 1.0, "running_mean": 7.0,
+                                                 "running_var": 3.0})["answers"]
+    np.testing.assert_allclose(answers["running_mean"], np.mean(x), atol=1e-12)
+    np.testing.assert_allclose(answers["running_var"], np.var(x, ddof=1), rtol=1e-12)
+    np.testing.assert_allclose(answers["batch_var"], np.var(x, ddof=0), rtol=1e-12)
+
+
+@pytest.mark.parametrize("difficulty", compute.DIFFICULTIES)
+def test_folded_layer_reproduces_eval_batchnorm_on_inputs(problems, difficulty):
+    """W' x + b' equals BatchNorm(eval) applied to W x + b for random inputs x."""
+    rng = np.random.default_rng(3)
+    for problem in problems("bn_folding", difficulty):
+        p, a = problem["params"], problem["answers"]
+        W, b = np.array(p["W"]), np.array(p["b"])
+        for x in rng.normal(size=(4, W.shape[1])):
+            bn = (np.array(p["gamma"]) * (W @ x + b - np.array(p["mean"]))
+                  / np.sqrt(np.array(p["var"]) + p["eps"]) + np.array(p["beta"]))
+            np.testing.assert_allclose(np.array(a["W_fold"]) @ x + np.array(a["b_fold"]), bn,
+                                       rtol=1e-9, atol=1e-12)

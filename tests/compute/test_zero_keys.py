@@ -164,6 +164,30 @@ def norm_jacobian_vector(p):
             "rms": z, "rms_jvp": [vi - zi * zv / (d * r2) for vi, zi in zip(v, z, strict=True)]}
 
 
+def bn_running_stats(p):
+    x, m = vec(p["x"]), Q(p["momentum"])
+    n = len(x)
+    mean = sum(x, Q(0)) / n
+    var = sum(((v - mean) ** 2 for v in x), Q(0)) / n
+    return {"batch_mean": mean, "batch_var": var,
+            "running_mean": (1 - m) * Q(p["running_mean"]) + m * mean,
+            "running_var": (1 - m) * Q(p["running_var"]) + m * var * Q(n, n - 1)}
+
+
+def bn_folding(p):
+    """W'_ij = gamma_i W_ij / s_i with s_i = sqrt(var_i + eps) > 0: zero iff gamma_i W_ij is.
+    b'_i = gamma_i (b_i - mu_i) / s_i + beta_i is zero iff gamma_i (b_i - mu_i) = -beta_i s_i,
+    decided without a square root."""
+    W_fold, b_fold = [], []
+    for row, g, b, mu, beta, var in zip(mat(p["W"]), vec(p["gamma"]), vec(p["b"]),
+                                        vec(p["mean"]), vec(p["beta"]), vec(p["var"]),
+                                        strict=True):
+        s2, z = var + Q(p["eps"]), g * (b - mu)
+        W_fold.append([g * w for w in row])
+        b_fold.append(z == 0 if beta == 0 else (z * beta < 0 and z * z == beta * beta * s2))
+    return {"W_fold": W_fold, "b_fold": b_fold}
+
+
 def residual_variance_depth(p):
     return {"var_unscaled": Q(p["var0"]), "var_scaled": Q(p["var0"])}  # var0 > 0: never 0
 
@@ -191,6 +215,7 @@ EXACT = {f.__name__: f for f in (
     linear_residual_block, gradient_multiplier, chain_product, residual_mapping,
     prenorm_postnorm_jacobian, residual_scaling, deep_mlp_gradients, transformer_block_shapes,
     projection_shortcut, dropout_residual, variance_of_sum, norm_jacobian_vector,
+    bn_running_stats, bn_folding,
     residual_variance_depth, scaled_shortcut, stochastic_depth, mixed_precision_sum)}
 
 
@@ -234,7 +259,7 @@ def test_a_key_is_zero_exactly_when_its_exact_value_is(template):
 # Templates whose generated keys do cancel to zero now and then (the snapping is exercised).
 CANCELLING = {"linear_residual_block", "prenorm_postnorm_jacobian", "residual_scaling",
               "dropout_residual", "norm_jacobian_vector", "scaled_shortcut", "stochastic_depth",
-              "residual_mapping"}
+              "residual_mapping", "bn_running_stats", "bn_folding"}
 
 
 @pytest.mark.parametrize(("template", "params", "name", "zero_at"), [

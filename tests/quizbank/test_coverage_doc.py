@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 COVERAGE = ROOT / "docs" / "coverage.md"
 BANK = quizbank.load_bank()
 NEW_FILES = ("09_normalization.yaml", "10_initialization.yaml", "11_transformer_depth.yaml",
-             "12_seed_gaps.yaml")
+             "12_seed_gaps.yaml", "15_normalization_architecture.yaml")
 TOPIC_ROWS_AT_LEAST = 16  # the 15 interview topics and the seed gaps
 
 _SOURCE_HEADING = re.compile(r"^## `([a-z-]+)`")
