@@ -168,12 +168,13 @@ fi
 
 # ---- the processes ------------------------------------------------------------------------------
 declare -A pid_of=()
-as_service() {  # a command as the service user, with its home in data/ (spool, question folder)
-    HOME="$DATA_DIR" XDG_DATA_HOME="$DATA_DIR" "${AS_SERVICE[@]}" "$@"
-}
+# A command as the service user, with its home in data/ (the spool, the question folder): a
+# simple command, so that `$!` is the replica's own pid (setpriv and env exec it), never a subshell
+# around it that a SIGKILL would leave the replica behind.
 start_replica() {
     local i=$1 port=$((APP_PORT_BASE + $1 - 1))
-    as_service "$PYTHON" -m app_pages.server --server.port "$port" --server.address 127.0.0.1 \
+    env HOME="$DATA_DIR" XDG_DATA_HOME="$DATA_DIR" "${AS_SERVICE[@]}" \
+        "$PYTHON" -m app_pages.server --server.port "$port" --server.address 127.0.0.1 \
         >> "$RUN_DIR/app$i.log" 2>&1 8>&- 9>&- &
     pid_of[app$i]=$!
 }
@@ -287,7 +288,7 @@ while [ "$stopping" = 0 ]; do
         note "$name had stopped; restarted (pid ${pid_of[$name]})"
     done
     if [ -n "${TUTOR_RETENTION_DAYS:-}" ] && [ "$(date +%s)" -ge "$next_purge" ]; then
-        as_service "$PYTHON" -m tutor.learner_data purge-inactive --by serve_class.sh \
+        env HOME="$DATA_DIR" "${AS_SERVICE[@]}" "$PYTHON" -m tutor.learner_data purge-inactive \
             >> "$RUN_DIR/supervisor.log" 2>&1 8>&- 9>&- || note "purge-inactive failed (above)"
         next_purge=$(( $(date +%s) + RETENTION_EVERY ))
     fi
