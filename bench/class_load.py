@@ -73,7 +73,7 @@ def start_topology(replicas: int, database_url: str, *, port: int, app_port_base
     env = {**os.environ, "TUTOR_DATABASE_URL": database_url, "PORT": str(port),
            "APP_PORT_BASE": str(app_port_base), "RUN_DIR": str(run_dir),
            "APP_MAXCONN": str(app_maxconn), "QUEUE_TIMEOUT": queue_timeout,
-           "TUTOR_SPOOL_DIR": str(run_dir / "spool")}
+           "TUTOR_SPOOL_DIR": str(run_dir / "spool"), "STATE_DIR": str(run_dir / "state")}
     env.pop("TUTOR_OIDC_METADATA_URL", None)
     if provider:
         env.update({"TUTOR_OIDC_METADATA_URL": f"{provider}/.well-known/openid-configuration",

@@ -118,6 +118,12 @@ mkdir -p "$STATE_DIR/secrets"
 chmod 700 "$STATE_DIR/secrets"
 service_dir "$DATA_DIR"
 if [ -n "${TUTOR_SPOOL_DIR:-}" ]; then service_dir "$TUTOR_SPOOL_DIR"; fi
+# The replicas must be able to write their spool and (for the Author page) the question folder:
+# say so now, not as an error page for the first learner.
+for folder in "$DATA_DIR" ${TUTOR_SPOOL_DIR:+"$TUTOR_SPOOL_DIR"}; do
+    "${AS_SERVICE[@]}" test -w "$folder" -a -x "$folder" \
+        || refuse "$SERVICE_USER cannot write $folder (a folder above it is private?)"
+done
 
 secret() {  # the value in secrets/$1, made once (64 hex digits) or replaced by $2 when given
     local file="$STATE_DIR/secrets/$1"

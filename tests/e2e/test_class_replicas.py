@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.class_fixtures import (  # noqa: F401
     consecutive_free_ports,
+    deployment_folder,
     provider,
     sidebar,
     sign_in,
@@ -30,11 +31,18 @@ QUESTIONS = ("basics-residual-block-form", "basics-degradation-training-error") 
 
 @pytest.fixture
 def deployment(provider, tmp_path):  # noqa: F811
+    with deployment_folder("class-replicas-") as folder:
+        yield from _deployment(provider, tmp_path, folder)
+
+
+def _deployment(provider, tmp_path, folder):  # noqa: F811
     port = free_port()
     run_dir = tmp_path / "run"
-    database_url = f"sqlite:///{tmp_path / 'progress.db'}"
+    database_url = f"sqlite:///{folder / 'progress.db'}"
     env = {**os.environ, "TUTOR_DATABASE_URL": database_url, "PORT": str(port),
            "APP_PORT_BASE": str(consecutive_free_ports(2)), "RUN_DIR": str(run_dir),
+           "STATE_DIR": str(folder / "state"), "TUTOR_BANK_PATHS": str(folder / "bank"),
+           "TUTOR_SPOOL_DIR": str(folder / "spool"),
            "TUTOR_OIDC_METADATA_URL": f"{provider}/.well-known/openid-configuration",
            "TUTOR_OIDC_CLIENT_ID": "residual-tutor", "TUTOR_OIDC_CLIENT_SECRET": "e2e-only",
            "TUTOR_PUBLIC_URL": f"http://127.0.0.1:{port}"}
@@ -50,7 +58,7 @@ def deployment(provider, tmp_path):  # noqa: F811
         pids = {line.split()[0]: int(line.split()[1])
                 for line in (run_dir / "pids").read_text().splitlines() if line.strip()}
         yield {"url": f"http://127.0.0.1:{port}", "pids": pids, "database_url": database_url,
-               "secrets": run_dir / "secrets.toml"}
+               "secrets": folder / "state" / "auth.toml"}
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=30)
