@@ -79,14 +79,15 @@ def signed_in_profile_id() -> int | None:
         return bound[1]
     from app_pages.widgets.progress import store  # the store (SQLAlchemy) only when needed
     from tutor.store import TutorError
-    from tutor.store.identities import profile_for_identity
+    from tutor.store.identities import profile_for_identity, seen_in
 
     db = store()
     if db is None:
         return None
     name = claims.get("name") or claims.get("preferred_username") or claims.get("email") or ""
     try:
-        profile_id = profile_for_identity(db, *identity, str(name)).id
+        seen = seen_in(claims, instructor=may_teach())
+        profile_id = profile_for_identity(db, *identity, str(name), seen=seen).id
     except TutorError:
         return None
     st.session_state[BOUND_KEY] = (identity, profile_id)  # one lookup per session, not per run
