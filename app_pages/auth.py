@@ -161,8 +161,13 @@ def sign_in() -> None:
         _login_screen()
     if (refused := _sign_in_refused()) is not None:
         _login_screen(because=refused)
-    set_current_profile(signed_in_profile_id())
+    profile_id = signed_in_profile_id()
+    set_current_profile(profile_id)
     keep_in_url(PROFILE_PARAM, None)  # a profile named in a link means nothing here
+    if profile_id is None:
+        # Signed in, but the database could not say whose profile this is: every page still
+        # works, and nothing it records reaches the store. Say so above every page.
+        st.warning(tr("account.not_recorded"), icon=":material/database:")
 
 
 def _login_screen(*, because: str | None = None) -> None:

@@ -66,3 +66,11 @@ def test_instructors_are_not_learners_and_namesakes_are_told_apart(store, lang):
     assert shown == {"Alice · alice.w", "Alice (2) · alice.z"}
     assert at.metric[0].value == "2"  # Lee is not counted
     assert {first, second} < {p.id for p in store.list_profiles()}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_author_page_in_a_class_speaks_of_the_class_not_of_one_machine(store, lang):
+    at = shell(LEE, "author", lang=lang)
+    intro = at.caption[0].value
+    assert intro.startswith(t("author.intro_class", lang, folder="")[:12])
+    assert "no accounts" not in intro and "单机没有账号" not in intro
