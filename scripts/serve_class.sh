@@ -294,7 +294,7 @@ while [ "$stopping" = 0 ]; do
         note "$name had stopped; restarted (pid ${pid_of[$name]})"
     done
     if [ -n "${TUTOR_RETENTION_DAYS:-}" ] && [ "$(date +%s)" -ge "$next_purge" ]; then
-        env HOME="$DATA_DIR" "${AS_SERVICE[@]}" "$PYTHON" -m tutor.learner_data purge-inactive \
+        env HOME="$DATA_DIR" "${AS_SERVICE[@]}" "$PYTHON" -m tutor.learner_data --by serve_class.sh purge-inactive \
             >> "$RUN_DIR/supervisor.log" 2>&1 8>&- 9>&- || note "purge-inactive failed (above)"
         next_purge=$(( $(date +%s) + RETENTION_EVERY ))
     fi
