@@ -10,8 +10,9 @@ on this machine, in about two minutes:
    refused, the generated one works);
 5. a learner signs in through the proxy; the class is seeded (bench/seed_class.py);
 6. a SIGKILLed replica is serving again within 10 s (the script's supervisor);
-7. SIGTERM stops the deployment cleanly (every process gone, every port free); started again,
-   the learner's cookies from before still sign her in (the cookie secret persisted);
+7. SIGTERM stops the deployment cleanly (every process gone); started again (with a retention
+   period of 365 days), the learner's cookies from before still sign her in (the cookie secret
+   persisted), and the supervisor removes a learner idle for 800 days, with a record;
 8. a `pg_dump` backup restored into a fresh database (the commands of docs/deploying.md) gives
    the same Class page: `tutor.class_store.load_class` read from both, rows and summary equal.
 
@@ -300,12 +301,17 @@ def run(report: list[tuple[str, str]]) -> None:
               "a process outlived the stop")
         report.append(("stopped by SIGTERM", f"{stop_seconds:.1f} s, every process gone"))
         secret_before = (state_dir / "secrets" / "cookie_secret").read_text()
+        idle = make_idle_learner(url)  # last seen two years ago
+        deployment.env.update(TUTOR_RETENTION_DAYS="365", TUTOR_RETENTION_CHECK_SECONDS="2")
         seconds = deployment.start()
         check((state_dir / "secrets" / "cookie_secret").read_text() == secret_before,
               "the cookie secret changed")
         texts = signed_in_texts(deployment.url, cookies)
         check("Signed in as Ada" in texts, f"signed out by the restart: {texts[:8]}")
         report.append(("after a restart the learner is", f"still signed in ({seconds:.1f} s start)"))
+        waited = wait_for_retention(url, idle)
+        report.append(("retention (365 days) by the supervisor",
+                       f"the idle learner removed and recorded {waited:.1f} s after the start"))
 
         # 8. backup and restore (docs/deploying.md, "Backups")
         backup = work / "backup.dump"
@@ -321,6 +327,7 @@ def run(report: list[tuple[str, str]]) -> None:
         restored = class_page(url.rsplit("/", 1)[0] + f"/{RESTORED}", now)
         check(original == restored, "the restored database gives another Class page")
         check(original[1].learners >= 16, f"the class was not seeded: {original[1]}")
+        check(all(r.profile_id != idle for r in original[0]), "the idle learner is still listed")
         report.append(("pg_dump restored: same Class page",
                        f"{original[1].learners} learners, {attempts} seeded attempts"))
         passed = True
@@ -340,6 +347,31 @@ def run(report: list[tuple[str, str]]) -> None:
             shutil.rmtree(work, ignore_errors=True)
         else:
             print(f"logs kept in {work}")
+
+
+def make_idle_learner(url: str) -> int:
+    from datetime import timedelta
+
+    from tutor.store import ProgressStore
+
+    with ProgressStore.open(url) as db:
+        return db.create_profile("Idle since 2024", now=datetime.now(UTC) - timedelta(days=800)).id
+
+
+def wait_for_retention(url: str, profile_id: int) -> float:
+    """Seconds until the supervisor's retention run has deleted `profile_id`, with its record."""
+    from tutor.store import ProgressStore
+    from tutor.store.deletions import Reason, deletion_log
+
+    started = time.monotonic()
+    with ProgressStore.open(url) as db:
+        while time.monotonic() - started < 30:
+            if any(d.profile_id == profile_id and d.reason is Reason.RETENTION
+                   for d in deletion_log(db)):
+                check(all(p.id != profile_id for p in db.list_profiles()), "record, no deletion")
+                return time.monotonic() - started
+            time.sleep(0.5)
+    raise Failed("the supervisor's retention run did not remove the idle learner in 30 s")
 
 
 def start_provider_with_ada(port: int, log: Path) -> subprocess.Popen:

@@ -285,7 +285,9 @@ fi
 echo "Residual Tutor (class): $N replicas (database ${TUTOR_DATABASE_URL%%:*}) behind HAProxy on http://$BIND:$PORT, replicas as $SERVICE_USER (logs in $RUN_DIR, state in $STATE_DIR)"
 
 # ---- the supervisor ------------------------------------------------------------------------------
-next_purge=$(( $(date +%s) + 60 ))  # the first a minute after the start, then every hour
+# The first a minute after the start (sooner when the period between runs is shorter), then
+# every TUTOR_RETENTION_CHECK_SECONDS (an hour).
+next_purge=$(( $(date +%s) + (RETENTION_EVERY < 60 ? RETENTION_EVERY : 60) ))
 while [ "$stopping" = 0 ]; do
     for name in "${!pid_of[@]}"; do
         if kill -0 "${pid_of[$name]}" 2>/dev/null || [ "$stopping" = 1 ]; then continue; fi
