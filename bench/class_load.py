@@ -224,9 +224,11 @@ def main() -> int:
         database_url = POSTGRES.start()
         reset_postgres(database_url)
     else:
-        database_url = f"sqlite:///{run_dir / 'progress.db'}"
+        # In the folder serve_class.sh gives the replicas (they run as the service user)
+        database = run_dir / "state" / "data" / "progress.db"
+        database_url = f"sqlite:///{database}"
         for suffix in ("", "-wal", "-shm"):
-            Path(f"{run_dir / 'progress.db'}{suffix}").unlink(missing_ok=True)
+            Path(f"{database}{suffix}").unlink(missing_ok=True)
     provider = provider_url = None
     if args.login:
         provider = start_provider(args.port + 10, run_dir / "provider.log")
