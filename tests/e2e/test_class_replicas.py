@@ -99,3 +99,36 @@ def test_a_signed_in_learner_carries_on_when_her_replica_dies(deployment, browse
     assert store.count_attempts(ada.id) == 2 and len(store.list_profiles()) == 1
     store.close()
     context.close()
+
+
+INTERVIEW_ANSWER = "Residuals keep an identity path for the gradient"
+
+
+def test_the_interview_answer_being_written_survives_her_replica(deployment, browser):
+    # Issue 28: the words of a mock-interview answer were lost when the replica died (Practice
+    # keeps its draft). Typed, the box left (the text reaches the server), the replica killed:
+    # the tab reconnects to the other one, and the interview comes back with the words.
+    base = deployment["url"]
+    context = browser.new_context(viewport={"width": 1400, "height": 950}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    sign_in(page, base, "ada-sub")
+    page.goto(f"{base}/interview?lang=en")
+    wait_idle(page)
+    main(page).get_by_role("button", name="Start the interview").click()
+    expect(main(page).get_by_text("Question 1 of", exact=False)).to_be_visible()
+    box = main(page).get_by_label("Your answer, as you would say it in an interview", exact=True)
+    box.click()
+    box.press_sequentially(INTERVIEW_ANSWER)
+    box.press("Tab")  # leaving the box sends the text
+    wait_idle(page)
+    time.sleep(1.0)  # the draft is written off the script run, moments later
+
+    serving = next(c["value"] for c in context.cookies() if c["name"] == "TUTOR_APP")
+    os.kill(deployment["pids"][serving], signal.SIGKILL)
+    page.goto(f"{base}/interview?lang=en")
+    wait_idle(page)
+    expect(sidebar(page)).to_contain_text("Signed in as Ada")
+    box = main(page).get_by_label("Your answer, as you would say it in an interview", exact=True)
+    expect(box).to_have_value(INTERVIEW_ANSWER)
+    assert next(c["value"] for c in context.cookies() if c["name"] == "TUTOR_APP") != serving
