@@ -19,7 +19,8 @@ on this machine, in about two minutes:
     .venv/bin/python bench/deploy_smoke.py --check      # `make deploy-smoke-check`, in .ci/run
 
 Prints a table of what was checked and the figures (start-up seconds, a replica's return); exits
-1 when any check fails. Must run as root (it checks the switch to the service user), like CI.
+1 when any check fails. Must run as root (it checks the switch to the service user), like CI,
+with a virtualenv whose Python the service user can run (`TUTOR_PYTHON` names another one).
 """
 
 from __future__ import annotations
@@ -144,9 +145,9 @@ def refused(env: dict[str, str], log: Path) -> tuple[int, str]:
     return result.returncode, result.stderr
 
 
-def signed_in_texts(url: str, cookies: dict[str, str]) -> list[str]:
+def signed_in_texts(url: str, cookies: dict[str, str], page: str = "") -> list[str]:
     async def visit() -> list[str]:
-        tab = AppTab(url, query="lang=en", timeout=60, cookies=cookies)
+        tab = AppTab(url, page=page, query="lang=en", timeout=60, cookies=cookies)
         await tab.open()
         texts = tab.page.texts()
         await tab.close()
@@ -276,6 +277,11 @@ def run(report: list[tuple[str, str]]) -> None:
         # 5. a learner signs in; the class gets some history
         cookies, texts = sign_in_learner(deployment.url, "ada-sub")
         check("Signed in as Ada" in texts, f"not signed in: {texts[:8]}")
+        # Exercises builds a problem in the compute worker, a subprocess of the replica: the
+        # service user must be able to start it (an interpreter only root can reach cannot).
+        texts = signed_in_texts(deployment.url, cookies, page="exercises")
+        check(not any("encountered an error" in text for text in texts),
+              f"the Exercises page failed as {SERVICE_USER}: {texts[:4]}")
         attempts = seed(url)
 
         # 6. a SIGKILLed replica comes back

@@ -34,8 +34,9 @@
 #
 # Other knobs: APP_MAXCONN (connections per replica before the "busy" page, default 150),
 # QUEUE_TIMEOUT (5s), COOKIE_SECURE=1 behind HTTPS, TUTOR_SPOOL_DIR (the spool folder itself),
-# RUN_DIR (pids and logs, default /tmp/residual-tutor-class). Pids in $RUN_DIR/pids (app1..appN,
-# proxy: rewritten when the supervisor restarts one).
+# RUN_DIR (pids and logs, default /tmp/residual-tutor-class), TUTOR_PYTHON (the virtualenv's
+# Python, default .venv/bin/python). Pids in $RUN_DIR/pids (app1..appN, proxy: rewritten when the
+# supervisor restarts one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,7 +48,7 @@ APP_MAXCONN=${APP_MAXCONN:-150}
 QUEUE_TIMEOUT=${QUEUE_TIMEOUT:-5s}
 RUN_DIR=${RUN_DIR:-/tmp/residual-tutor-class}
 RETENTION_EVERY=${TUTOR_RETENTION_CHECK_SECONDS:-3600}
-PYTHON=.venv/bin/python
+PYTHON=${TUTOR_PYTHON:-.venv/bin/python}
 if [ "$(id -u)" = 0 ]; then
     STATE_DIR=${STATE_DIR:-/var/lib/residual-tutor}
     SERVICE_USER=${TUTOR_SERVICE_USER:-residual-tutor}
@@ -63,7 +64,7 @@ refuse() {
     exit 3
 }
 
-if [ ! -x "$PYTHON" ]; then make .venv/.installed-stamp >&2; fi
+if [ ! -x "$PYTHON" ] && [ -z "${TUTOR_PYTHON:-}" ]; then make .venv/.installed-stamp >&2; fi
 bash scripts/install_haproxy.sh
 
 # ---- refuse to start over a running deployment (before anything is written) -------------------
@@ -118,6 +119,13 @@ mkdir -p "$STATE_DIR/secrets"
 chmod 700 "$STATE_DIR/secrets"
 service_dir "$DATA_DIR"
 if [ -n "${TUTOR_SPOOL_DIR:-}" ]; then service_dir "$TUTOR_SPOOL_DIR"; fi
+# The replicas start Python subprocesses (the compute and grader workers) with their own
+# interpreter: the service user must be able to run it, not only the first process (a virtualenv
+# made from a Python under /root, e.g. pyenv's, is not). Say so now, not as an error page.
+if ! "${AS_SERVICE[@]}" "$PYTHON" -c 'import subprocess, sys; subprocess.run([sys.executable, "-c", ""], check=True)' \
+        >/dev/null 2>&1; then
+    refuse "$SERVICE_USER cannot run $PYTHON (-> $(readlink -f "$PYTHON")): make the virtualenv from a Python every user can read (make clean && make PYTHON=/usr/bin/python3.11), or name one with TUTOR_PYTHON"
+fi
 # The replicas must be able to write their spool and (for the Author page) the question folder:
 # say so now, not as an error page for the first learner.
 for folder in "$DATA_DIR" ${TUTOR_SPOOL_DIR:+"$TUTOR_SPOOL_DIR"}; do
