@@ -1,7 +1,8 @@
 """The Class page's learner data (issue 28), as an instructor uses it and as a careless click
 would: a deletion happens only with the learner's name typed exactly, is recorded, and leaves
 everyone else's data; the export is the learner's own; instructors are not listed as learners;
-two learners of one name are told apart. In both languages."""
+two learners of one name are told apart; the Author page speaks of the class. In both
+languages."""
 
 from __future__ import annotations
 
