@@ -132,3 +132,33 @@ def test_the_interview_answer_being_written_survives_her_replica(deployment, bro
     box = main(page).get_by_label("Your answer, as you would say it in an interview", exact=True)
     expect(box).to_have_value(INTERVIEW_ANSWER)
     assert next(c["value"] for c in context.cookies() if c["name"] == "TUTOR_APP") != serving
+
+
+def test_the_interview_words_still_being_typed_survive_the_tabs_reconnect(deployment, browser):
+    # Issue 28: words typed but not sent yet (the box still has the focus) were wiped when the
+    # tab reconnected to another replica: the new session put the draft's empty answer back into
+    # the box. Practice's boxes kept theirs; now the interview's does too.
+    base = deployment["url"]
+    context = browser.new_context(viewport={"width": 1400, "height": 950}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    sign_in(page, base, "ada-sub")
+    page.goto(f"{base}/interview?lang=en")
+    wait_idle(page)
+    main(page).get_by_role("button", name="Start the interview").click()
+    expect(main(page).get_by_text("Question 1 of", exact=False)).to_be_visible()
+    box = main(page).get_by_label("Your answer, as you would say it in an interview", exact=True)
+    box.click()
+    box.press_sequentially(INTERVIEW_ANSWER)  # still focused: nothing sent to the server
+    time.sleep(1.0)  # the empty draft of this question is written meanwhile
+
+    serving = next(c["value"] for c in context.cookies() if c["name"] == "TUTOR_APP")
+    os.kill(deployment["pids"][serving], signal.SIGKILL)
+    deadline = time.monotonic() + 60  # the tab notices and reconnects through the proxy
+    while next(c["value"] for c in context.cookies() if c["name"] == "TUTOR_APP") == serving:
+        assert time.monotonic() < deadline, "the tab did not reconnect to the other replica"
+        time.sleep(0.5)
+    wait_idle(page)
+    expect(sidebar(page)).to_contain_text("Signed in as Ada")
+    expect(main(page).get_by_text("Question 1 of", exact=False)).to_be_visible()
+    expect(box).to_have_value(INTERVIEW_ANSWER)
