@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run serve serve-class class-load-check spool-fault-check test test-postgres lint bench load load-check browser clean
+.PHONY: run serve serve-class class-load-check spool-fault-check deploy-smoke-check test test-postgres lint bench load load-check browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,10 @@ class-load-check: $(STAMP)
 # back -> the replica restarted; fails if an answer the page called saved is lost or doubled.
 spool-fault-check: $(STAMP)
 	$(PY) bench/spool_fault.py --check
+
+# Issue 28's smoke test of `make serve-class` as a school runs it (as root: docs/deploying.md).
+deploy-smoke-check: $(STAMP)
+	$(PY) bench/deploy_smoke.py --check
 
 clean:
 	rm -rf $(VENV) artifacts .pytest_cache

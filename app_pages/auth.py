@@ -79,14 +79,15 @@ def signed_in_profile_id() -> int | None:
         return bound[1]
     from app_pages.widgets.progress import store  # the store (SQLAlchemy) only when needed
     from tutor.store import TutorError
-    from tutor.store.identities import profile_for_identity
+    from tutor.store.identities import profile_for_identity, seen_in
 
     db = store()
     if db is None:
         return None
     name = claims.get("name") or claims.get("preferred_username") or claims.get("email") or ""
     try:
-        profile_id = profile_for_identity(db, *identity, str(name)).id
+        seen = seen_in(claims, instructor=may_teach())
+        profile_id = profile_for_identity(db, *identity, str(name), seen=seen).id
     except TutorError:
         return None
     st.session_state[BOUND_KEY] = (identity, profile_id)  # one lookup per session, not per run
@@ -160,8 +161,13 @@ def sign_in() -> None:
         _login_screen()
     if (refused := _sign_in_refused()) is not None:
         _login_screen(because=refused)
-    set_current_profile(signed_in_profile_id())
+    profile_id = signed_in_profile_id()
+    set_current_profile(profile_id)
     keep_in_url(PROFILE_PARAM, None)  # a profile named in a link means nothing here
+    if profile_id is None:
+        # Signed in, but the database could not say whose profile this is: every page still
+        # works, and nothing it records reaches the store. Say so above every page.
+        st.warning(tr("account.not_recorded"), icon=":material/database:")
 
 
 def _login_screen(*, because: str | None = None) -> None:

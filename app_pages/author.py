@@ -6,6 +6,7 @@ Who may use it: without accounts, the person running the app is its instructor (
 
 import streamlit as st
 
+from app_pages.auth import class_mode
 from app_pages.flows.question_session import SEED_RANGE
 from app_pages.state import LANGUAGE_NAMES, lang, tr, tr_n
 from app_pages.widgets import author_view as view
@@ -25,7 +26,9 @@ from quizbank.folders import configured_folders
 
 st.title(tr("author.title"))
 folders = configured_folders()
-st.caption(tr("author.intro", folder=str(folders.author_folder)))
+# On one machine whoever runs the app is its instructor; in a class the sign-in says who is.
+intro = "author.intro_class" if class_mode() else "author.intro"
+st.caption(tr(intro, folder=str(folders.author_folder)))
 live = resources.live_bank()
 bank = live.bank
 state = st.session_state

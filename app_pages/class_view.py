@@ -1,5 +1,6 @@
 """Class: the instructor's view of the learners (activity, mastery by topic, who is stuck, the
-review backlog) and a CSV export; the numbers come from tutor.class_view."""
+review backlog), a CSV export, and one learner's data exported or deleted; the numbers come from
+tutor.class_view."""
 
 import streamlit as st
 
@@ -7,6 +8,7 @@ from app_pages.auth import require_instructor
 from app_pages.state import lang, tr, tr_n
 from app_pages.widgets import progress, resources
 from app_pages.widgets.class_tables import class_csv, learner_table, mastery_table
+from app_pages.widgets.learner_data import learner_data_section
 from app_pages.widgets.tables import data_table
 from tutor.class_store import load_class
 from tutor.class_view import STUCK_MIN_FAILED, WINDOW_DAYS, class_rows, summarize
@@ -35,6 +37,7 @@ cols[3].metric(tr("classview.backlog"), summary.due_now,
                help=tr_n("classview.backlog_help", summary.learners_with_due))
 if not rows:
     st.info(tr("classview.empty"), icon=":material/groups:")
+    learner_data_section(db, rows)  # a deletion just done says so
     st.stop()
 
 st.subheader(tr("classview.learners_title"))
@@ -50,3 +53,5 @@ data_table(mastery, hide_index=True, width="stretch", key="classview.mastery_tab
 
 st.download_button(tr("classview.export_csv"), class_csv(rows), file_name="class.csv",
                    mime="text/csv", icon=":material/download:")
+
+learner_data_section(db, rows)

@@ -4,6 +4,7 @@ history (CSV, JSON) and import a JSON export."""
 
 import streamlit as st
 
+from app_pages.auth import class_mode
 from app_pages.state import current_profile_id, lang, tr
 from app_pages.widgets import dashboard_charts as charts
 from app_pages.widgets import progress, resources
@@ -17,7 +18,10 @@ st.caption(tr("dashboard.intro"))
 db = progress.store()
 profile_id = current_profile_id()
 if db is None or profile_id is None:
-    st.info(tr("practice.no_profile"))
+    if class_mode():  # no picker here: the signed-in profile is missing only when the store is
+        st.error(tr("dashboard.database_unreachable"), icon=":material/database:")
+    else:
+        st.info(tr("practice.no_profile"))
     st.stop()
 
 topic_of = {q.id: str(q.topic) for q in resources.bank()}

@@ -50,7 +50,10 @@ if flow_state.first_visit(PAGE):  # a reload or a restart: the interview as it w
     if restored is not None and all(q in bank.questions for q in restored.question_ids):
         flow_state.set_interview_session(restored)
         for name, value in (draft.get("typed") or {}).items():
-            st.session_state.setdefault(name, value)
+            # An empty box is not restored: a value set from here replaces what the browser's
+            # box holds, and after a failover it may hold words typed but not sent yet.
+            if value not in ("", None):
+                st.session_state.setdefault(name, value)
 session = flow_state.interview_session()
 
 if session is None:

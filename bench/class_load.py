@@ -73,7 +73,7 @@ def start_topology(replicas: int, database_url: str, *, port: int, app_port_base
     env = {**os.environ, "TUTOR_DATABASE_URL": database_url, "PORT": str(port),
            "APP_PORT_BASE": str(app_port_base), "RUN_DIR": str(run_dir),
            "APP_MAXCONN": str(app_maxconn), "QUEUE_TIMEOUT": queue_timeout,
-           "TUTOR_SPOOL_DIR": str(run_dir / "spool")}
+           "TUTOR_SPOOL_DIR": str(run_dir / "spool"), "STATE_DIR": str(run_dir / "state")}
     env.pop("TUTOR_OIDC_METADATA_URL", None)
     if provider:
         env.update({"TUTOR_OIDC_METADATA_URL": f"{provider}/.well-known/openid-configuration",
@@ -224,9 +224,11 @@ def main() -> int:
         database_url = POSTGRES.start()
         reset_postgres(database_url)
     else:
-        database_url = f"sqlite:///{run_dir / 'progress.db'}"
+        # In the folder serve_class.sh gives the replicas (they run as the service user)
+        database = run_dir / "state" / "data" / "progress.db"
+        database_url = f"sqlite:///{database}"
         for suffix in ("", "-wal", "-shm"):
-            Path(f"{run_dir / 'progress.db'}{suffix}").unlink(missing_ok=True)
+            Path(f"{database}{suffix}").unlink(missing_ok=True)
     provider = provider_url = None
     if args.login:
         provider = start_provider(args.port + 10, run_dir / "provider.log")

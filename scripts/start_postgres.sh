@@ -3,7 +3,9 @@
 #   export TUTOR_TEST_DATABASE_URL="$(bash scripts/start_postgres.sh | tail -n 1)"
 # Installs Debian's postgresql when missing (needs root), starts the first cluster, and creates
 # the role and database tutor_test (idempotent: running it twice is fine). TUTOR_DB_ROLE and
-# TUTOR_DB_NAME choose others (scripts/serve_class.sh: residual_tutor).
+# TUTOR_DB_NAME choose others (scripts/serve_class.sh: residual_tutor). The role's password is set
+# to TUTOR_TEST_DB_PASSWORD on every run, a role made earlier included (serve_class.sh passes its
+# generated one), through psql's input, never on a command line that `ps` shows.
 set -euo pipefail
 
 ROLE=${TUTOR_DB_ROLE:-tutor_test}
@@ -49,10 +51,14 @@ done
 
 psql_admin() { su postgres -c "psql -p $PORT -v ON_ERROR_STOP=1 -qtAc \"$1\""; }
 if [ "$(psql_admin "select 1 from pg_roles where rolname = '$ROLE'")" != "1" ]; then
-    psql_admin "create role $ROLE login password '$PASSWORD'" >&2
+    psql_admin "create role $ROLE login" >&2
 fi
+quoted_password=${PASSWORD//\'/\'\'}
+printf "alter role %s password '%s';\n" "$ROLE" "$quoted_password" \
+    | su postgres -c "psql -p $PORT -v ON_ERROR_STOP=1 -qtA" >/dev/null
 if [ "$(psql_admin "select 1 from pg_database where datname = '$DB'")" != "1" ]; then
     psql_admin "create database $DB owner $ROLE" >&2
 fi
 
-echo "postgresql+psycopg://$ROLE:$PASSWORD@127.0.0.1:$PORT/$DB"
+url_password=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$PASSWORD")
+echo "postgresql+psycopg://$ROLE:$url_password@127.0.0.1:$PORT/$DB"

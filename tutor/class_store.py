@@ -11,14 +11,20 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import and_, case, func, select
+from sqlalchemy import and_, case, false, func, or_, select
 
 from grader import Verdict
 from tutor.attempt_table import ANSWERED_HERE_SQL
-from tutor.class_view import LearnerActivity, QuestionTally, RecentTry, window_start
+from tutor.class_view import (
+    LearnerActivity,
+    QuestionTally,
+    RecentTry,
+    learner_label,
+    window_start,
+)
 from tutor.rating import RECORDED_VERDICTS, Phase
 from tutor.store.records import Profile
-from tutor.store.schema import attempts, cards, profiles
+from tutor.store.schema import attempts, cards, identities, profiles
 
 # A counted attempt (`AttemptRecord.counted`) answered here (`tutor.class_view.answered_here`):
 # a visit's first graded try.
@@ -71,10 +77,20 @@ _LAST_ACTIVE = (select(attempts.c.created_at)
                 .correlate(profiles).scalar_subquery())
 
 
+# The learners: every profile but those of people who were instructors at their latest sign-in,
+# each with what tells two of one name apart (`tutor.class_view.learner_label`).
+_LEARNERS = (select(profiles, _LAST_ACTIVE.label("last_active"), identities.c.email_local,
+                    identities.c.profile_id.label("bound"))
+             .outerjoin(identities, identities.c.profile_id == profiles.c.id)
+             .where(or_(identities.c.instructor.is_(None), identities.c.instructor == false()))
+             .order_by(profiles.c.id))
+
+
 def load_class(store, now: datetime) -> list[LearnerActivity]:
-    """Every profile's activity at `now` (oldest profile first), from one read snapshot."""
+    """Every learner's activity at `now` (oldest profile first), from one read snapshot;
+    instructors are not learners."""
     since = window_start(now)
-    profiles_query = select(profiles, _LAST_ACTIVE.label("last_active")).order_by(profiles.c.id)
+    profiles_query = _LEARNERS
     # The window's first tries. The profile condition always holds (an attempt's profile exists);
     # it lets SQLite read the window per profile from the (profile_id, created_at) index instead
     # of scanning every attempt (~half the time).
@@ -95,6 +111,8 @@ def load_class(store, now: datetime) -> list[LearnerActivity]:
     for pid, qid, right, moment in recent_rows:
         recent.setdefault(pid, []).append(RecentTry(qid, right == 1, moment))
     due = dict(due_rows)
-    return [LearnerActivity(Profile(p.id, p.name, p.created_at), tuple(tallies.get(p.id, ())),
+    return [LearnerActivity(Profile(p.id, learner_label(p.name, p.id, bound=p.bound is not None,
+                                                        email_local=p.email_local),
+                                    p.created_at), tuple(tallies.get(p.id, ())),
                             tuple(recent.get(p.id, ())), p.last_active, int(due.get(p.id, 0)))
             for p in profile_rows]

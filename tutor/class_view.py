@@ -104,6 +104,16 @@ def _is_right(attempt: AttemptRecord) -> bool:
     return attempt.verdict == Verdict.CORRECT.value
 
 
+def learner_label(name: str, profile_id: int, *, bound: bool, email_local: str | None) -> str:
+    """How the Class page names a learner: a signed-in learner's profile name is theirs and not
+    unique among people (a second Alice's profile is "Alice (2)"), so it is followed by what tells
+    them apart: the e-mail's local part their provider verified, else the profile's id. A local
+    profile (no sign-in) keeps its name, unique on the machine."""
+    if not bound:
+        return name
+    return f"{name} · {email_local}" if email_local else f"{name} · #{profile_id}"
+
+
 def window_start(now: datetime) -> datetime:
     if now.tzinfo is None:
         raise ValueError("naive datetime given; pass an aware UTC datetime")

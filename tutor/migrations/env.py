@@ -4,8 +4,10 @@
 The app does not need this file: it migrates its database itself when it opens it
 (`tutor.store.database`). Here the command line does the same work the same way:
 
-- the database is the app's: `$TUTOR_DATABASE_URL`, else the default SQLite file (never a URL
-  in `alembic.ini` or anywhere in the repository);
+- the database is the app's setting, `$TUTOR_DATABASE_URL` (never a URL in `alembic.ini` or
+  anywhere in the repository); without it the command refuses, rather than make an empty SQLite
+  file where the operator did not mean one (`alembic current` on a server with the variable
+  unset once did). For a single machine's own file, name it: `sqlite:///<path>/progress.db`;
 - the same checks first (a file that is not SQLite, a database another program made or a newer
   app migrated is refused, untouched);
 - the same lock: one write transaction (SQLite `BEGIN IMMEDIATE`, PostgreSQL's advisory lock that
@@ -14,16 +16,27 @@ The app does not need this file: it migrates its database itself when it opens i
   `schema_version` follows the revision afterwards, as the app keeps it.
 """
 
+import os
 from logging.config import fileConfig
 
 from alembic import context
 
 from tutor import migrations
 from tutor.store.database import GLOBAL_LOCK, Database
+from tutor.store.engine import ENV_URL, default_database_path
 from tutor.store.errors import StoreUnavailable
 
 
+def require_database_setting(env=os.environ) -> None:
+    if not env.get(ENV_URL, "").strip():
+        raise SystemExit(
+            f"{ENV_URL} is not set: set it to the app's database (e.g. the URL serve_class.sh "
+            f"prints, or sqlite:///{default_database_path(env)} for this machine's own file); "
+            "nothing was opened or created")
+
+
 def run_migrations_online() -> None:
+    require_database_setting()
     try:
         database = Database.open(migrate=False, retries=5)
     except StoreUnavailable as exc:

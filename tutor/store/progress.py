@@ -205,6 +205,13 @@ def require_profile(conn: Connection, profile_id: int) -> Profile:
     return Profile(row.id, row.name, row.created_at)
 
 
+def delete_owned(conn: Connection, profile_id: int) -> None:
+    """The profile's rows, everywhere (inside the caller's write transaction)."""
+    for table in (attempts, cards, settings, drafts, identities):
+        conn.execute(delete(table).where(table.c.profile_id == profile_id))
+    conn.execute(delete(profiles).where(profiles.c.id == profile_id))
+
+
 def name_taken(conn: Connection, name: str, *, other_than: int | None = None) -> bool:
     query = select(profiles.c.id).where(profiles.c.name == name)
     if other_than is not None:
@@ -296,9 +303,7 @@ class ProgressStore(Database):
 
         def work(conn: Connection) -> None:
             require_profile(conn, profile_id)
-            for table in (attempts, cards, settings, drafts, identities):
-                conn.execute(delete(table).where(table.c.profile_id == profile_id))
-            conn.execute(delete(profiles).where(profiles.c.id == profile_id))
+            delete_owned(conn, profile_id)
 
         self.write(work, lock_key=(GLOBAL_LOCK, profile_id))
 

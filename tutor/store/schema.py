@@ -126,6 +126,8 @@ identities = Table(
     Column("subject", String(255), primary_key=True),
     Column("profile_id", Integer, nullable=False, unique=True),
     Column("created_at", UtcDateTime, nullable=False),
+    Column("instructor", Boolean, nullable=False, default=False),
+    Column("email_local", String(255), nullable=True),
 )
 
 revoked_sign_ins = Table(
@@ -134,4 +136,15 @@ revoked_sign_ins = Table(
     Column("key", String(64), primary_key=True),
     Column("revoked_at", UtcDateTime, nullable=False),
     Column("expires_at", UtcDateTime, nullable=False),
+)
+
+deletions = Table(
+    "deletions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("profile_id", Integer, nullable=False),
+    Column("deleted_at", UtcDateTime, nullable=False),
+    Column("deleted_by", String(255), nullable=False),
+    Column("reason", String(16), nullable=False),
+    Column("attempts", Integer, nullable=False),
 )
