@@ -119,6 +119,28 @@ mkdir -p "$STATE_DIR/secrets"
 chmod 700 "$STATE_DIR/secrets"
 service_dir "$DATA_DIR"
 if [ -n "${TUTOR_SPOOL_DIR:-}" ]; then service_dir "$TUTOR_SPOOL_DIR"; fi
+# A test machine may keep its checkout or its Python where only root can pass (pyenv's under a
+# 0700 /root). With TUTOR_OPEN_PATHS=1 (set by `make test` and the class checks, never for a
+# school's server: move the checkout and the Python instead) the folders above them that the
+# service user cannot pass are made passable (o+x: entering, not listing), each one named.
+open_paths() {
+    local target dir part
+    for target in "$@"; do
+        dir=""
+        IFS=/ read -ra parts <<< "$(dirname "$(readlink -f "$target")")"
+        for part in "${parts[@]}"; do
+            [ -n "$part" ] || continue
+            dir+="/$part"
+            if ! "${AS_SERVICE[@]}" test -x "$dir"; then
+                chmod o+x "$dir"
+                echo "serve_class.sh: $dir made passable for $SERVICE_USER (TUTOR_OPEN_PATHS=1)" >&2
+            fi
+        done
+    done
+}
+if [ "${TUTOR_OPEN_PATHS:-}" = 1 ] && [ "$(id -u)" = 0 ]; then
+    open_paths "$PYTHON" "$PWD/app_pages/server.py"
+fi
 # The replicas start Python subprocesses (the compute and grader workers) with their own
 # interpreter: the service user must be able to run it, not only the first process (a virtualenv
 # made from a Python under /root, e.g. pyenv's, is not). Say so now, not as an error page.
