@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 COVERAGE = ROOT / "docs" / "coverage.md"
 BANK = quizbank.load_bank()
 NEW_FILES = ("09_normalization.yaml", "10_initialization.yaml", "11_transformer_depth.yaml",
-             "12_seed_gaps.yaml")
+             "12_seed_gaps.yaml", "14_initialization_depth.yaml")
 
 _SOURCE_HEADING = re.compile(r"^## `([a-z-]+)`")
 _ID = re.compile(r"`([a-z0-9]+(?:-[a-z0-9]+)+)`")
