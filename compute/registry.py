@@ -149,6 +149,15 @@ SPECS: tuple[TemplateSpec, ...] = (
         ("var_unscaled", "var_scaled"),
     ),
     TemplateSpec(
+        "init_variance",
+        {"en": "Xavier/Glorot and Kaiming/He initialization of one weight matrix: from fan-in, "
+               "fan-out, mode and gain to Var(w), the normal std and the uniform bound.",
+         "zh": "一个权重矩阵的 Xavier/Glorot 与 Kaiming/He 初始化：由 fan-in、fan-out、模式和增益"
+               "求 Var(w)、正态分布的标准差与均匀分布的边界。"},
+        ("fan_in", "fan_out", "mode", "nonlinearity", "slope"),
+        ("variance", "std", "bound"),
+    ),
+    TemplateSpec(
         "scaled_shortcut",
         {"en": "Scaled shortcuts x_{i+1} = lambda_i x_i + F_i (Identity Mappings): the forward "
                "value and the shortcut's gradient factor prod lambda_i.",

@@ -9,6 +9,7 @@ them opens the same numbers for anyone.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -144,6 +145,8 @@ def _count_numbers(value: Any) -> int:
 
 
 def _scalar(value: Any, dialect: str) -> str:
+    if isinstance(value, str):  # a named choice such as an initialization's mode, "fan_in"
+        return json.dumps(value) if dialect == "numpy" else "'" + value.replace("'", "''") + "'"
     if isinstance(value, bool):
         return ("True" if value else "False") if dialect == "numpy" else ("true" if value else "false")
     if isinstance(value, int):
@@ -152,7 +155,8 @@ def _scalar(value: Any, dialect: str) -> str:
 
 
 def _depth(value: Any) -> int:
-    return 1 + _depth(value[0]) if isinstance(value, Sequence) and value else 0
+    is_array = isinstance(value, Sequence) and not isinstance(value, str)
+    return 1 + _depth(value[0]) if is_array and value else 0
 
 
 def _numpy(value: Any) -> str:

@@ -48,6 +48,17 @@ def test_matlab_writes_vectors_as_columns_and_matrices_by_rows():
     assert read_matlab_matrix("[-0.7, -0.7; -0.5, 0.1]") == params["W"]
 
 
+def test_named_choices_are_written_as_strings():
+    # init_variance draws its mode and nonlinearity by name ("fan_in", "relu"): regression, the
+    # code writer called float() on them and the Exercises page failed for that template.
+    params = {"fan_in": 256, "mode": "fan_in", "nonlinearity": "leaky_relu", "slope": 0.2}
+    assert numbers_as_code(params, "numpy").splitlines()[2:] == [
+        "fan_in = 256", 'mode = "fan_in"', 'nonlinearity = "leaky_relu"', "slope = 0.2"]
+    assert numbers_as_code(params, "matlab").splitlines() == [
+        "fan_in = 256;", "mode = 'fan_in';", "nonlinearity = 'leaky_relu';", "slope = 0.2;"]
+    assert numbers_as_code({"name": "it's"}, "matlab") == "name = 'it''s';"
+
+
 def test_too_many_numbers_gives_none():
     assert numbers_as_code({"w": [0.5] * (MAX_COPIED_NUMBERS + 1)}, "numpy") is None
 

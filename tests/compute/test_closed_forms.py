@@ -136,6 +136,16 @@ def residual_variance_depth(p):
     return {"var_unscaled": v0 * (1 + b) ** L, "var_scaled": v0 * (1 + b / L) ** L}
 
 
+def init_variance(p):
+    """Glorot & Bengio 2010 (2 / (n_in + n_out)), He et al. 2015 (2 / n for ReLU), with the gain
+    written out: tanh 5/3, leaky ReLU 2 / (1 + a^2); U(-b, b) has variance b^2 / 3."""
+    gain2 = {"linear": 1.0, "tanh": 25 / 9, "relu": 2.0,
+             "leaky_relu": 2 / (1 + p.get("slope", 0.0) ** 2)}[p["nonlinearity"]]
+    n = {"fan_in": p["fan_in"], "fan_out": p["fan_out"],
+         "fan_avg": (p["fan_in"] + p["fan_out"]) / 2}[p["mode"]]
+    return {"variance": gain2 / n, "std": np.sqrt(gain2 / n), "bound": np.sqrt(3 * gain2 / n)}
+
+
 def scaled_shortcut(p):
     lam, F = np.array(p["lam"]), np.array(p["F"])
     after = [np.prod(lam[i + 1:]) for i in range(len(lam))]  # prod_{j > i} lambda_j
@@ -167,6 +177,7 @@ def mixed_precision_sum(p):
 
 REFERENCES = {f.__name__: f for f in (
     linear_residual_block, gradient_multiplier, chain_product, residual_mapping,
+    init_variance,
     prenorm_postnorm_jacobian, residual_scaling, deep_mlp_gradients, transformer_block_shapes,
     projection_shortcut, dropout_residual, variance_of_sum, norm_jacobian_vector,
     bn_running_stats, bn_folding,

@@ -192,6 +192,15 @@ def residual_variance_depth(p):
     return {"var_unscaled": Q(p["var0"]), "var_scaled": Q(p["var0"])}  # var0 > 0: never 0
 
 
+def init_variance(p):
+    """g^2 / n with g^2 in {1, 25/9, 2, 2/(1 + a^2)}: never 0 (std and bound are its roots)."""
+    gain2 = {"linear": Q(1), "tanh": Q(25, 9), "relu": Q(2),
+             "leaky_relu": 2 / (1 + Q(p.get("slope", 0)) ** 2)}[p["nonlinearity"]]
+    variance = gain2 / {"fan_in": Q(p["fan_in"]), "fan_out": Q(p["fan_out"]),
+                        "fan_avg": Q(p["fan_in"] + p["fan_out"], 2)}[p["mode"]]
+    return {"variance": variance, "std": variance, "bound": variance}
+
+
 def scaled_shortcut(p):
     x, factor = Q(p["x0"]), Q(1)
     for lam, F in zip(vec(p["lam"]), vec(p["F"]), strict=True):
@@ -213,6 +222,7 @@ def mixed_precision_sum(p):
 
 EXACT = {f.__name__: f for f in (
     linear_residual_block, gradient_multiplier, chain_product, residual_mapping,
+    init_variance,
     prenorm_postnorm_jacobian, residual_scaling, deep_mlp_gradients, transformer_block_shapes,
     projection_shortcut, dropout_residual, variance_of_sum, norm_jacobian_vector,
     bn_running_stats, bn_folding,
