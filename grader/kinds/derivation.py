@@ -40,7 +40,15 @@ from ..values.evaluate import evaluate
 from ..values.indexed import Indexing
 from .exact_decimal import undefined_everywhere
 from .expression import ExpectedBroken, SymbolicCheck, counterexample_of, full_verdict, prepare
-from .feedback import caret_text, compared, counterexample_text, misconfigured, reason, result
+from .feedback import (
+    caret_text,
+    compared,
+    counterexample_text,
+    misconfigured,
+    reason,
+    result,
+    shape_text,
+)
 from .indexing import indexing_of
 
 MAX_LINES = 40
@@ -162,8 +170,17 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
         return step, node, approximation
     try:
         verdict = full_verdict(node, previous, symbolic, indexing)
-    except (EvalError, ExpectedBroken) as err:
-        inner = err.err if isinstance(err, ExpectedBroken) else err
+    except EvalError as err:
+        if indexing.vectors and err.key in VECTOR_SHAPE_MISTAKES:  # the line's own mistake
+            why = message("step_does_not_follow", lang, line=number, before=before)
+            said = reason(err, lang)
+            text_ = joined_text(why, said[:1].upper() + said[1:] + ("。" if lang == "zh" else "."),
+                                lang)
+            return _step(number, "does_not_follow", interpreted, text_), node, None
+        text_ = message("step_cannot_decide_because", lang, line=number, reason=reason(err, lang))
+        return _step(number, "cannot_decide", interpreted, text_), node, None
+    except ExpectedBroken as err:
+        inner = err.err
         text_ = message("step_cannot_decide_because", lang, line=number,
                         reason=reason(inner, lang))
         return _step(number, "cannot_decide", interpreted, text_), node, None
@@ -177,12 +194,45 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
         return _step(number, "cannot_decide", interpreted,
                      message("step_cannot_decide", lang, line=number)), node, None
     why = message("step_does_not_follow", lang, line=number, before=before)
+    if verdict.status == "shape" and indexing.vectors:
+        why = joined_text(why, shape_mistake(verdict.answer_shape, verdict.expected_shape,
+                                             before, lang), lang)
     if verdict.status == "different":
         example = counterexample_of(node, previous, verdict, lang)
         if example is not None:
             why += ("" if lang == "zh" else " ") + counterexample_text(
                 example, lang, "counterexample_step", before)
     return _step(number, "does_not_follow", interpreted, why), node, None
+
+
+# Shape errors a line with declared vectors makes itself (values/evaluate.py): named as the
+# reason the line does not follow.
+VECTOR_SHAPE_MISTAKES = frozenset(("vector_mul_shapes", "add_vector_scalar", "add_shapes",
+                                   "matrix_power_square", "vector_function_argument"))
+
+
+def shape_mistake(shape: tuple[int, ...] | None, before_shape: tuple[int, ...] | None,
+                  before: str, lang: str) -> str:
+    """A row where a column is meant, a transposed matrix (Jacobian), or the two shapes."""
+    rows, cols = (shape + (1, 1))[:2] if shape else (1, 1)
+    if shape and before_shape and tuple(reversed(shape)) == tuple(before_shape):
+        if rows == 1 or cols == 1:
+            return message("shape_row_for_column", lang, before=before)
+        return message("shape_transposed", lang, rows=rows, cols=cols, before=before)
+    return message("shape_other", lang, answer=_vector_shape_text(shape, lang),
+                   expected=_vector_shape_text(before_shape, lang), before=before)
+
+
+def _vector_shape_text(shape: tuple[int, ...] | None, lang: str) -> str:
+    if shape and len(shape) == 2 and shape[1] == 1:
+        return message("shape_column", lang)
+    if shape and len(shape) == 2 and shape[0] == 1:
+        return message("shape_row", lang)
+    return shape_text(shape, lang, None)
+
+
+def joined_text(first: str, second: str, lang: str) -> str:
+    return first + ("" if lang == "zh" else " ") + second
 
 
 def _check_approximation(number: int, node: Node, previous: Node, tol: Approximation,

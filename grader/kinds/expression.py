@@ -105,7 +105,7 @@ def sampling_verdict(answer: Node, expected: Prepared | Node,
     Sums, products, family members and integer names are sampled at integer points
     (values/indexed.py)."""
     exp = expected if isinstance(expected, Prepared) else Prepared(expected, {})
-    if needs_integer_points(answer, exp.node, indexing):
+    if _own_points(answer, exp.node, indexing):
         return _indexed_sampling_verdict(answer, exp.node, indexing)
     matrix_mode = uses_matrices(answer, exp.node)
     try:
@@ -152,10 +152,13 @@ def full_verdict(answer: Node, expected: Prepared | Node,
         return exact
     sampled_verdict = sampling_verdict(answer, expected, indexing)
     if sampled_verdict.status != "undecided" and (
-            sampled_verdict.path == "exact" or needs_integer_points(answer, exp_node, indexing)):
+            sampled_verdict.path == "exact" or _own_points(answer, exp_node, indexing)):
         # Integer points (indexed.py) decided it, exactly where the terms allowed; the
-        # multi-precision walk and the nice points of confirm.py know no sums or members.
+        # multi-precision walk and the nice points of confirm.py know no sums or members
+        # (nor sized vectors).
         return sampled_verdict
+    if indexing is not None and indexing.vectors:
+        return sampled_verdict  # the symbolic check knows no vectors: undecided stays so
     verdict = confirmed(answer, exp_node, sampled_verdict, exact)
     if verdict.status == "undecided" and symbolic is not None \
             and not _has_members(answer, exp_node):
@@ -165,6 +168,13 @@ def full_verdict(answer: Node, expected: Prepared | Node,
         if outcome is False:
             return SampleVerdict("different")
     return verdict
+
+
+def _own_points(answer: Node, expected: Node, indexing: Indexing | None) -> bool:
+    """Sampled by values/indexed.py: sums, products, members, integer names, and declared
+    vectors (whose sizes come from the lines: values/shapes.py)."""
+    return needs_integer_points(answer, expected, indexing) or (
+        indexing is not None and bool(indexing.vectors))
 
 
 def _has_members(*nodes: Node) -> bool:

@@ -93,6 +93,10 @@ class Env:
     # (family, index per point): the member whose value is moved by MEMBER_STEP * i, for a
     # derivative by that member (_member_derivative)
     perturbed: tuple | None = None
+    # Declared vectors (issue 25; values/shapes.py): (rows, cols) by name (a vector function's
+    # (output, input); a family's members take the family's), and vectors defined by a relation.
+    sizes: dict = field(default_factory=dict)
+    definitions: dict = field(default_factory=dict)
 
     def bound(self, name: str, values: np.ndarray) -> Env:
         """This environment with the index `name` of a sum or product set to `values` (the
@@ -123,8 +127,10 @@ class Env:
 
     def matrix(self, name: str) -> np.ndarray:
         if name not in self.matrices:
-            cols = 1 if self.is_vector(name) else self.n
-            self.matrices[name] = self.rng(name).normal(0, 1, (self.k, self.n, cols)) + 0j
+            shape = self.sizes.get(name) or self.sizes.get(name.partition("_")[0])
+            if shape is None:
+                shape = (self.n, 1 if self.is_vector(name) else self.n)
+            self.matrices[name] = self.rng(name).normal(0, 1, (self.k, *shape)) + 0j
         return self.matrices[name]
 
     def is_vector(self, name: str) -> bool:
@@ -210,6 +216,8 @@ def member_index(subscript: str) -> Node:
 
 
 def _add(node: Add, env: Env) -> np.ndarray:
+    if env.sizes:
+        return _add_vectors(node, env)
     values = [_eval(t, env) for t in node.terms]
     shapes = {shape_of(v) for v in values}
     if len(shapes) > 1:
@@ -218,10 +226,159 @@ def _add(node: Add, env: Env) -> np.ndarray:
 
 
 def _mul(node: Mul, env: Env) -> np.ndarray:
+    if env.sizes:
+        return _mul_vectors(node, env)
     result = _eval(node.factors[0], env)
     for f in node.factors[1:]:
         result = _multiply_values(result, _eval(f, env))
     return result
+
+
+# -- vectors (issue 25): sizes from values/shapes.py ---------------------------------------------
+
+def identity_only(node: Node) -> bool:
+    """A formula whose only matrix is the identity (`I`, `2I`, `-I`): its size is the size of
+    what it meets, so it is evaluated after its neighbours."""
+    has_identity = False
+    for n in walk(node):
+        kind = type(n)
+        if kind is Ident:
+            has_identity = True
+        elif kind in (MatSym, Apply, Member, Diff, Series, Matrix):
+            return False
+    return has_identity
+
+
+def _sized(env: Env, n: int) -> Env:
+    return env if env.n == n else replace(env, n=n)
+
+
+def scalar_of_1x1(value: np.ndarray) -> np.ndarray:
+    """x^T y is a 1×1 matrix, which multiplies and adds as the scalar it is."""
+    return value[:, 0, 0] if value.ndim == 3 and value.shape[1:] == (1, 1) else value
+
+
+def _add_vectors(node: Add, env: Env) -> np.ndarray:
+    """Terms of one shape; 1×1 terms are scalars; `I` takes the size of the other terms."""
+    values: list[np.ndarray | None] = [None if identity_only(t) else scalar_of_1x1(_eval(t, env))
+                                       for t in node.terms]
+    known = [v for v in values if v is not None]
+    size = next((v.shape[1] for v in known if is_matrix(v)), env.n)
+    values = [v if v is not None else _eval(t, _sized(env, size))
+              for v, t in zip(values, node.terms, strict=True)]
+    shapes = {shape_of(v) for v in values}
+    if len(shapes) > 1:
+        key = "add_vector_scalar" if () in shapes else "add_shapes"
+        raise EvalError(key, shapes=" + ".join(_shape_text(v) for v in values))
+    return sum(values[1:], values[0])
+
+
+def _mul_vectors(node: Mul, env: Env) -> np.ndarray:
+    """In order; an identity factor next to a matrix is left out (I A = A I = A), and a 1×1
+    value (x^T y) multiplies as a scalar."""
+    values = [None if identity_only(f) else scalar_of_1x1(_eval(f, env)) for f in node.factors]
+    if any(v is not None and is_matrix(v) for v in values):
+        values = [v for v in values if v is not None]
+    else:
+        values = [v if v is not None else _eval(f, env)
+                  for v, f in zip(values, node.factors, strict=True)]
+    result = values[0]
+    for v in values[1:]:
+        try:
+            result = _multiply_values(result, v)
+        except EvalError as err:
+            if err.key != "mul_shapes":
+                raise
+            raise EvalError("vector_mul_shapes", **err.params) from None
+    return result
+
+
+VECTOR_HIDDEN = 4  # the hidden width of a random vector function A tanh(B x + c)
+
+
+def _vector_function(name: str, value: np.ndarray, order: int, env: Env) -> np.ndarray:
+    """A declared vector function F(x) = A tanh(B x + c) (A: out × h, B: h × in, c: h × 1, random
+    normal), whose Jacobian is known in closed form: J_F(x) = A diag(1 - tanh²(B x + c)) B."""
+    if not is_matrix(value) or value.shape[2] != 1:
+        raise EvalError("vector_function_argument", name=name)
+    size_in = value.shape[1]
+    size_out = env.sizes.get(name, (size_in, size_in))[0]
+    if env.sizes.get(name, (0, size_in))[1] != size_in:
+        raise EvalError("vector_function_argument", name=name)
+    r = env.rng(f"{name}#vector{size_out}x{size_in}")
+    a = r.normal(0, 1, (env.k, size_out, VECTOR_HIDDEN))
+    b = r.normal(0, 1, (env.k, VECTOR_HIDDEN, size_in))
+    c = r.normal(0, 1, (env.k, VECTOR_HIDDEN, 1))
+    hidden = np.tanh(np.matmul(b, value) + c)
+    if order == 0:
+        return np.matmul(a, hidden)
+    if order == 1:
+        return np.matmul(a * np.swapaxes(1 - hidden ** 2, 1, 2), b)
+    raise EvalError("vector_function_order", name=name)
+
+
+def _scalar_function_of_vector(name: str, value: np.ndarray, order: int,
+                               env: Env) -> np.ndarray:
+    """A declared scalar function of a vector (a loss L(y)): L(y) = sum_i a_i sin(b_i y_i + c_i)
+    + y^T S y / 2 (S symmetric, random), whose gradient is known in closed form:
+    ∇L(y) = a ∘ b ∘ cos(b ∘ y + c) + S y. `L'(y)` is the gradient as a row (∂L/∂y)."""
+    column = value if value.shape[2] == 1 else np.swapaxes(value, 1, 2)
+    if column.shape[2] != 1:
+        raise EvalError("vector_function_argument", name=name)
+    n = column.shape[1]
+    r = env.rng(f"{name}#loss{n}")
+    a, b, c = (r.uniform(0.5, 1.5, (env.k, n, 1)), r.uniform(0.5, 1.5, (env.k, n, 1)),
+               r.uniform(0, 2 * math.pi, (env.k, n, 1)))
+    half = r.normal(0, 0.5, (env.k, n, n))
+    s = half + np.swapaxes(half, 1, 2)
+    if order == 0:
+        quadratic = np.matmul(np.swapaxes(column, 1, 2), np.matmul(s, column))[:, 0, 0] / 2
+        return (a * np.sin(b * column + c)).sum(axis=(1, 2)) + quadratic
+    if order == 1:
+        return np.swapaxes(a * b * np.cos(b * column + c) + np.matmul(s, column), 1, 2)
+    raise EvalError("vector_function_order", name=name)
+
+
+JACOBIAN_STEP = 1e-30
+
+
+def _vector_derivative(node: Diff, env: Env) -> np.ndarray:
+    """The Jacobian of expr by the declared vector `var`, one column per entry of var, by the
+    complex step (Squire & Trapp 1998): var's j-th entry moved by JACOBIAN_STEP i, the vectors
+    defined from it computed again, column j = Im(expr) / step. Exact to rounding for analytic
+    formulas (no cancellation); with |x|, sign, max, min (not analytic) it is not decided.
+    A scalar's Jacobian is a row; a row vector's is read as its column's."""
+    if node.order != 1 or any(type(n) is Diff and n.vector for n in walk(node.expr)):
+        raise CannotDecide("vector_derivative_order")
+    if any(type(n) in (Func, FuncN) and n.name in _NOT_ANALYTIC for n in walk(node.expr)):
+        raise CannotDecide("member_derivative_not_smooth")
+    x = _eval(MatSym(node.var), env)
+    if not is_matrix(x) or x.shape[2] != 1:
+        raise EvalError("vector_derivative_by", var=node.var)
+    kept = {name: v for name, v in env.matrices.items() if name not in env.definitions}
+    columns = []
+    for j in range(x.shape[1]):
+        moved = x.copy()
+        moved[:, j, 0] += 1j * JACOBIAN_STEP
+        value = _eval(node.expr, replace(env, matrices={**kept, node.var: moved}, members={}))
+        if is_matrix(value) and 1 not in value.shape[1:]:
+            raise EvalError("jacobian_of_matrix")
+        columns.append(value.reshape(env.k, -1).imag / JACOBIAN_STEP)
+    return np.stack(columns, axis=-1).astype(complex)
+
+
+def _derivative(node: Diff, env: Env) -> np.ndarray:
+    return _vector_derivative(node, env) if node.vector else _member_derivative(node, env)
+
+
+def _matsym(node: MatSym, env: Env) -> np.ndarray:
+    name = node.name
+    if name in env.definitions and name not in env.matrices:
+        value = _eval(env.definitions[name], env)
+        if not is_matrix(value) or value.shape[1:] != env.sizes.get(name, value.shape[1:]):
+            raise EvalError("definition_shape", name=name)
+        env.matrices[name] = value
+    return env.matrix(name)
 
 
 def _multiply_values(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -238,6 +395,8 @@ def _multiply_values(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _div(node: Div, env: Env) -> np.ndarray:
     num, den = _eval(node.num, env), _eval(node.den, env)
+    if env.sizes:
+        num, den = scalar_of_1x1(num), scalar_of_1x1(den)
     if is_matrix(den):
         raise EvalError("matrix_division")
     return num / (den[:, None, None] if is_matrix(num) else den)
@@ -245,6 +404,8 @@ def _div(node: Div, env: Env) -> np.ndarray:
 
 def _pow(node: Pow, env: Env) -> np.ndarray:
     base = _eval(node.base, env)
+    if env.sizes:
+        base = scalar_of_1x1(base)
     if not is_matrix(base):
         exponent = _eval(node.exp, env)
         if is_matrix(exponent):
@@ -267,6 +428,10 @@ def _apply(node: Apply, env: Env, values: list[np.ndarray] | None = None) -> np.
     name, order = node.name, node.order
     if values is None:
         values = [_eval(a, env) for a in node.args]
+    if env.sizes and len(values) == 1 and (name in env.sizes or is_matrix(values[0])):
+        if name in env.sizes:  # a declared vector function
+            return _vector_function(name, values[0], order, env)
+        return _scalar_function_of_vector(name, values[0], order, env)
     if len(values) == 1:
         return env.function(name).value(values[0], order)
     if len({v.shape for v in values}) != 1:
@@ -483,7 +648,7 @@ _EVAL = {
     Num: lambda n, env: _scalar(env, n.value),
     Const: lambda n, env: _scalar(env, math.e if n.name == "e" else math.pi),
     Sym: lambda n, env: env.symbol(n.name),
-    MatSym: lambda n, env: env.matrix(n.name),
+    MatSym: _matsym,
     Ident: lambda n, env: np.broadcast_to(np.eye(env.n, dtype=complex), (env.k, env.n, env.n)),
     Neg: lambda n, env: -_eval(n.arg, env),
     Add: _add,
@@ -498,7 +663,7 @@ _EVAL = {
     Matrix: _matrix,
     Series: _series,
     Member: _member,
-    Diff: _member_derivative,  # only derivatives by a member are left after expansion
+    Diff: _derivative,  # by a member or a declared vector: left by the expansion
 }
 
 
@@ -521,7 +686,7 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-x))
 
 
-def _real_function(f, inside=None):
+def _real_function(f, inside=None, analytic=False):
     """A function of real numbers only (cube root, sign, floor, the inverse functions): NaN
     (undefined) off the real line and outside its real domain `inside(x)`. The principal complex
     branch would be wrong here: arcsin(2) + arccos(2) = pi/2 exactly, the imaginary parts
@@ -532,6 +697,9 @@ def _real_function(f, inside=None):
         if inside is not None:
             ok &= inside(real)
         with np.errstate(all="ignore"):
+            if analytic and np.count_nonzero(x.imag):  # a complex step's tiny imaginary part
+                # is kept (a Jacobian's column, values/evaluate.py _vector_derivative)
+                return np.where(ok, f(np.where(ok, real + 1j * x.imag, 0.5)), np.nan)
             return np.where(ok, f(np.where(ok, real, 0.5)), np.nan).astype(complex)
     return apply
 
@@ -547,8 +715,9 @@ def _beyond_one(x: np.ndarray) -> np.ndarray:
 # Real domains (A&S 4.4, 4.6): arcsin, arccos on [-1, 1]; arcsec, arccsc for |x| >= 1; arcosh
 # from 1; artanh on (-1, 1), arcoth outside [-1, 1]; arsech on (0, 1], arcsch off 0.
 _FUNCS = {
-    "sqrt": _real_function(np.sqrt, lambda x: x >= 0), "cbrt": _real_function(np.cbrt),
-    "exp": np.exp, "log": _real_function(np.log, lambda x: x > 0),
+    "sqrt": _real_function(np.sqrt, lambda x: x >= 0, analytic=True),
+    "cbrt": _real_function(np.cbrt),
+    "exp": np.exp, "log": _real_function(np.log, lambda x: x > 0, analytic=True),
     "abs": lambda x: np.abs(x).astype(complex), "sign": _real_function(np.sign),
     "sigmoid": _sigmoid,
     "sin": np.sin, "cos": np.cos, "tan": np.tan, "sec": lambda x: 1 / np.cos(x),
