@@ -212,8 +212,9 @@ MESSAGES: dict[str, dict[str, str]] = {
                                 "where a column is meant?",
                           "zh": "乘积的尺寸不匹配：{left} 矩阵乘以 {right} 矩阵（按判分器抽样的尺寸，"
                                 "向量为列向量）。是否缺少或多了转置，或把列向量写成了行向量？"},
-    "vector_function_argument": {"en": "{name} takes one column vector",
-                                 "zh": "{name} 的自变量应是一个列向量"},
+    "vector_function_argument": {"en": "{name} is applied to an argument of another size than "
+                                       "elsewhere in the derivation (it takes one column vector)",
+                                 "zh": "{name} 的自变量与推导中其他地方的尺寸不同（它只接受一个列向量）"},
     "vector_function_order": {"en": "only the first derivative (the Jacobian) of {name} is known",
                               "zh": "只支持 {name} 的一阶导数（雅可比矩阵）"},
     "vector_derivative_order": {"en": "only first derivatives by a vector are checked (a "

@@ -298,8 +298,11 @@ def counterexample_of(answer: Node, expected: Node, verdict: SampleVerdict,
         return verdict.example
     env = verdict.env or sampling_env(uses_matrices(answer, expected))
     try:
+        # Sized vectors (values/shapes.py) are shown as sampled: the search for small whole
+        # numbers knows square matrices only.
         return find_counterexample(answer, expected, env, verdict.sample, lang,
-                                   nice=verdict.nice, search=not verdict.certified,
+                                   nice=verdict.nice,
+                                   search=not verdict.certified and not env.sizes,
                                    shown=verdict.shown)
     except (GraderError, FloatingPointError, ValueError):
         return None

@@ -898,6 +898,9 @@ class Parser:
         None for anything else (the parser then refuses it)."""
         top, _, var = t.text.partition("/")
         decls = self.decls
+        if top in decls.vector_values and var in decls.vector_values:  # ∂y/∂x: a Jacobian
+            self.take()
+            return self.make_diff(self.make(MatSym(top)), var, 1, t)
         if top in decls.symbols and top not in decls.families:
             self.take()
             return self.make_diff(self.make(Sym(top)), var, 1, t)

@@ -349,7 +349,7 @@ def _vector_derivative(node: Diff, env: Env) -> np.ndarray:
     formulas (no cancellation); with |x|, sign, max, min (not analytic) it is not decided.
     A scalar's Jacobian is a row; a row vector's is read as its column's."""
     if node.order != 1 or any(type(n) is Diff and n.vector for n in walk(node.expr)):
-        raise CannotDecide("vector_derivative_order")
+        raise EvalError("vector_derivative_order")
     if any(type(n) in (Func, FuncN) and n.name in _NOT_ANALYTIC for n in walk(node.expr)):
         raise CannotDecide("member_derivative_not_smooth")
     x = _eval(MatSym(node.var), env)
