@@ -128,6 +128,9 @@ class _Declarations(StrictModel):
     positive: list[Identifier] = []
     nonnegative: list[Identifier] = []
     relations: list[NonEmptyText] = []  # recursions assumed: "x_{l+1} = x_l + F_l(x_l)"
+    # Part 2 (issue 25): column vectors; also in `functions`, vector functions (F in x + F(x));
+    # also in `families`, families of vectors. A relation `y = x + Wx` defines a vector.
+    vectors: list[Identifier] = []
 
     @field_validator("symbols", "functions", "matrices", "integers")
     @classmethod
@@ -166,6 +169,18 @@ class _Declarations(StrictModel):
             raise ValueError(f"{', '.join(both)} already declared `positive`")
         return names
 
+    @field_validator("vectors")
+    @classmethod
+    def _vectors_are_not_scalars_or_matrices(cls, names: list[str], info: ValidationInfo):
+        unique(names, "vectors")
+        for kind in ("symbols", "matrices", "integers"):
+            clash = [n for n in names if n in info.data.get(kind, [])]
+            if clash:
+                raise ValueError(f"{', '.join(clash)} already declared in `{kind}`: a vector is "
+                                 "a column of values (add it to `functions` too for a vector "
+                                 "function, to `families` for a family of vectors)")
+        return names
+
     def declared_fields(self) -> dict:
         """The request's declaration fields: the three every request has, and the others only
         when the question uses them (requests without them stay as they were)."""
@@ -177,7 +192,8 @@ class _Declarations(StrictModel):
 
 KINDS_OF_NAMES = ("symbols", "functions", "matrices", "integers")
 DECLARATION_FIELDS = ("symbols", "functions", "matrices", "integers", "families", "positive",
-                      "nonnegative", "relations")
+                      "nonnegative", "relations",
+                      "vectors")
 
 
 def _squash(text: str) -> str:

@@ -51,12 +51,13 @@ class Declarations:
     positive: tuple[str, ...] = ()
     nonnegative: tuple[str, ...] = ()
     relations: tuple[str, ...] = ()  # equations, separated by ";" or new lines in their box
+    vectors: tuple[str, ...] = ()  # part 2 (issue 25): column vectors, vector functions
 
     def request_fields(self) -> dict:
         """The three fields every request has, and the others when given (as the bank does)."""
         fields_ = {"symbols": list(self.symbols), "functions": list(self.functions),
                    "matrices": list(self.matrices)}
-        fields_.update({name: list(getattr(self, name)) for name in MORE_FIELDS
+        fields_.update({name: list(getattr(self, name)) for name in MORE_FIELDS + VECTOR_FIELDS
                         if getattr(self, name)})
         return fields_
 
@@ -65,6 +66,8 @@ class Declarations:
 MORE_FIELDS = ("integers", "families", "positive", "nonnegative", "relations")
 NAME_FIELDS = ("symbols", "functions", "matrices", "integers", "families", "positive",
                "nonnegative")
+# Part 2 of the schema (issue 25): vectors, in a box of their own.
+VECTOR_FIELDS = ("vectors",)
 
 
 def parse_names(text: str) -> tuple[tuple[str, ...], list[str]]:
@@ -88,7 +91,8 @@ class NameProblem:
 
 def declarations_from_text(symbols: str, functions: str, matrices: str, *, integers: str = "",
                            families: str = "", positive: str = "", nonnegative: str = "",
-                           relations: str = "") -> tuple[Declarations, list[NameProblem]]:
+                           relations: str = "", vectors: str = "",
+                           ) -> tuple[Declarations, list[NameProblem]]:
     """Declarations and every problem at once. A bad name is dropped; a name declared as two
     kinds of thing (symbols, functions, matrices, integers) keeps its first declaration, so the
     lines can still be checked. Families, domains and relations may name what is declared above
@@ -113,8 +117,24 @@ def declarations_from_text(symbols: str, functions: str, matrices: str, *, integ
             else:
                 first_field[name] = field
                 parsed[field].append(name)
+    parsed["vectors"] = _vector_names(vectors, first_field, problems)
     equations = tuple(r.strip() for r in split_relations(relations or "") if r.strip())
     return Declarations(**{f: tuple(n) for f, n in parsed.items()}, relations=equations), problems
+
+
+def _vector_names(text: str, first_field: dict[str, str], problems: list[NameProblem],
+                  ) -> list[str]:
+    """The vectors box: a name may also be a function (a vector function F) or a family, but
+    not a symbol, matrix or integer (the first declaration counts, as for the other boxes)."""
+    names, bad = parse_names(text)
+    problems += [NameProblem("vectors", b) for b in bad]
+    kept = []
+    for name in names:
+        if first_field.get(name, "functions") != "functions":
+            problems.append(NameProblem("vectors", name, first_field[name]))
+        else:
+            kept.append(name)
+    return kept
 
 
 def split_relations(text: str) -> list[str]:
@@ -266,12 +286,13 @@ class DerivationDraft:
     positive: str = ""
     nonnegative: str = ""
     relations: str = ""
+    vectors: str = ""
 
     def declarations(self) -> tuple[Declarations, list[NameProblem]]:
         return declarations_from_text(
             self.symbols, self.functions, self.matrices, integers=self.integers,
             families=self.families, positive=self.positive, nonnegative=self.nonnegative,
-            relations=self.relations)
+            relations=self.relations, vectors=self.vectors)
 
     @classmethod
     def from_params(cls, params: Mapping[str, str]) -> DerivationDraft | None:
@@ -303,7 +324,8 @@ SHARE_KEY_PREFIX = "derivation-share:"  # + token: a draft of the profile that s
 _SHARE = re.compile(r"(\d{1,12})-([A-Za-z0-9_-]{12})")
 FIELD_LIMITS = {"symbols": 300, "functions": 300, "matrices": 300, "target": 500, "lines": 4000,
                 "preset": 200, "integers": 300, "families": 300, "positive": 300,
-                "nonnegative": 300, "relations": 1000}  # the page's boxes' own limits
+                "nonnegative": 300, "relations": 1000,
+                "vectors": 300}  # the page's boxes' own limits
 
 
 def new_share_token() -> str:

@@ -171,7 +171,7 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
     try:
         verdict = full_verdict(node, previous, symbolic, indexing)
     except EvalError as err:
-        if indexing.vectors and err.key in VECTOR_SHAPE_MISTAKES:  # the line's own mistake
+        if err.key in SHAPE_MISTAKES:  # the line's own shapes do not fit: it cannot follow
             why = message("step_does_not_follow", lang, line=number, before=before)
             said = reason(err, lang)
             text_ = joined_text(why, said[:1].upper() + said[1:] + ("。" if lang == "zh" else "."),
@@ -205,10 +205,10 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
     return _step(number, "does_not_follow", interpreted, why), node, None
 
 
-# Shape errors a line with declared vectors makes itself (values/evaluate.py): named as the
-# reason the line does not follow.
-VECTOR_SHAPE_MISTAKES = frozenset(("vector_mul_shapes", "add_vector_scalar", "add_shapes",
-                                   "matrix_power_square", "vector_function_argument"))
+# Shape errors a line makes itself (values/evaluate.py; the line before was evaluated, else
+# ExpectedBroken): named as the reason the line does not follow (issue 25).
+SHAPE_MISTAKES = frozenset(("vector_mul_shapes", "mul_shapes", "add_vector_scalar", "add_shapes",
+                            "matrix_power_square", "vector_function_argument"))
 
 
 def shape_mistake(shape: tuple[int, ...] | None, before_shape: tuple[int, ...] | None,

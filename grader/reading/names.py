@@ -104,6 +104,11 @@ class Declarations:
         """Names read as non-commuting symbols: matrices and vectors."""
         return self.matrices | self.vector_values
 
+    @property
+    def defined_vectors(self) -> frozenset[str]:
+        """Vectors a relation defines (`y` in `y = x + Wx`)."""
+        return frozenset(t.partition("=")[0].strip() for t in self.relations) & self.vector_values
+
     def loss_argument(self, var: str) -> str:
         """The vector a bare scalar function `L` is applied to in `\\nabla_v L` or
         `\\partial L/\\partial v`: the output of the first vector relation (`y` in
