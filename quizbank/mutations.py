@@ -132,7 +132,8 @@ def formula_mutants(text: str, question) -> list[tuple[str, str]]:
     from grader import mutants  # the grader parses and prints the tree; imported lazily
 
     return list(mutants(text, symbols=question.symbols, functions=question.functions,
-                        matrices=question.matrices))
+                        matrices=question.matrices, vectors=question.vectors,
+                        relations=question.relations))
 
 
 def mutants_of(question: Question) -> Iterator[Mutant]:
