@@ -305,10 +305,10 @@ def _vector_function(name: str, value: np.ndarray, order: int, env: Env) -> np.n
     size_out = env.sizes.get(name, (size_in, size_in))[0]
     if env.sizes.get(name, (0, size_in))[1] != size_in:
         raise EvalError("vector_function_argument", name=name)
-    r = env.rng(f"{name}#vector{size_out}x{size_in}")
-    a = r.normal(0, 1, (env.k, size_out, VECTOR_HIDDEN))
-    b = r.normal(0, 1, (env.k, VECTOR_HIDDEN, size_in))
-    c = r.normal(0, 1, (env.k, VECTOR_HIDDEN, 1))
+    a, b, c = _drawn(env, f"{name}#vector{size_out}x{size_in}", lambda r: (
+        r.normal(0, 1, (env.k, size_out, VECTOR_HIDDEN)),
+        r.normal(0, 1, (env.k, VECTOR_HIDDEN, size_in)),
+        r.normal(0, 1, (env.k, VECTOR_HIDDEN, 1))))
     hidden = np.tanh(np.matmul(b, value) + c)
     if order == 0:
         return np.matmul(a, hidden)
@@ -326,17 +326,27 @@ def _scalar_function_of_vector(name: str, value: np.ndarray, order: int,
     if column.shape[2] != 1:
         raise EvalError("vector_function_argument", name=name)
     n = column.shape[1]
-    r = env.rng(f"{name}#loss{n}")
-    a, b, c = (r.uniform(0.5, 1.5, (env.k, n, 1)), r.uniform(0.5, 1.5, (env.k, n, 1)),
-               r.uniform(0, 2 * math.pi, (env.k, n, 1)))
-    half = r.normal(0, 0.5, (env.k, n, n))
-    s = half + np.swapaxes(half, 1, 2)
+    a, b, c, s = _drawn(env, f"{name}#loss{n}", lambda r: (
+        r.uniform(0.5, 1.5, (env.k, n, 1)), r.uniform(0.5, 1.5, (env.k, n, 1)),
+        r.uniform(0, 2 * math.pi, (env.k, n, 1)), _symmetric(r.normal(0, 0.5, (env.k, n, n)))))
     if order == 0:
         quadratic = np.matmul(np.swapaxes(column, 1, 2), np.matmul(s, column))[:, 0, 0] / 2
         return (a * np.sin(b * column + c)).sum(axis=(1, 2)) + quadratic
     if order == 1:
         return np.swapaxes(a * b * np.cos(b * column + c) + np.matmul(s, column), 1, 2)
     raise EvalError("vector_function_order", name=name)
+
+
+def _symmetric(half: np.ndarray) -> np.ndarray:
+    return half + np.swapaxes(half, 1, 2)
+
+
+def _drawn(env: Env, key: str, draw) -> tuple[np.ndarray, ...]:
+    """A random function's coefficients, drawn once per environment (kept with its functions:
+    they depend on the name and the sizes only)."""
+    if key not in env.functions:
+        env.functions[key] = draw(env.rng(key))
+    return env.functions[key]
 
 
 JACOBIAN_STEP = 1e-30

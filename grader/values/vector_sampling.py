@@ -44,12 +44,26 @@ def vector_env(space: VectorSpace) -> Env:
     return with_space(_BASE, space)
 
 
+MAX_CACHED_VALUES = 512
+_VALUES: dict[tuple[int, Node], tuple[Env, object]] = {}
+
+
 def evaluate_against(node: Node, other, env: Env):
     """A formula whose only matrix is `I` takes the size of the value it is compared with
-    (`\\frac{\\partial x}{\\partial x} = I`)."""
+    (`\\frac{\\partial x}{\\partial x} = I`). Other values are kept per shared environment: in
+    a derivation each line is the next one's reference (a Jacobian costs one evaluation per
+    entry of the vector). A cached value is never written to (numpy arrays, read only here)."""
     if identity_only(node) and other is not None and is_matrix(other):
         return evaluate(node, replace(env, n=other.shape[1]))
-    return evaluate(node, env)
+    key = (id(env), node)
+    hit = _VALUES.get(key)
+    if hit is not None and hit[0] is env:
+        return hit[1]
+    value = evaluate(node, env)
+    if len(_VALUES) >= MAX_CACHED_VALUES:
+        _VALUES.clear()
+    _VALUES[key] = (env, value)
+    return value
 
 
 def vector_verdict(answer: Node, expected: Node, space: VectorSpace,
