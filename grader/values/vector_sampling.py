@@ -48,13 +48,16 @@ MAX_CACHED_VALUES = 512
 _VALUES: dict[tuple[int, Node], tuple[Env, object]] = {}
 
 
-def evaluate_against(node: Node, other, env: Env):
+def evaluate_against(node: Node, other, env: Env, keep: bool = False):
     """A formula whose only matrix is `I` takes the size of the value it is compared with
-    (`\\frac{\\partial x}{\\partial x} = I`). Other values are kept per shared environment: in
-    a derivation each line is the next one's reference (a Jacobian costs one evaluation per
-    entry of the vector). A cached value is never written to (numpy arrays, read only here)."""
+    (`\\frac{\\partial x}{\\partial x} = I`). With `keep`, the value is kept per shared
+    environment, as the expected answer's values are (kinds/expression.py `prepare`): the
+    reference of a comparison is compared again and again (every answer to a question, every
+    line after a step that followed). A kept value is never written to."""
     if identity_only(node) and other is not None and is_matrix(other):
         return evaluate(node, replace(env, n=other.shape[1]))
+    if not keep:
+        return evaluate(node, env)
     key = (id(env), node)
     hit = _VALUES.get(key)
     if hit is not None and hit[0] is env:
@@ -70,7 +73,7 @@ def vector_verdict(answer: Node, expected: Node, space: VectorSpace,
                    env: Env | None = None) -> SampleVerdict:
     """Raises EvalError (shapes that do not fit) and CannotDecide as evaluate does."""
     env = env if env is not None else vector_env(space)
-    expected_value = evaluate_against(expected, None, env)
+    expected_value = evaluate_against(expected, None, env, keep=True)
     answer_value = evaluate_against(answer, expected_value, env)
     if identity_only(expected):
         expected_value = evaluate_against(expected, answer_value, env)
