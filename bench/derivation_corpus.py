@@ -30,7 +30,8 @@ import grader  # noqa: E402 - needs the path above
 CORPUS = ROOT / "bench" / "corpus" / "derivations"
 CLASSES = ("sums_products", "indexed_layers", "leibniz", "pasted_block")
 DECLARED = ("symbols", "integers", "functions", "matrices", "families", "positive",
-            "nonnegative", "relations")
+            "nonnegative", "relations",
+            "vectors")  # part 2 (issue 25): the vectors engineer's key
 
 
 @dataclass
