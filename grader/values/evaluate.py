@@ -125,9 +125,14 @@ class Env:
             self.symbols[name] = values.astype(complex)
         return self.symbols[name]
 
+    def size_of(self, name: str) -> tuple[int, int] | None:
+        """(rows, cols) of a sized vector, matrix or vector function; a family's member (x_3,
+        F_2) takes its family's."""
+        return self.sizes.get(name) or self.sizes.get(name.partition("_")[0])
+
     def matrix(self, name: str) -> np.ndarray:
         if name not in self.matrices:
-            shape = self.sizes.get(name) or self.sizes.get(name.partition("_")[0])
+            shape = self.size_of(name)
             if shape is None:
                 shape = (self.n, 1 if self.is_vector(name) else self.n)
             self.matrices[name] = self.rng(name).normal(0, 1, (self.k, *shape)) + 0j
@@ -194,6 +199,8 @@ def _member_derivative(node: Diff, env: Env) -> np.ndarray:
         raise CannotDecide("member_derivative_not_smooth")
     family, _, subscript = node.var.partition("_")
     index, ok = _whole_values(_eval(member_index(subscript), env))
+    if family in env.sizes:  # a family of vectors (issue 25): a Jacobian, column by column
+        return _vector_member_derivative(node, env, family, np.where(ok, index, -1), ok)
     if any(type(n) is Member and n.family == family and n.kind != "symbol"
            for n in walk(node.expr)):
         raise CannotDecide("matrix_derivative")
@@ -202,6 +209,22 @@ def _member_derivative(node: Diff, env: Env) -> np.ndarray:
     value = _eval(node.expr, moved)
     derivative = ((value - base).imag / MEMBER_STEP).astype(complex)  # values are complex
     return np.where(_broadcast_mask(ok, value), derivative, np.nan)
+
+
+def _vector_member_derivative(node: Diff, env: Env, family: str, index: np.ndarray,
+                               ok: np.ndarray) -> np.ndarray:
+    """∂expr/∂x_l for a family of vectors: the j-th entry of x_l (the member of each point's
+    own index) moved by MEMBER_STEP i, the later members run again through the relation;
+    column j = Im(expr) / step (as _member_derivative, one entry at a time)."""
+    columns = []
+    for j in range(env.size_of(family)[0]):
+        moved = replace(env, members={}, perturbed=(family, index, j))
+        value = _eval(node.expr, moved)
+        if is_matrix(value) and 1 not in value.shape[1:]:
+            raise EvalError("jacobian_of_matrix")
+        columns.append(value.reshape(env.k, -1).imag / MEMBER_STEP)
+    jacobian = np.stack(columns, axis=-1).astype(complex)
+    return np.where(_broadcast_mask(ok, jacobian), jacobian, np.nan)
 
 
 @lru_cache(maxsize=256)
@@ -302,8 +325,8 @@ def _vector_function(name: str, value: np.ndarray, order: int, env: Env) -> np.n
     if not is_matrix(value) or value.shape[2] != 1:
         raise EvalError("vector_function_argument", name=name)
     size_in = value.shape[1]
-    size_out = env.sizes.get(name, (size_in, size_in))[0]
-    if env.sizes.get(name, (0, size_in))[1] != size_in:
+    size_out, size_takes = env.size_of(name) or (size_in, size_in)
+    if size_takes != size_in:
         raise EvalError("vector_function_argument", name=name)
     a, b, c = _drawn(env, f"{name}#vector{size_out}x{size_in}", lambda r: (
         r.normal(0, 1, (env.k, size_out, VECTOR_HIDDEN)),
@@ -438,8 +461,8 @@ def _apply(node: Apply, env: Env, values: list[np.ndarray] | None = None) -> np.
     name, order = node.name, node.order
     if values is None:
         values = [_eval(a, env) for a in node.args]
-    if env.sizes and len(values) == 1 and (name in env.sizes or is_matrix(values[0])):
-        if name in env.sizes:  # a declared vector function
+    if env.sizes and len(values) == 1 and (env.size_of(name) or is_matrix(values[0])):
+        if env.size_of(name):  # a declared vector function (or a member of a family of them)
             return _vector_function(name, values[0], order, env)
         return _scalar_function_of_vector(name, values[0], order, env)
     if len(values) == 1:
@@ -577,7 +600,7 @@ def _member(node: Member, env: Env) -> np.ndarray:
     """Each point takes the member its own index names: x_{l+1} at l = 2 is x_3."""
     index, ok = _whole_values(_eval(node.index, env))
     args = [_eval(a, env) for a in node.args]
-    if node.kind == "function" and len(args) == 1:
+    if node.kind == "function" and len(args) == 1 and not is_matrix(args[0]):
         return _function_members(node, index, ok, args[0], env)
     result = None
     for m in np.unique(index[ok]).tolist():
@@ -623,10 +646,11 @@ def _member_value(node: Member, m: int, args: list[np.ndarray], env: Env) -> np.
         return _apply(Apply(name, node.args, node.order), env, args)
     relation = env.relations.get(node.family)
     if relation is None or m < relation.first_index:
-        if relation is not None and m < 0:
-            return np.full(env.k, np.nan, dtype=complex)  # before the first member
-        if node.kind == "matrix":
-            return env.matrix(name)
+        if relation is not None and m < 0:  # before the first member
+            size = env.size_of(node.family)  # a family of vectors: undefined vectors
+            return np.full((env.k, *size) if size else env.k, np.nan, dtype=complex)
+        if node.kind == "matrix":  # (a family of vectors too: moved when differentiated by)
+            return _moved(node.family, m, env.matrix(name), env)
         drawn = env.members.get(name)  # kept with the members: a bound index copies `symbols`
         if drawn is None:
             drawn = env.members[name] = env.symbol(name)
@@ -646,7 +670,13 @@ def _moved(family: str, m: int, value: np.ndarray, env: Env) -> np.ndarray:
     if env.perturbed is None or env.perturbed[0] != family:
         return value
     hit = env.perturbed[1] == m
-    return value + 1j * MEMBER_STEP * _broadcast_mask(hit, value) if hit.any() else value
+    if not hit.any():
+        return value
+    step = 1j * MEMBER_STEP
+    if len(env.perturbed) > 2:  # a vector member: only its entry perturbed[2] moves
+        step = np.zeros(value.shape[1:], dtype=complex)
+        step[env.perturbed[2], 0] = 1j * MEMBER_STEP
+    return value + step * _broadcast_mask(hit, value)
 
 
 def _scalar(env: Env, value: float) -> np.ndarray:

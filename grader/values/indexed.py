@@ -33,7 +33,7 @@ import numpy as np
 
 from ..errors import GraderError
 from ..reading.families import Relation
-from ..reading.nodes import Diff, Member, Node, Series, Sym, facts, free_names, walk
+from ..reading.nodes import Add, Diff, Member, Node, Series, Sym, facts, free_names, walk
 from ..result import Counterexample
 from .confirm import texts_that_differ
 from .counterexample import format_value
@@ -273,6 +273,10 @@ def _point_text(value: Fraction) -> str:
 
 
 def sized_space(indexing: Indexing, nodes: tuple[Node, ...]) -> VectorSpace:
-    """The sizes of the declared vectors, read from `nodes` in order (values/shapes.py)."""
-    return infer_space(tuple(nodes), indexing.vectors, indexing.vector_functions,
+    """The sizes of the declared vectors, read from `nodes` in order (values/shapes.py), after
+    the relations of the families of vectors (`x_{l+1} = x_l + F_l(x_l)`: F's output is x's
+    size)."""
+    recursions = tuple(Add((Member(r.family, Sym(r.var), "matrix"), r.rhs))
+                       for r in indexing.relations if r.family in indexing.vectors)
+    return infer_space(recursions + tuple(nodes), indexing.vectors, indexing.vector_functions,
                        indexing.matrices, indexing.definitions)

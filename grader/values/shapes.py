@@ -36,6 +36,7 @@ from ..reading.nodes import (
     Pow,
     Series,
     Transpose,
+    by_member,
 )
 
 SIZES = (3, 2, 4, 5, 6, 7)  # one per class of dimensions, in order of first use
@@ -163,10 +164,12 @@ def _transpose(r: _Reader, node: Transpose) -> Shape:
 
 def _diff(r: _Reader, node: Diff) -> Shape:
     s = r.shape(node.expr)
-    if not node.vector:
+    family = node.var.partition("_")[0]
+    if not node.vector and not (by_member(node) and family in r.vectors):
         return s
+    var = node.var if node.vector else family  # ∂x_L/∂x_l: by a member of a family of vectors
     rows = ONE if r.scalar_like(s) else (s[0] if r.dims.find(s[1]) == ONE else s[1])
-    return (rows, f"{node.var}.rows")
+    return (rows, f"{var}.rows")
 
 
 def _member(r: _Reader, node: Member) -> Shape:

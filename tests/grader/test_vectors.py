@@ -122,6 +122,53 @@ def test_vector_derivations(lines, declared, expected):
     assert statuses(check(lines, **declared)) == expected
 
 
+# -- families of vectors: Jacobians through the relation -------------------------------------
+
+CHAIN = {"families": ["x", "F"], "functions": ["F"], "vectors": ["x", "F"],
+         "integers": ["L", "l"], "relations": ["x_{l+1} = x_l + F_l(x_l)"]}
+PRE_LN = {"families": ["x", "F"], "functions": ["F", "LN"], "vectors": ["x", "F", "LN"],
+          "integers": ["L", "l"], "relations": [r"x_{l+1} = x_l + F_l(\mathrm{LN}(x_l))"]}
+
+
+@pytest.mark.parametrize(("lines", "declared", "expected"), [
+    ([r"\frac{\partial x_{l+1}}{\partial x_l}", "I + F_l'(x_l)"], CHAIN, ["verified"] * 2),
+    ([r"\frac{\partial x_L}{\partial x_l}", r"\prod_{i=L-1}^{l}(I + F_i'(x_i))"], CHAIN,
+     ["verified"] * 2),
+    ([r"\frac{\partial x_L}{\partial x_l}", r"\prod_{i=l}^{L-1}(I + F_i'(x_i))"], CHAIN,
+     ["verified", "does_not_follow"]),  # the other order: another product of matrices
+    ([r"\frac{\partial x_L}{\partial x_l}", r"I + \sum_{i=l}^{L-1} F_i'(x_i)"], CHAIN,
+     ["verified", "does_not_follow"]),  # the cross terms dropped
+    ([r"\frac{\partial x_{l+1}}{\partial x_l}",
+      r"I + F_l'(\mathrm{LN}(x_l))\,\mathrm{LN}'(x_l)",
+      r"I + \mathrm{LN}'(x_l)\,F_l'(\mathrm{LN}(x_l))"], PRE_LN,
+     ["verified", "verified", "does_not_follow"]),  # the factors swapped: sizes differ
+    ([r"\frac{\partial x_L}{\partial x_l}",
+      r"\prod_{i=L-1}^{l}\left(I + F_i'(\mathrm{LN}(x_i))\,\mathrm{LN}'(x_i)\right)"], PRE_LN,
+     ["verified"] * 2),
+])
+def test_families_of_vectors_are_differentiated_through_their_relation(lines, declared,
+                                                                       expected):
+    assert statuses(check(lines, **declared)) == expected
+
+
+def test_a_family_jacobian_matches_the_product_of_the_layers_jacobians():
+    """∂x_2/∂x_0 through x_{l+1} = x_l + F_l(x_l), against (I + J_{F_1}(x_1))(I + J_{F_0}(x_0))
+    multiplied out in numpy from the grader's own closed-form layer Jacobians."""
+    decls = Declarations.of(functions=["F"], families=["x", "F"], vectors=["x", "F"],
+                            relations=["x_{l+1} = x_l + F_l(x_l)"])
+    from grader.kinds.indexing import indexing_of
+    from grader.values.indexed import indexed_env, sized_space
+    from grader.values.vector_sampling import with_space
+
+    nodes = [parse(t, decls)[0] for t in (r"\frac{\partial x_2}{\partial x_0}",
+                                          "F_1'(x_1)", "F_0'(x_0)")]
+    indexing = indexing_of(decls)
+    env = with_space(indexed_env(tuple(nodes), True, indexing), sized_space(indexing, (nodes[0],)))
+    chain, j1, j0 = (evaluate(n, env) for n in nodes)
+    eye = np.eye(chain.shape[1])
+    np.testing.assert_allclose(chain.real, ((eye + j1) @ (eye + j0)).real, rtol=1e-9, atol=1e-12)
+
+
 # -- shape mistakes, named -------------------------------------------------------------------
 
 @pytest.mark.parametrize(("lines", "declared", "en", "zh"), [
