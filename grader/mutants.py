@@ -95,12 +95,14 @@ def _rewrites(node: Node) -> Iterator[tuple[str, Node]]:
             yield kind, _with_child(node, child, mutated)
 
 
-def mutants(text: str, *, symbols=(), functions=(), matrices=(), vectors=(),
-            relations=()) -> list[tuple[str, str]]:
+def mutants(text: str, *, symbols=(), functions=(), matrices=(), vectors=(), relations=(),
+            families=(), integers=()) -> list[tuple[str, str]]:
     """(kind, text) for each distinct mutant of the formula `text`. Raises the parser's errors
-    for a formula that cannot be read. `vectors` and `relations` (issue 25): a formula with
-    declared vectors reads `\\nabla_x L` by the vector a relation defines."""
-    decls = Declarations.of(symbols, functions, matrices, vectors=vectors, relations=relations)
+    for a formula that cannot be read. `vectors`, `relations`, `families`, `integers` (issue 25):
+    a formula with declared vectors reads `\\nabla_x L` by the vector a relation defines, and
+    `F_l'(x_l)` as a member of a family of vector functions."""
+    decls = Declarations.of(symbols, functions, matrices, vectors=vectors, relations=relations,
+                            families=families, integers=integers)
     node, _ = parse(text, decls)
     seen = {to_text(node)}
     found = []

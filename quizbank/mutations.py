@@ -133,7 +133,8 @@ def formula_mutants(text: str, question) -> list[tuple[str, str]]:
 
     return list(mutants(text, symbols=question.symbols, functions=question.functions,
                         matrices=question.matrices, vectors=question.vectors,
-                        relations=question.relations))
+                        relations=question.relations, families=question.families,
+                        integers=question.integers))
 
 
 def mutants_of(question: Question) -> Iterator[Mutant]:
