@@ -39,7 +39,15 @@ from ..values.decide import canonical_shape, sampling_env, uses_matrices
 from ..values.evaluate import evaluate
 from ..values.indexed import Indexing
 from .exact_decimal import undefined_everywhere
-from .expression import ExpectedBroken, SymbolicCheck, counterexample_of, full_verdict, prepare
+from .expression import (
+    SHAPE_MISTAKES,
+    ExpectedBroken,
+    SymbolicCheck,
+    as_sentence,
+    counterexample_of,
+    full_verdict,
+    prepare,
+)
 from .feedback import (
     caret_text,
     compared,
@@ -171,11 +179,10 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
     try:
         verdict = full_verdict(node, previous, symbolic, indexing)
     except EvalError as err:
-        if err.key in SHAPE_MISTAKES:  # the line's own shapes do not fit: it cannot follow
+        if err.key in SHAPE_MISTAKES:  # the line's own shapes do not fit (the line before's
+            # would be ExpectedBroken): it cannot follow
             why = message("step_does_not_follow", lang, line=number, before=before)
-            said = reason(err, lang)
-            text_ = joined_text(why, said[:1].upper() + said[1:] + ("。" if lang == "zh" else "."),
-                                lang)
+            text_ = joined_text(why, as_sentence(reason(err, lang), lang), lang)
             return _step(number, "does_not_follow", interpreted, text_), node, None
         text_ = message("step_cannot_decide_because", lang, line=number, reason=reason(err, lang))
         return _step(number, "cannot_decide", interpreted, text_), node, None
@@ -203,12 +210,6 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
             why += ("" if lang == "zh" else " ") + counterexample_text(
                 example, lang, "counterexample_step", before)
     return _step(number, "does_not_follow", interpreted, why), node, None
-
-
-# Shape errors a line makes itself (values/evaluate.py; the line before was evaluated, else
-# ExpectedBroken): named as the reason the line does not follow (issue 25).
-SHAPE_MISTAKES = frozenset(("vector_mul_shapes", "mul_shapes", "add_vector_scalar", "add_shapes",
-                            "matrix_power_square", "vector_function_argument"))
 
 
 def shape_mistake(shape: tuple[int, ...] | None, before_shape: tuple[int, ...] | None,

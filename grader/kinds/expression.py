@@ -38,11 +38,17 @@ from .feedback import (
     cannot_grade,
     counterexample_text,
     misconfigured,
+    reason,
     result,
     shape_text,
     unreadable,
 )
 from .indexing import indexing_of
+
+# Shape errors an answer or a line makes itself (values/evaluate.py): with declared vectors a
+# wrong answer (expressions), a line that does not follow (derivations), the reason named.
+SHAPE_MISTAKES = frozenset(("vector_mul_shapes", "mul_shapes", "add_vector_scalar", "add_shapes",
+                            "matrix_power_square", "vector_function_argument"))
 
 # (answer tree, expected tree) -> True / False / None (cannot decide); runs in the worker.
 SymbolicCheck = Callable[[Node, Node], bool | None]
@@ -204,6 +210,10 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
     try:
         verdict = full_verdict(node, exp, symbolic, indexing)
     except EvalError as err:
+        if indexing.vectors and err.key in SHAPE_MISTAKES:  # W(Wx - y) for W^T(Wx - y)
+            text = joined([message("wrong_formula", lang), as_sentence(reason(err, lang), lang)],
+                          lang)
+            return result(feedback=text, interpreted=interpreted)
         return cannot_grade(err, lang, interpreted)
     except ExpectedBroken as broken:
         return misconfigured("part_expected", broken.err, lang)
@@ -237,6 +247,12 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
                       interpreted=interpreted, counterexample=example)
     text = message("cannot_decide", lang)
     return result(feedback=joined([text, names_note], lang), error=text, interpreted=interpreted)
+
+
+def as_sentence(text: str, lang: str) -> str:
+    """A reason (written to follow a colon) as a sentence of its own."""
+    end = "" if text[-1:] in ".?!。？！" else ("。" if lang == "zh" else ".")
+    return text[:1].upper() + text[1:] + end
 
 
 def joined(sentences: list[str | None], lang: str) -> str:

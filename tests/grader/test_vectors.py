@@ -236,3 +236,16 @@ def test_declarations_of_keeps_working_without_vectors():
 def test_a_vector_cannot_also_be_a_matrix():
     with pytest.raises(BadRequest, match="vectors cannot also be"):
         declarations({"kind": "derivation", "matrices": ["x"], "vectors": ["x"]})
+
+
+@pytest.mark.parametrize(("answer", "verdict", "words"), [
+    (r"W^\top(Wx-y)", "correct", "Correct"),
+    ("W^T W x - W^T y", "correct", "Correct"),
+    ("W(Wx-y)", "wrong", "Is a transpose missing or extra"),  # a shape mistake: wrong, named
+    ("(Wx-y)^T W", "wrong", "Wrong shape"),
+    (r"2W^\top(Wx-y)", "wrong", "For example"),
+])
+def test_an_expression_answer_with_vectors(answer, verdict, words):
+    result = grader.check({"kind": "expression", "answer": answer, **GRADIENT,
+                           "expected": r"\nabla_x \frac{1}{2}\|Wx-y\|^2"})
+    assert result.verdict.value == verdict and words in result.feedback, result.feedback
