@@ -10,6 +10,7 @@ from grader.errors import ParseError
 from grader.reading.parser import parse
 from grader.reading.printer import to_text
 from quizbank import load_bank
+from quizbank.question_types import DECLARATION_FIELDS
 from tests.grader.test_tree_walks import NODE_TYPES, SAMPLES
 
 CORPUS = Path(__file__).parents[2] / "bench" / "corpus" / "answers.jsonl"
@@ -31,8 +32,8 @@ def formulas():
     declarations."""
     found = []
     for q in load_bank():
-        declared = {name: list(getattr(q, name, []) or []) for name in
-                    ("symbols", "functions", "matrices")}
+        # the whole declaration schema (issue 25: vectors, families of vectors, relations)
+        declared = {name: list(getattr(q, name, []) or []) for name in DECLARATION_FIELDS}
         for text in [getattr(q, "answer", None) if q.type == "expression" else None,
                      getattr(q, "target", None), *getattr(q, "steps", [])]:
             if isinstance(text, str):
