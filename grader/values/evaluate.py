@@ -343,11 +343,11 @@ def _vector_function(name: str, value: np.ndarray, order: int, env: Env) -> np.n
 def _scalar_function_of_vector(name: str, value: np.ndarray, order: int,
                                env: Env) -> np.ndarray:
     """A declared scalar function of a vector (a loss L(y)): L(y) = sum_i a_i sin(b_i y_i + c_i)
-    + y^T S y / 2 (S symmetric, random), whose gradient is known in closed form:
+    + y^T S y / 2 (S symmetric, random) of a column y, whose gradient is known in closed form:
     ∇L(y) = a ∘ b ∘ cos(b ∘ y + c) + S y. `L'(y)` is the gradient as a row (∂L/∂y)."""
-    column = value if value.shape[2] == 1 else np.swapaxes(value, 1, 2)
-    if column.shape[2] != 1:
+    if value.shape[2] != 1:  # a row (L(y^T)) is not the column it takes
         raise EvalError("vector_function_argument", name=name)
+    column = value
     n = column.shape[1]
     a, b, c, s = _drawn(env, f"{name}#loss{n}", lambda r: (
         r.uniform(0.5, 1.5, (env.k, n, 1)), r.uniform(0.5, 1.5, (env.k, n, 1)),
