@@ -29,7 +29,8 @@ for _fn in LATEX_FUNCTIONS:
 LATEX_OPS = {"cdot": "*", "times": "*", "ast": "*", "div": "/", "mid": "|", "vert": "|",
              "lvert": "|", "rvert": "|", "prime": "'", "approx": "≈",
              # a vector's norm \|x\| (also ‖x‖ after normalization): one `‖` token each side
-             "|": "‖", "Vert": "‖", "lVert": "‖", "rVert": "‖"}
+             "|": "‖", "Vert": "‖", "lVert": "‖", "rVert": "‖",
+             "'": "'"}  # F\'(x): a prime escaped as in a program's string, still a prime
 LATEX_SKIP = {"left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "quad", "qquad",
               "displaystyle", "limits"}
 LATEX_NAME_WRAPPERS = {"mathbf", "boldsymbol", "bm", "mathrm", "mathit", "operatorname",

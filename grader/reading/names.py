@@ -317,7 +317,10 @@ def _derivative_tokens(found: _Derivative, tokens: list[Token], i: int, decls: D
             notes.add("note_leibniz_expression")
         # The numerator may hold derivatives of its own (\\frac{\\partial \\frac{\\partial F}{…}}{…}).
         body = _merge_derivatives([*found.body, Token("eof", "", end, end)], decls, notes)[:-1]
-        return [*operators, Token("op", "(", at, at), *body, Token("op", ")", end, end)]
+        # the whole fraction bracketed too: it is one factor (by a vector, an operator d/dx
+        # takes the whole product after it; a fraction takes only its numerator)
+        return [Token("op", "(", at, at), *operators, Token("op", "(", at, at), *body,
+                Token("op", ")", end, end), Token("op", ")", end, end)]
     if found.function in decls.functions and not label and len(set(found.variables)) == 1:
         # dF/dx is d/dx F(x): the same tokens, so it is read (and checked) the same way.
         if notes is not None:
@@ -325,8 +328,9 @@ def _derivative_tokens(found: _Derivative, tokens: list[Token], i: int, decls: D
         # ∂L/∂y of a scalar function of vectors is L at the vector decls.loss_argument names.
         argument = decls.loss_argument(found.var) if found.var in decls.vector_values \
             and not decls.is_vector_function(found.function) else found.var
-        return [*operators, Token("name", found.function, at, end), Token("op", "(", at, end),
-                Token("name", argument, at, end), Token("op", ")", at, end)]
+        return [Token("op", "(", at, at), *operators, Token("name", found.function, at, end),
+                Token("op", "(", at, end), Token("name", argument, at, end),
+                Token("op", ")", at, end), Token("op", ")", end, end)]
     numerator = found.function or "".join(t.text for t in found.body)
     text = f"{numerator}/{found.var}"
     return [Token("leibniz", text, first.pos, last.end, first.space_before)]

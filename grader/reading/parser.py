@@ -396,7 +396,11 @@ class Parser:
             while self.tok.kind == "diffop" and self.tok.text == t.text:  # d^2/dx^2
                 self.take()
                 order += 1
-            return self.make_diff(self.parse_power(), t.text, order, t)
+            # by a declared vector, the operator takes the whole product after it, as \nabla_x
+            # does (`\frac{\partial}{\partial x} V(Wx + b)`); by a scalar, the next factor
+            operand = self.parse_term() if t.text in self.decls.vector_values \
+                else self.parse_power()
+            return self.make_diff(operand, t.text, order, t)
         if t.kind == "gradop":
             return self.parse_gradient()
         if t.kind == "cmd":
@@ -645,7 +649,9 @@ class Parser:
         bare declared function `L` is L at decls.loss_argument (names.py)."""
         t = self.take()
         var, decls = t.text, self.decls
-        if var not in decls.vector_values:
+        family = var.partition("_")[0]
+        member = "_" in var and family in decls.families and family in decls.vector_values
+        if var not in decls.vector_values and not member:  # \nabla_{x_0}: a vector member
             raise ParseError("gradient_needs_vector", t.pos, var=var)
         nxt = self.tok
         if nxt.kind == "name" and nxt.text in decls.functions and not self.peek().text == "(" \

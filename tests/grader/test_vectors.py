@@ -249,3 +249,25 @@ def test_an_expression_answer_with_vectors(answer, verdict, words):
     result = grader.check({"kind": "expression", "answer": answer, **GRADIENT,
                            "expected": r"\nabla_x \frac{1}{2}\|Wx-y\|^2"})
     assert result.verdict.value == verdict and words in result.feedback, result.feedback
+
+
+# -- found by the independent corpus (bench/corpus/derivations/part2_jacobians_gradients.yaml) ---
+
+@pytest.mark.parametrize(("lines", "declared", "expected"), [
+    # ∂/∂x by a vector takes the whole product after it, as \nabla_x does
+    ([r"\frac{\partial}{\partial x}\,V(Wx + b)", "VW"],
+     {"vectors": ["x", "b"], "matrices": ["W", "V"]}, ["verified", "verified"]),
+    ([r"\frac{\partial}{\partial x}\,V(Wx + b)", "WV"],
+     {"vectors": ["x", "b"], "matrices": ["W", "V"]}, ["verified", "does_not_follow"]),
+    # \nabla by a member of a family of vectors, through the relation
+    ([r"\nabla_{x_0}\left(g^\top x_2\right)", r"\left(I + F_0'(x_0)\right)^\top"
+      r"\left(I + F_1'(x_1)\right)^\top g"],
+     {**CHAIN, "vectors": ["x", "F", "g"]}, ["verified", "verified"]),
+    ([r"\nabla_{x_0}\left(g^\top x_2\right)", r"\left(I + F_1'(x_1)\right)^\top"
+      r"\left(I + F_0'(x_0)\right)^\top g"],
+     {**CHAIN, "vectors": ["x", "F", "g"]}, ["verified", "does_not_follow"]),
+    # a prime escaped as in a program's string
+    ([r"\frac{\partial}{\partial x}(x + F(x))", "I + F\\'(x)"], RESIDUAL, ["verified"] * 2),
+])
+def test_readings_the_corpus_asked_for(lines, declared, expected):
+    assert statuses(check(lines, **declared)) == expected
