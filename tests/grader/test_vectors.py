@@ -271,3 +271,17 @@ def test_an_expression_answer_with_vectors(answer, verdict, words):
 ])
 def test_readings_the_corpus_asked_for(lines, declared, expected):
     assert statuses(check(lines, **declared)) == expected
+
+
+# -- the complex step through sqrt and log (found while building the Jacobians) -------------------
+
+@pytest.mark.parametrize(("relation", "derivative"), [
+    (r"x_{l+1} = x_l + \sqrt{x_l^2 + 1}", r"1 + \frac{x_l}{\sqrt{x_l^2 + 1}}"),
+    (r"x_{l+1} = x_l + \log(x_l^2 + 1)", r"1 + \frac{2 x_l}{x_l^2 + 1}"),
+])
+def test_a_member_derivative_through_sqrt_or_log_keeps_its_complex_step(relation, derivative):
+    """sqrt and log used to drop the step's imaginary part, so ∂x_{l+1}/∂x_l was 1 and the line
+    `1` was verified (on main: ['verified', 'verified', 'verified'])."""
+    declared = {"families": ["x"], "integers": ["l"], "relations": [relation]}
+    lines = [r"\frac{\partial x_{l+1}}{\partial x_l}", derivative, "1"]
+    assert statuses(check(lines, **declared)) == ["verified", "verified", "does_not_follow"]
