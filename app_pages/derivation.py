@@ -20,6 +20,7 @@ from app_pages.flows.derivation_check import (
     PARAMS,
     SHARE_KEY_PREFIX,
     SHARE_PARAM,
+    VECTOR_FIELDS,
     DerivationDraft,
     NameProblem,
     draft_from_saved,
@@ -94,7 +95,7 @@ def load_preset() -> None:
         source, target, lines = q, q.target, q.start + "\n"
     else:
         return
-    values = {name: ", ".join(getattr(source, name)) for name in NAME_FIELDS}
+    values = {name: ", ".join(getattr(source, name)) for name in NAME_FIELDS + VECTOR_FIELDS}
     values |= {"relations": "; ".join(source.relations), "target": target, "lines": lines}
     values |= {"random": ", ".join(source.random), "zero_mean": ", ".join(source.zero_mean),
                "independent": "; ".join(", ".join(g) for g in source.independent)}
@@ -140,7 +141,7 @@ cut_note(KEYS["target"], FIELD_LIMITS["target"], lang())
 # The rest of the declaration schema, folded away until used (a link or preset that fills one
 # opens it).
 more = any(st.session_state.get(KEYS[name])
-           for name in (*MORE_NAME_FIELDS, "relations", *RANDOM_FIELDS))
+           for name in (*MORE_NAME_FIELDS, "relations", *VECTOR_FIELDS, *RANDOM_FIELDS))
 with st.expander(tr("derivation.more_declarations"), expanded=more, icon=":material/tune:"):
     more_cols = st.columns(4)
     for column, name, example in zip(more_cols, MORE_NAME_FIELDS, ("n, L, l", "x, F", "n", "l"),
@@ -149,6 +150,11 @@ with st.expander(tr("derivation.more_declarations"), expanded=more, icon=":mater
                           help=tr(f"derivation.{name}_help"),
                           **limited(KEYS[name], FIELD_LIMITS[name]))
         cut_note(KEYS[name], FIELD_LIMITS[name], lang(), where=column)
+    # Vectors (issue 25): one box, before the relations that may define one (y = x + Wx).
+    st.text_input(tr("derivation.vectors_label"), placeholder="x, y, F",
+                  help=tr("derivation.vectors_help"),
+                  **limited(KEYS["vectors"], FIELD_LIMITS["vectors"]))
+    cut_note(KEYS["vectors"], FIELD_LIMITS["vectors"], lang())
     # One line (a second text area would be one more box a learner pastes into by mistake).
     st.text_input(tr("derivation.relations_label"), placeholder="x_{l+1} = x_l + F_l(x_l)",
                   help=tr("derivation.relations_help"),

@@ -1,5 +1,5 @@
-"""Worst times of hostile derivations (issue 24: refused or bounded within 2 s, with a clear
-message). The bounds are counts (tests/grader/test_hostile_derivations.py checks the messages);
+"""Worst times of hostile derivations (issues 24 and 25: refused or bounded within 2 s, with a
+clear message; issue 25 adds hostile vector lines). The bounds are counts (tests/grader/test_hostile_derivations.py checks the messages);
 this script only measures: each case REPEATS times in-process through `grader.check`, the worst
 time printed with the first message, and the load average (a shared machine).
 
@@ -69,6 +69,28 @@ CASES = {
         "answer": [r"\operatorname{Var}(a b c)", r"\operatorname{Var}(a)\operatorname{Var}(b)"
                    r"\operatorname{Var}(c) + 1"], "random": ["a", "b", "c"]},
 }
+
+# Issue 25: hostile vector input (huge nesting, long lines of Jacobians, 10,000 characters).
+VECTORS = {"matrices": ["W"], "vectors": ["x", "y", "F"], "functions": ["F"]}
+_GRADIENT_LINE = r"\nabla_x (" + " + ".join([r"x^\top W^\top W x"] * 40) + ")"  # 800 chars
+_LONG_JACOBIAN = r"\frac{\partial}{\partial x}(" + " + ".join(["F(W x)"] * 40) + ")"
+CASES.update({
+    "30 nested norms": {"answer": ["\\|" * 30 + "x" + "\\|" * 30, "x"], **VECTORS},
+    "25 nested vector functions, Jacobian": {
+        "answer": [r"\frac{\partial}{\partial x}" + "F(" * 25 + "x" + ")" * 25, "I"],
+        **VECTORS},
+    "gradient of 40 quadratic forms": {"answer": [_GRADIENT_LINE, "80 W^T W x"], **VECTORS},
+    "Jacobian of 40 vector functions": {"answer": [_LONG_JACOBIAN, "40 J_F(Wx) W"], **VECTORS},
+    "40 gradients in one line": {"answer": [" + ".join([r"\nabla_x \|x\|^2"] * 40), "80 x"],
+                                 **VECTORS},
+    "Jacobian in a 1000-term sum": {"answer": [r"\sum_{i=1}^{1000} \nabla_x (i x^T x)",
+                                               "1001000 x"], **VECTORS},
+    "25 distinct lines of 40 Jacobians (9,700 characters)": {
+        "answer": "\n".join(_LONG_JACOBIAN.replace("W x", f"W x + {k} y", 1) for k in range(25)),
+        **VECTORS},
+    "10,000+-character block of gradients": {
+        "answer": (r"\nabla_x \|x\|^2 = 2x" + "\n") * 500, **VECTORS},
+})
 
 
 def first_message(result) -> str:

@@ -55,7 +55,7 @@ def preview(text: str, *, symbols=(), functions=(), matrices=(), lang: str = "en
             **schema) -> dict:
     """What the grader reads in `text` (LaTeX built from the tree), for every keystroke.
     `schema`: the declaration schema's other lists (`integers`, `families`, `positive`,
-    `nonnegative`, `relations`; docs/contracts.md), as in a request.
+    `nonnegative`, `relations`, `vectors`; docs/contracts.md), as in a request.
 
     Only parsing happens here (bounded by the parser's limits), in-process; nothing is evaluated.
     """

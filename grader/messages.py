@@ -253,6 +253,43 @@ MESSAGES: dict[str, dict[str, str]] = {
                         "zh": "不能除以矩阵（请用逆矩阵，如 A^-1）"},
     "mul_shapes": {"en": "cannot multiply a {left} matrix by a {right} matrix",
                    "zh": "不能将 {left} 矩阵与 {right} 矩阵相乘"},
+    # vectors (issue 25): shape mistakes, named (sizes are the ones the checker sampled)
+    "add_vector_scalar": {"en": "it adds a vector or matrix and a scalar ({shapes}); a scalar "
+                                "cannot be added to a vector",
+                          "zh": "把向量（或矩阵）与标量相加（{shapes}）；标量不能与向量相加"},
+    "vector_mul_shapes": {"en": "the sizes do not fit in a product: a {left} matrix times a "
+                                "{right} one (with the sizes the checker sampled; vectors are "
+                                "columns). Is a transpose missing or extra, or a row written "
+                                "where a column is meant?",
+                          "zh": "乘积的尺寸不匹配：{left} 矩阵乘以 {right} 矩阵（按判分器抽样的尺寸，"
+                                "向量为列向量）。是否缺少或多了转置，或把列向量写成了行向量？"},
+    "vector_function_argument": {"en": "{name} is applied to an argument of another size than "
+                                       "elsewhere in the derivation (it takes one column vector)",
+                                 "zh": "{name} 的自变量与推导中其他地方的尺寸不同（它只接受一个列向量）"},
+    "vector_function_order": {"en": "only the first derivative (the Jacobian) of {name} is known",
+                              "zh": "只支持 {name} 的一阶导数（雅可比矩阵）"},
+    "vector_derivative_order": {"en": "only first derivatives by a vector are checked (a "
+                                      "Jacobian of a Jacobian is a third-order array)",
+                                "zh": "只检查对向量的一阶导数（雅可比矩阵的雅可比是三阶数组）"},
+    "vector_derivative_by": {"en": "{var} is not a column vector",
+                             "zh": "{var} 不是列向量"},
+    "jacobian_of_matrix": {"en": "the derivative of a matrix by a vector is not a matrix; "
+                                 "differentiate a vector or a scalar",
+                           "zh": "矩阵对向量求导不是矩阵；请对向量或标量求导"},
+    "definition_shape": {"en": "the relation defining {name} does not give a column vector",
+                         "zh": "定义 {name} 的关系式给出的不是列向量"},
+    "gradient_needs_vector": {"en": "\\nabla_{var} needs {var} declared as a vector",
+                              "zh": "\\nabla_{var} 要求 {var} 被声明为向量"},
+    "shape_row_for_column": {"en": "This line is a row vector where {before} is a column "
+                                   "vector (a transpose is missing or extra).",
+                             "zh": "这一行是行向量，而{before}是列向量（缺少或多了一个转置）。"},
+    "shape_transposed": {"en": "This line is a {rows}×{cols} matrix where {before} is "
+                               "{cols}×{rows}: it is transposed (a Jacobian's rows are the "
+                               "outputs, its columns the inputs).",
+                         "zh": "这一行是 {rows}×{cols} 矩阵，而{before}是 {cols}×{rows} 矩阵："
+                               "它被转置了（雅可比矩阵的行对应输出，列对应输入）。"},
+    "shape_other": {"en": "This line is {answer}, {before} is {expected}.",
+                    "zh": "这一行是{answer}，{before}是{expected}。"},
     "matrix_exponent": {"en": "a matrix cannot be an exponent", "zh": "矩阵不能作为指数"},
     "matrix_power": {"en": "a matrix power must be a whole number between -{limit} and {limit}",
                      "zh": "矩阵的幂必须是 -{limit} 到 {limit} 之间的整数"},

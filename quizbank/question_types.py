@@ -128,6 +128,9 @@ class _Declarations(StrictModel):
     positive: list[Identifier] = []
     nonnegative: list[Identifier] = []
     relations: list[NonEmptyText] = []  # recursions assumed: "x_{l+1} = x_l + F_l(x_l)"
+    # Part 2 (issue 25): column vectors; also in `functions`, vector functions (F in x + F(x));
+    # also in `families`, families of vectors. A relation `y = x + Wx` defines a vector.
+    vectors: list[Identifier] = []
     # -- random variables (issue 25): E, Var, Cov, D become moment operators --
     random: list[Identifier] = []  # random variables; a family here is i.i.d. over its index
     independent: list[list[Identifier]] = []  # groups of mutually independent ones: [[w, x]]
@@ -168,6 +171,18 @@ class _Declarations(StrictModel):
         both = [n for n in names if n in info.data.get("positive", [])]
         if info.field_name == "nonnegative" and both:
             raise ValueError(f"{', '.join(both)} already declared `positive`")
+        return names
+
+    @field_validator("vectors")
+    @classmethod
+    def _vectors_are_not_scalars_or_matrices(cls, names: list[str], info: ValidationInfo):
+        unique(names, "vectors")
+        for kind in ("symbols", "matrices", "integers"):
+            clash = [n for n in names if n in info.data.get(kind, [])]
+            if clash:
+                raise ValueError(f"{', '.join(clash)} already declared in `{kind}`: a vector is "
+                                 "a column of values (add it to `functions` too for a vector "
+                                 "function, to `families` for a family of vectors)")
         return names
 
     @field_validator("random")
@@ -211,6 +226,7 @@ class _Declarations(StrictModel):
 KINDS_OF_NAMES = ("symbols", "functions", "matrices", "integers")
 DECLARATION_FIELDS = ("symbols", "functions", "matrices", "integers", "families", "positive",
                       "nonnegative", "relations",
+                      "vectors",
                       "random", "independent", "zero_mean")  # random variables (issue 25)
 
 

@@ -31,6 +31,7 @@ class Notation(StrEnum):
     INDEXED = "indexed"  # layers by index: x_l, F_l(x_l), W_i
     LEIBNIZ = "leibniz"  # Leibniz with arguments: \frac{\partial F(x, W)}{\partial x}
     PASTED = "pasted"  # a block as written: $$…$$, a chain, remarks between the maths
+    VECTORS = "vectors"  # issue 25: vectors, Jacobians, gradients with transposes
     MOMENTS = "moments"  # E, Var, Cov of declared random variables (issue 25)
 
 

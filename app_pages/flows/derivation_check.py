@@ -51,6 +51,7 @@ class Declarations:
     positive: tuple[str, ...] = ()
     nonnegative: tuple[str, ...] = ()
     relations: tuple[str, ...] = ()  # equations, separated by ";" or new lines in their box
+    vectors: tuple[str, ...] = ()  # part 2 (issue 25): column vectors, vector functions
     # -- random variables (issue 25) --
     random: tuple[str, ...] = ()
     independent: tuple[tuple[str, ...], ...] = ()  # groups: "w, x; a, b" in their box
@@ -60,7 +61,7 @@ class Declarations:
         """The three fields every request has, and the others when given (as the bank does)."""
         fields_ = {"symbols": list(self.symbols), "functions": list(self.functions),
                    "matrices": list(self.matrices)}
-        fields_.update({name: list(getattr(self, name)) for name in MORE_FIELDS
+        fields_.update({name: list(getattr(self, name)) for name in MORE_FIELDS + VECTOR_FIELDS
                         if getattr(self, name)})
         fields_.update(random_request_fields(self))
         return fields_
@@ -82,6 +83,8 @@ def random_request_fields(decls: Declarations) -> dict:
 MORE_FIELDS = ("integers", "families", "positive", "nonnegative", "relations")
 NAME_FIELDS = ("symbols", "functions", "matrices", "integers", "families", "positive",
                "nonnegative")
+# Part 2 of the schema (issue 25): vectors, in a box of their own.
+VECTOR_FIELDS = ("vectors",)
 
 
 def parse_names(text: str) -> tuple[tuple[str, ...], list[str]]:
@@ -106,8 +109,9 @@ class NameProblem:
 
 def declarations_from_text(symbols: str, functions: str, matrices: str, *, integers: str = "",
                            families: str = "", positive: str = "", nonnegative: str = "",
-                           relations: str = "", random: str = "", independent: str = "",
-                           zero_mean: str = "") -> tuple[Declarations, list[NameProblem]]:
+                           relations: str = "", vectors: str = "", random: str = "",
+                           independent: str = "", zero_mean: str = "",
+                           ) -> tuple[Declarations, list[NameProblem]]:
     """Declarations and every problem at once. A bad name is dropped; a name declared as two
     kinds of thing (symbols, functions, matrices, integers) keeps its first declaration, so the
     lines can still be checked. Families, domains and relations may name what is declared above
@@ -132,6 +136,7 @@ def declarations_from_text(symbols: str, functions: str, matrices: str, *, integ
             else:
                 first_field[name] = field
                 parsed[field].append(name)
+    parsed["vectors"] = _vector_names(vectors, first_field, problems)
     equations = tuple(r.strip() for r in split_relations(relations or "") if r.strip())
     declared = Declarations(**{f: tuple(n) for f, n in parsed.items()}, relations=equations)
     return random_declarations(declared, problems, random, independent, zero_mean), problems
@@ -158,6 +163,21 @@ def random_declarations(declared: Declarations, problems: list[NameProblem], ran
     problems += [NameProblem("zero_mean", n, not_random=True) for n in zeros if n not in names]
     return replace(declared, random=names, independent=tuple(groups),
                    zero_mean=tuple(n for n in zeros if n in names))
+
+
+def _vector_names(text: str, first_field: dict[str, str], problems: list[NameProblem],
+                  ) -> list[str]:
+    """The vectors box: a name may also be a function (a vector function F) or a family, but
+    not a symbol, matrix or integer (the first declaration counts, as for the other boxes)."""
+    names, bad = parse_names(text)
+    problems += [NameProblem("vectors", b) for b in bad]
+    kept = []
+    for name in names:
+        if first_field.get(name, "functions") != "functions":
+            problems.append(NameProblem("vectors", name, first_field[name]))
+        else:
+            kept.append(name)
+    return kept
 
 
 def split_relations(text: str) -> list[str]:
@@ -309,6 +329,7 @@ class DerivationDraft:
     positive: str = ""
     nonnegative: str = ""
     relations: str = ""
+    vectors: str = ""
     # random variables (issue 25): names, groups "w, x; a, b", names
     random: str = ""
     independent: str = ""
@@ -318,8 +339,8 @@ class DerivationDraft:
         return declarations_from_text(
             self.symbols, self.functions, self.matrices, integers=self.integers,
             families=self.families, positive=self.positive, nonnegative=self.nonnegative,
-            relations=self.relations, random=self.random, independent=self.independent,
-            zero_mean=self.zero_mean)
+            relations=self.relations, vectors=self.vectors, random=self.random,
+            independent=self.independent, zero_mean=self.zero_mean)
 
     @classmethod
     def from_params(cls, params: Mapping[str, str]) -> DerivationDraft | None:
@@ -352,6 +373,7 @@ _SHARE = re.compile(r"(\d{1,12})-([A-Za-z0-9_-]{12})")
 FIELD_LIMITS = {"symbols": 300, "functions": 300, "matrices": 300, "target": 500, "lines": 4000,
                 "preset": 200, "integers": 300, "families": 300, "positive": 300,
                 "nonnegative": 300, "relations": 1000,
+                "vectors": 300,
                 "random": 300, "independent": 300, "zero_mean": 300}  # the boxes' own limits
 
 

@@ -39,8 +39,24 @@ from ..values.decide import canonical_shape, sampling_env, uses_matrices
 from ..values.evaluate import evaluate
 from ..values.indexed import Indexing
 from .exact_decimal import undefined_everywhere
-from .expression import ExpectedBroken, SymbolicCheck, counterexample_of, full_verdict, prepare
-from .feedback import caret_text, compared, counterexample_text, misconfigured, reason, result
+from .expression import (
+    SHAPE_MISTAKES,
+    ExpectedBroken,
+    SymbolicCheck,
+    as_sentence,
+    counterexample_of,
+    full_verdict,
+    prepare,
+)
+from .feedback import (
+    caret_text,
+    compared,
+    counterexample_text,
+    misconfigured,
+    reason,
+    result,
+    shape_text,
+)
 from .indexing import indexing_of
 from .moment_steps import check_moment_step, is_moment_step, moments_equal
 
@@ -169,8 +185,16 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
         return step, node, approximation
     try:
         verdict = full_verdict(node, previous, symbolic, indexing)
-    except (EvalError, ExpectedBroken) as err:
-        inner = err.err if isinstance(err, ExpectedBroken) else err
+    except EvalError as err:
+        if err.key in SHAPE_MISTAKES:  # the line's own shapes do not fit (the line before's
+            # would be ExpectedBroken): it cannot follow
+            why = message("step_does_not_follow", lang, line=number, before=before)
+            text_ = joined_text(why, as_sentence(reason(err, lang), lang), lang)
+            return _step(number, "does_not_follow", interpreted, text_), node, None
+        text_ = message("step_cannot_decide_because", lang, line=number, reason=reason(err, lang))
+        return _step(number, "cannot_decide", interpreted, text_), node, None
+    except ExpectedBroken as err:
+        inner = err.err
         text_ = message("step_cannot_decide_because", lang, line=number,
                         reason=reason(inner, lang))
         return _step(number, "cannot_decide", interpreted, text_), node, None
@@ -184,12 +208,39 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
         return _step(number, "cannot_decide", interpreted,
                      message("step_cannot_decide", lang, line=number)), node, None
     why = message("step_does_not_follow", lang, line=number, before=before)
+    if verdict.status == "shape" and indexing.vectors:
+        why = joined_text(why, shape_mistake(verdict.answer_shape, verdict.expected_shape,
+                                             before, lang), lang)
     if verdict.status == "different":
         example = counterexample_of(node, previous, verdict, lang)
         if example is not None:
             why += ("" if lang == "zh" else " ") + counterexample_text(
                 example, lang, "counterexample_step", before)
     return _step(number, "does_not_follow", interpreted, why), node, None
+
+
+def shape_mistake(shape: tuple[int, ...] | None, before_shape: tuple[int, ...] | None,
+                  before: str, lang: str) -> str:
+    """A row where a column is meant, a transposed matrix (Jacobian), or the two shapes."""
+    rows, cols = (shape + (1, 1))[:2] if shape else (1, 1)
+    if shape and before_shape and tuple(reversed(shape)) == tuple(before_shape):
+        if rows == 1 or cols == 1:
+            return message("shape_row_for_column", lang, before=before)
+        return message("shape_transposed", lang, rows=rows, cols=cols, before=before)
+    return message("shape_other", lang, answer=_vector_shape_text(shape, lang),
+                   expected=_vector_shape_text(before_shape, lang), before=before)
+
+
+def _vector_shape_text(shape: tuple[int, ...] | None, lang: str) -> str:
+    if shape and len(shape) == 2 and shape[1] == 1:
+        return message("shape_column", lang)
+    if shape and len(shape) == 2 and shape[0] == 1:
+        return message("shape_row", lang)
+    return shape_text(shape, lang, None)
+
+
+def joined_text(first: str, second: str, lang: str) -> str:
+    return first + ("" if lang == "zh" else " ") + second
 
 
 def _check_approximation(number: int, node: Node, previous: Node, tol: Approximation,

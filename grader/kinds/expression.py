@@ -38,12 +38,18 @@ from .feedback import (
     cannot_grade,
     counterexample_text,
     misconfigured,
+    reason,
     result,
     shape_text,
     unreadable,
 )
 from .indexing import indexing_of
 from .moment_steps import grade_moment_expression
+
+# Shape errors an answer or a line makes itself (values/evaluate.py): with declared vectors a
+# wrong answer (expressions), a line that does not follow (derivations), the reason named.
+SHAPE_MISTAKES = frozenset(("vector_mul_shapes", "mul_shapes", "add_vector_scalar", "add_shapes",
+                            "matrix_power_square", "vector_function_argument"))
 
 # (answer tree, expected tree) -> True / False / None (cannot decide); runs in the worker.
 SymbolicCheck = Callable[[Node, Node], bool | None]
@@ -106,7 +112,7 @@ def sampling_verdict(answer: Node, expected: Prepared | Node,
     Sums, products, family members and integer names are sampled at integer points
     (values/indexed.py)."""
     exp = expected if isinstance(expected, Prepared) else Prepared(expected, {})
-    if needs_integer_points(answer, exp.node, indexing):
+    if _own_points(answer, exp.node, indexing):
         return _indexed_sampling_verdict(answer, exp.node, indexing)
     matrix_mode = uses_matrices(answer, exp.node)
     try:
@@ -153,10 +159,13 @@ def full_verdict(answer: Node, expected: Prepared | Node,
         return exact
     sampled_verdict = sampling_verdict(answer, expected, indexing)
     if sampled_verdict.status != "undecided" and (
-            sampled_verdict.path == "exact" or needs_integer_points(answer, exp_node, indexing)):
+            sampled_verdict.path == "exact" or _own_points(answer, exp_node, indexing)):
         # Integer points (indexed.py) decided it, exactly where the terms allowed; the
-        # multi-precision walk and the nice points of confirm.py know no sums or members.
+        # multi-precision walk and the nice points of confirm.py know no sums or members
+        # (nor sized vectors).
         return sampled_verdict
+    if indexing is not None and indexing.vectors:
+        return sampled_verdict  # the symbolic check knows no vectors: undecided stays so
     verdict = confirmed(answer, exp_node, sampled_verdict, exact)
     if verdict.status == "undecided" and symbolic is not None \
             and not _has_members(answer, exp_node):
@@ -166,6 +175,13 @@ def full_verdict(answer: Node, expected: Prepared | Node,
         if outcome is False:
             return SampleVerdict("different")
     return verdict
+
+
+def _own_points(answer: Node, expected: Node, indexing: Indexing | None) -> bool:
+    """Sampled by values/indexed.py: sums, products, members, integer names, and declared
+    vectors (whose sizes come from the lines: values/shapes.py)."""
+    return needs_integer_points(answer, expected, indexing) or (
+        indexing is not None and bool(indexing.vectors))
 
 
 def _has_members(*nodes: Node) -> bool:
@@ -199,6 +215,10 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
     try:
         verdict = full_verdict(node, exp, symbolic, indexing)
     except EvalError as err:
+        if indexing.vectors and err.key in SHAPE_MISTAKES:  # W(Wx - y) for W^T(Wx - y)
+            text = joined([message("wrong_formula", lang), as_sentence(reason(err, lang), lang)],
+                          lang)
+            return result(feedback=text, interpreted=interpreted)
         return cannot_grade(err, lang, interpreted)
     except ExpectedBroken as broken:
         return misconfigured("part_expected", broken.err, lang)
@@ -232,6 +252,12 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
                       interpreted=interpreted, counterexample=example)
     text = message("cannot_decide", lang)
     return result(feedback=joined([text, names_note], lang), error=text, interpreted=interpreted)
+
+
+def as_sentence(text: str, lang: str) -> str:
+    """A reason (written to follow a colon) as a sentence of its own."""
+    end = "" if text[-1:] in ".?!。？！" else ("。" if lang == "zh" else ".")
+    return text[:1].upper() + text[1:] + end
 
 
 def joined(sentences: list[str | None], lang: str) -> str:
@@ -293,8 +319,11 @@ def counterexample_of(answer: Node, expected: Node, verdict: SampleVerdict,
         return verdict.example
     env = verdict.env or sampling_env(uses_matrices(answer, expected))
     try:
+        # Sized vectors (values/shapes.py) are shown as sampled: the search for small whole
+        # numbers knows square matrices only.
         return find_counterexample(answer, expected, env, verdict.sample, lang,
-                                   nice=verdict.nice, search=not verdict.certified,
+                                   nice=verdict.nice,
+                                   search=not verdict.certified and not env.sizes,
                                    shown=verdict.shown)
     except (GraderError, FloatingPointError, ValueError):
         return None

@@ -61,6 +61,9 @@ DECLARED_FIELDS = ("symbols", "functions", "matrices")
 # domains of names declared above, and recursions written as equations.
 INDEX_FIELDS = ("integers", "families", "positive", "nonnegative")
 RELATIONS_FIELD = "relations"
+# Part 2 of the schema (issue 25). Column vectors; with `functions`, vector functions; with
+# `families`, families of vectors.
+VECTORS_FIELD = "vectors"
 MAX_RELATIONS = 10
 MAX_RELATION_LENGTH = 200
 # Random variables (issue 25): `random` and `zero_mean` are lists of names, `independent` a list
@@ -71,18 +74,30 @@ MAX_GROUPS = 10
 
 def declarations(request: dict) -> Declarations:
     if not any(request.get(field) for field in DECLARED_FIELDS + INDEX_FIELDS
-               + (RELATIONS_FIELD,) + RANDOM_FIELDS):
+               + (RELATIONS_FIELD, VECTORS_FIELD) + RANDOM_FIELDS):
         return NO_DECLARATIONS  # numeric questions declare nothing: share one empty set
     lists = [_names_field(request, field) for field in DECLARED_FIELDS]
-    if not any(request.get(field) for field in INDEX_FIELDS + (RELATIONS_FIELD,)
+    if not any(request.get(field) for field in INDEX_FIELDS + (RELATIONS_FIELD, VECTORS_FIELD)
                + RANDOM_FIELDS):
         return _declarations_of(*lists)
     more = [_names_field(request, field) for field in INDEX_FIELDS]
     decls = _indexed_declarations_of(*lists, *more, _relations_field(request))
+    if request.get(VECTORS_FIELD):
+        decls = _with_vectors(decls, _names_field(request, VECTORS_FIELD))
     if not any(request.get(field) for field in RANDOM_FIELDS):
         return decls
     return _random_declarations_of(decls, _names_field(request, "random"),
                                    _groups_field(request), _names_field(request, "zero_mean"))
+
+
+@lru_cache(maxsize=1024)
+def _with_vectors(decls: Declarations, vectors: tuple[str, ...]) -> Declarations:
+    """The `vectors` field (issue 25): a vector is not also a scalar, matrix or integer."""
+    clash = sorted(set(vectors) & (decls.symbols | decls.matrices | decls.integers))
+    if clash:
+        raise BadRequest(f"vectors cannot also be symbols, matrices or integers: "
+                         f"{', '.join(clash)}")
+    return replace(decls, vectors=frozenset(vectors))
 
 
 def _groups_field(request: dict) -> tuple[tuple[str, ...], ...]:

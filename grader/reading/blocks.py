@@ -322,6 +322,9 @@ def _leibniz_is_value(text: str, decls: Declarations) -> bool:
     relation) or a declared symbol by itself (`∂x/∂x`). `∂y/∂x` (y declared or not) and the
     gradient of an undeclared quantity (`∂L/∂x_l`) name what the chain computes: a label."""
     top, _, var = text.partition("/")
+    if top in decls.vector_values and var in decls.vector_values:
+        # ∂y/∂x of declared vectors: a Jacobian when a relation defines y (y = x + F(x))
+        return top == var or top in decls.defined_vectors
     if top in decls.symbols:
         return top == var
     family = top.partition("_")[0]

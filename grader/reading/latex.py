@@ -123,6 +123,9 @@ def _mul(node: Mul) -> str:
 
 def _func(node: Func) -> str:
     name, a = node.name, node.arg
+    norm_of = _norm_argument(node)
+    if norm_of is not None:
+        return rf"\left\|{_render(norm_of)}\right\|"
     if name in DELIMITED:
         opener, closer = DELIMITED[name]
         return f"{opener}{_render(a)}{closer}"
@@ -147,9 +150,32 @@ def _apply(node: Apply) -> str:
     return rf"{by}{name_latex(node.name)}{chr(39) * node.order}\left({inner}\right)"
 
 
+def _norm_argument(node: Func) -> Node | None:
+    """v for sqrt(v^T v), which is how the parser reads the norm \\|v\\|."""
+    a = node.arg
+    if node.name == "sqrt" and type(a) is Mul and len(a.factors) == 2 \
+            and type(a.factors[0]) is Transpose and a.factors[0].arg == a.factors[1] \
+            and type(a.factors[1]) is not Sym:
+        return a.factors[1]
+    return None
+
+
+def _transpose(node: Transpose) -> str:
+    """A transpose; the transposed Jacobian of a scalar by a vector is its gradient ∇_x."""
+    a = node.arg
+    if type(a) is Diff and a.vector:
+        return rf"\nabla_{{{name_latex(a.var)}}}\left({_render(a.expr)}\right)"
+    return f"{{{_wrap(a, ATOM)}}}^{{\\top}}"
+
+
 def _diff(node: Diff) -> str:
-    """d/dx, or ∂/∂x when what it differentiates has a function of several arguments."""
+    """d/dx, or ∂/∂x when what it differentiates has a function of several arguments; by a
+    declared vector, ∂/∂x (a Jacobian; ∂y/∂x for a vector y)."""
     v, order = name_latex(node.var), node.order
+    if node.vector:
+        if type(node.expr) is MatSym:
+            return rf"\frac{{\partial {_render(node.expr)}}}{{\partial {v}}}"
+        return rf"\frac{{\partial}}{{\partial {v}}}\left({_render(node.expr)}\right)"
     if type(node.expr) is Member and node.var.partition("_")[0] == node.expr.family:
         return rf"\frac{{\partial {_render(node.expr)}}}{{\partial {v}}}"  # ∂x_L/∂x_l
     d = r"\partial " if _has_several_arguments(node.expr) else "d"
@@ -182,7 +208,7 @@ _RENDER = {
     FuncN: _func_n,
     Apply: _apply,
     Diff: _diff,
-    Transpose: lambda n: f"{{{_wrap(n.arg, ATOM)}}}^{{\\top}}",
+    Transpose: _transpose,
     Factorial: lambda n: _wrap(n.arg, ATOM) + "!",
     Matrix: _matrix,
     Series: lambda n: _series(n),

@@ -29,7 +29,10 @@ for _fn in LATEX_FUNCTIONS:
 LATEX_OPS = {"cdot": "*", "times": "*", "ast": "*", "div": "/", "mid": "|", "vert": "|",
              "lvert": "|", "rvert": "|", "prime": "'", "approx": "≈",
              # \{ \} as brackets, as Chinese textbooks write E\{[X - E(X)]^2\} (no sets here)
-             "{": "(", "}": ")", "lbrace": "(", "rbrace": ")"}
+             "{": "(", "}": ")", "lbrace": "(", "rbrace": ")",
+             # a vector's norm \|x\| (also ‖x‖ after normalization): one `‖` token each side
+             "|": "‖", "Vert": "‖", "lVert": "‖", "rVert": "‖",
+             "'": "'"}  # F\'(x): a prime escaped as in a program's string, still a prime
 LATEX_SKIP = {"left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "quad", "qquad",
               "displaystyle", "limits"}
 # \mathcal{F}: the residual branch; \mathbb{E}: the expectation (where random variables are
@@ -155,8 +158,9 @@ def _read_command(text: str, i: int, space: bool) -> tuple[Token | None, int]:
         return Token("op", LATEX_OPS[word], i, end, space), end
     if word in LATEX_DOTS:  # a_1 + \\cdots + a_n: reading/ellipsis.py infers the sum
         return Token("dots", "⋯", i, end, space), end
-    if word == "partial" and text[end:].lstrip(" ").startswith("_"):  # ∂_x is "\\partial _x"
-        return _partial_with_variable(text, i, len(text) - len(text[end:].lstrip(" ")), space)
+    if word in ("partial", "nabla") and text[end:].lstrip(" ").startswith("_"):  # ∂_x, ∇_x
+        return _partial_with_variable(text, i, len(text) - len(text[end:].lstrip(" ")), space,
+                                      word)
     if word in LATEX_NAMES:
         # \lambda_l is the name lambda_l, as lambda_l is (a member when lambda is a family)
         suffix, stop = (_read_subscript(text, end, base_of_log=True) if word == LOG
@@ -181,11 +185,13 @@ def _read_command(text: str, i: int, space: bool) -> tuple[Token | None, int]:
     raise ParseError("unknown_command", i, command="\\" + word)
 
 
-def _partial_with_variable(text: str, i: int, end: int, space: bool) -> tuple[Token, int]:
+def _partial_with_variable(text: str, i: int, end: int, space: bool,
+                          word: str = "partial") -> tuple[Token, int]:
     """`\\partial_x`, `\\partial_{x_l}`: one name token `partial_x`, `partial_x_l` (names.py
-    reads it as the operator d/dx; the variable keeps its own subscript)."""
+    reads it as the operator d/dx; the variable keeps its own subscript). `\\nabla_x` the same
+    way, as `nabla_x` (the gradient by a declared vector)."""
     m = PARTIAL_VARIABLE_RE.match(text, end)
     if m is None:
         raise ParseError("bad_subscript", end)
     var = (m.group(1) or m.group(2)).replace("{", "").replace("}", "")
-    return Token("name", "partial_" + var, i, m.end(), space), m.end()
+    return Token("name", word + "_" + var, i, m.end(), space), m.end()

@@ -59,6 +59,10 @@ class Declarations:
     declared above; `relations` are recursions as text (`x_{l+1} = x_l + F_l(x_l)`), read by
     reading/families.py.
 
+    `vectors` (issue 25) are column vectors (`x`, `b`); a name also in `functions` is a vector
+    function of vector arguments (`F` in `x + F(x)`), one also in `families` a family of
+    vectors (`x_l`). Their sizes are not declared: values/shapes.py infers them.
+
     Random variables (issue 25): `random` names are random variables (a family in `random` is
     i.i.d. over its index); `independent` is groups of mutually independent ones; `zero_mean`
     those with mean 0. Declaring any random variable makes E, D, Var and Cov moment operators
@@ -72,6 +76,7 @@ class Declarations:
     positive: frozenset[str] = frozenset()
     nonnegative: frozenset[str] = frozenset()
     relations: tuple[str, ...] = ()
+    vectors: frozenset[str] = frozenset()
     # -- random variables (issue 25, the moments part of the schema) --
     random: frozenset[str] = frozenset()
     independent: tuple[frozenset[str], ...] = ()
@@ -79,24 +84,55 @@ class Declarations:
 
     @classmethod
     def of(cls, symbols=(), functions=(), matrices=(), *, integers=(), families=(),
-           positive=(), nonnegative=(), relations=(), random=(), independent=(),
+           positive=(), nonnegative=(), relations=(), vectors=(), random=(), independent=(),
            zero_mean=()) -> Declarations:
         return cls(frozenset(symbols or ()), frozenset(functions or ()),
                    frozenset(matrices or ()), frozenset(integers or ()),
                    frozenset(families or ()), frozenset(positive or ()),
                    frozenset(nonnegative or ()), tuple(relations or ()),
+                   frozenset(vectors or ()),
                    frozenset(random or ()),
                    tuple(frozenset(group) for group in independent or ()),
                    frozenset(zero_mean or ()))
 
     def with_symbols(self, names) -> Declarations:
         """These declarations plus more plain symbols (the expected answer's variables)."""
-        extra = frozenset(names) - self.symbols - self.functions - self.matrices
+        extra = frozenset(names) - self.symbols - self.functions - self.matrices - self.vectors
         return self if not extra else replace(self, symbols=self.symbols | extra)
 
     @property
     def identity_is_matrix(self) -> bool:
-        return bool(self.matrices) and "I" not in self.symbols | self.functions | self.matrices
+        return bool(self.matrices or self.vectors) and \
+            "I" not in self.symbols | self.functions | self.matrices | self.vectors
+
+    # -- vectors (issue 25) ---------------------------------------------------------------------
+    @property
+    def vector_values(self) -> frozenset[str]:
+        """Declared vectors that are values (read as column-vector symbols), not functions."""
+        return self.vectors - self.functions
+
+    def is_vector_function(self, name: str) -> bool:
+        return name in self.vectors and name in self.functions
+
+    @property
+    def matrix_like(self) -> frozenset[str]:
+        """Names read as non-commuting symbols: matrices and vectors."""
+        return self.matrices | self.vector_values
+
+    @property
+    def defined_vectors(self) -> frozenset[str]:
+        """Vectors a relation defines (`y` in `y = x + Wx`)."""
+        return frozenset(t.partition("=")[0].strip() for t in self.relations) & self.vector_values
+
+    def loss_argument(self, var: str) -> str:
+        """The vector a bare scalar function `L` is applied to in `\\nabla_v L` or
+        `\\partial L/\\partial v`: the output of the first vector relation (`y` in
+        `y = x + Wx`), else v itself (grader/README.md, "Vectors and Jacobians")."""
+        for text in self.relations:
+            left = text.partition("=")[0].strip()
+            if left in self.vector_values:
+                return left
+        return var
 
     def vocabulary(self) -> frozenset[str]:
         return _vocabulary(self)
@@ -109,10 +145,10 @@ _RESERVED = frozenset(BUILTIN_FUNCTIONS + MULTI_ARG_FUNCTIONS + tuple(FUNCTION_A
 
 @lru_cache(maxsize=1024)
 def _vocabulary(decls: Declarations) -> frozenset[str]:
-    known = decls.symbols | decls.functions | decls.matrices | decls.integers | _RESERVED
+    known = decls.symbols | decls.functions | decls.matrix_like | decls.integers | _RESERVED
     if decls.random:  # Var, Cov, E, D are moment operators (reading/moments.py)
         known |= decls.random | MOMENT_WORDS
-    if decls.matrices:
+    if decls.matrix_like:
         known |= {"T"}  # W^Tg: the transpose mark written against the next name
         if decls.identity_is_matrix:
             known |= {"I"}
@@ -170,7 +206,7 @@ def _numbered_log(tokens: list[Token], i: int) -> Token | None:
 def _is_times_sign(tokens: list[Token], i: int, decls: Declarations) -> bool:
     """`9.54x10^-7`, `2 x 10^3`: an undeclared x between a number and a power of ten."""
     text = tokens[i].text
-    if text not in ("x", "X") or text in decls.symbols or text in decls.matrices \
+    if text not in ("x", "X") or text in decls.symbols or text in decls.matrix_like \
             or text in decls.functions or i == 0 or i + 2 >= len(tokens):
         return False
     before, ten, caret = tokens[i - 1], tokens[i + 1], tokens[i + 2]
@@ -252,7 +288,7 @@ class _Derivative:
 def _merge_derivatives(tokens: list[Token], decls: Declarations,
                        notes: set[str] | None) -> list[Token]:
     for t in tokens:  # a loop, not any(): this runs on every answer
-        if t.kind == "name" and (t.text[0] == "d" or t.text.startswith("partial")) \
+        if t.kind == "name" and (t.text[0] == "d" or t.text.startswith(("partial", "nabla_"))) \
                 or t.text == "frac":
             break
     else:
@@ -264,6 +300,10 @@ def _merge_derivatives(tokens: list[Token], decls: Declarations,
         t = tokens[i]
         if t.kind == "name" and t.text.startswith("partial_"):  # \\partial_x F(x, W)
             out.append(Token("diffop", t.text[len("partial_"):], t.pos, t.end, t.space_before))
+            i += 1
+            continue
+        if t.kind == "name" and t.text.startswith("nabla_"):  # \\nabla_x L: the gradient by x
+            out.append(Token("gradop", t.text[len("nabla_"):], t.pos, t.end, t.space_before))
             i += 1
             continue
         found = _derivative_at(tokens, i, vocabulary)
@@ -294,13 +334,20 @@ def _derivative_tokens(found: _Derivative, tokens: list[Token], i: int, decls: D
             notes.add("note_leibniz_expression")
         # The numerator may hold derivatives of its own (\\frac{\\partial \\frac{\\partial F}{…}}{…}).
         body = _merge_derivatives([*found.body, Token("eof", "", end, end)], decls, notes)[:-1]
-        return [*operators, Token("op", "(", at, at), *body, Token("op", ")", end, end)]
+        # the whole fraction bracketed too: it is one factor (by a vector, an operator d/dx
+        # takes the whole product after it; a fraction takes only its numerator)
+        return [Token("op", "(", at, at), *operators, Token("op", "(", at, at), *body,
+                Token("op", ")", end, end), Token("op", ")", end, end)]
     if found.function in decls.functions and not label and len(set(found.variables)) == 1:
         # dF/dx is d/dx F(x): the same tokens, so it is read (and checked) the same way.
         if notes is not None:
             notes.add("note_leibniz")
-        return [*operators, Token("name", found.function, at, end), Token("op", "(", at, end),
-                Token("name", found.var, at, end), Token("op", ")", at, end)]
+        # ∂L/∂y of a scalar function of vectors is L at the vector decls.loss_argument names.
+        argument = decls.loss_argument(found.var) if found.var in decls.vector_values \
+            and not decls.is_vector_function(found.function) else found.var
+        return [Token("op", "(", at, at), *operators, Token("name", found.function, at, end),
+                Token("op", "(", at, end), Token("name", argument, at, end),
+                Token("op", ")", at, end), Token("op", ")", end, end)]
     numerator = found.function or "".join(t.text for t in found.body)
     text = f"{numerator}/{found.var}"
     return [Token("leibniz", text, first.pos, last.end, first.space_before)]

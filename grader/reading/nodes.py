@@ -117,9 +117,15 @@ class Apply:
 
 @dataclass(frozen=True, slots=True)
 class Diff:
+    """d/dvar of expr. `vector`: var is a declared vector, and this is the Jacobian of expr
+    (rows: expr's entries, columns: var's; a scalar's is a row), evaluated numerically
+    (values/evaluate.py) rather than expanded by rules; the gradient \\nabla_x L is its
+    transpose."""
+
     expr: Node
     var: str
     order: int = 1
+    vector: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,11 +261,12 @@ def facts(node: Node) -> Facts:
 
 
 def _facts_of_named(named: list[Node], root: Node) -> Facts:
-    symbols = {n.name for n in named if type(n) is Sym} | {n.var for n in named if type(n) is Diff}
+    symbols = {n.name for n in named if type(n) is Sym} | {n.var for n in named if type(n) is Diff
+                                                            and not n.vector}
     indexed = any(type(n) in (Series, Member) for n in named)
     if indexed:  # the index of a sum or product is bound: it is not one of the formula's names
         symbols = free_names(root) | {n.var for n in named if type(n) is Diff
-                                      and not by_member(n)}
+                                      and not by_member(n) and not n.vector}
     applied = [n for n in named if type(n) is Apply]
     matrices = {n.name for n in named if type(n) is MatSym}
     functions = {n.name for n in applied if len(n.args) == 1}

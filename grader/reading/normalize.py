@@ -29,6 +29,7 @@ CHAR_MAP = {
     "φ": "phi", "ϕ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega", "Δ": "Delta",
     "Σ": "Sigma", "Φ": "Phi", "Ω": "Omega", "Γ": "Gamma", "Θ": "Theta", "Λ": "Lambda",
     "∂": "\\partial ", "≈": "\\approx ", "∑": "\\sum ", "∏": "\\prod ",
+    "‖": "\\| ", "∥": "\\| ", "∇": "\\nabla ", "ᵀ": "^T",  # vectors (issue 25)
 }
 
 PRINTABLE_ASCII_RUN = re.compile(r"[ -~]+")  # none of these is in the maps above

@@ -73,7 +73,7 @@ from .normalize import normalize
 from .plain_numbers import DECIMAL_COMMA_RE, parse_plain_numbers
 from .series import SERIES_OPS, SERIES_SIGNS, make_series
 
-IMPLICIT_STARTS = {"num", "name", "diffop", "leibniz", "cmd", "bigop", "begin"}
+IMPLICIT_STARTS = {"num", "name", "diffop", "gradop", "leibniz", "cmd", "bigop", "begin"}
 NO_DECLARATIONS = Declarations()
 LEFT_SIDES = ("=", "≈")  # "L = 1.25", "≈ 0.333": what a line says, after its label
 # sin^-1 x is arcsin x (ISO 80000-2, Stewart 1.6): the inverse function, not 1/sin x.
@@ -130,6 +130,7 @@ class Parser:
         self.space_vectors = space_vectors
         self.depth = self.nodes = 0
         self.abs_depth = 0
+        self.norm_depth = 0  # inside \\|v\\|, a `‖` closes the norm instead of starting one
         self.space_mode = [False]  # inside `[1 2; 3 4]` a space separates entries
         self.notes: set[str] = set()  # readings worth telling the learner (parse_with_notes)
 
@@ -268,7 +269,7 @@ class Parser:
     def parse_term(self) -> Node:
         first = self.parse_unary()
         t = self.tok
-        if t.kind == "op" and t.text not in "*/([{|":
+        if t.kind == "op" and t.text not in "*/([{|‖":
             return first  # a single factor: the common case, no list to build
         factors = [first]
         divided = False  # the last explicit operator was "/"
@@ -292,7 +293,7 @@ class Parser:
                     else:
                         factors.append(right)
                     continue
-                if t.text not in "([{|":
+                if t.text not in "([{|‖":
                     break  # , ] ) + - ^ ...: the term ends here (the common case)
             elif kind not in IMPLICIT_STARTS:
                 break  # eof, end of an environment, row separator
@@ -310,7 +311,8 @@ class Parser:
         if t.kind in IMPLICIT_STARTS:
             return not (t.kind == "cmd" and t.text == "top")
         if t.kind == "op":
-            return t.text in "([{" or (t.text == "|" and self.abs_depth == 0)
+            return t.text in "([{" or (t.text == "|" and self.abs_depth == 0) \
+                or (t.text == "‖" and self.norm_depth == 0)
         return False
 
     def parse_unary(self) -> Node:
@@ -429,7 +431,13 @@ class Parser:
             while self.tok.kind == "diffop" and self.tok.text == t.text:  # d^2/dx^2
                 self.take()
                 order += 1
-            return self.make_diff(self.parse_power(), t.text, order, t)
+            # by a declared vector, the operator takes the whole product after it, as \nabla_x
+            # does (`\frac{\partial}{\partial x} V(Wx + b)`); by a scalar, the next factor
+            operand = self.parse_term() if t.text in self.decls.vector_values \
+                else self.parse_power()
+            return self.make_diff(operand, t.text, order, t)
+        if t.kind == "gradop":
+            return self.parse_gradient()
         if t.kind == "cmd":
             return self.parse_command()
         if t.kind == "bigop":
@@ -443,6 +451,8 @@ class Parser:
                 return self.parse_brackets()
             if t.text == "|":
                 return self.parse_abs()
+            if t.text == "‖":
+                return self.parse_norm()
         if t.kind == "eof":
             raise ParseError("incomplete", t.pos)
         raise ParseError("unexpected_token", t.pos, found=t.text)
@@ -450,6 +460,8 @@ class Parser:
     def parse_name(self) -> Node:
         t = self.take()
         name, decls = t.text, self.decls
+        if decls.vectors and name.startswith("J_") and decls.is_vector_function(name[2:]):
+            return self.parse_jacobian_call(t)
         if decls.families and "_" in name and name.partition("_")[0] in decls.families:
             return self.parse_member(t)
         if name in SERIES_OPS and self.at("op", "(") and name not in decls.functions:
@@ -459,7 +471,7 @@ class Parser:
         if name in decls.functions and name not in DECLARABLE_FUNCTIONS:
             order, args = self.primed_call(t)
             return self.make(Apply(name, args, order))
-        if name in decls.matrices:
+        if name in decls.matrix_like:
             return self.make(MatSym(name))
         if name in decls.symbols:
             return self.make(Sym(name))
@@ -665,7 +677,49 @@ class Parser:
         total = order + sum(n.order for n in walk(expr) if isinstance(n, Diff | Apply))
         if total > MAX_DIFF_ORDER:
             raise LimitError("derivative_order", t.pos, limit=MAX_DIFF_ORDER)
-        return self.make(Diff(expr, var, order))
+        return self.make(Diff(expr, var, order, vector=var in self.decls.vector_values))
+
+    # -- vectors (issue 25): gradients, Jacobians of declared vector functions, norms ----------
+    def parse_gradient(self) -> Node:
+        """`\\nabla_x L`: the gradient by a declared vector, the transpose of the Jacobian (a
+        column). It takes the whole product after it (`\\nabla_x \\frac{1}{2}\\|Wx-y\\|^2`); a
+        bare declared function `L` is L at decls.loss_argument (names.py)."""
+        t = self.take()
+        var, decls = t.text, self.decls
+        family = var.partition("_")[0]
+        member = "_" in var and family in decls.families and family in decls.vector_values
+        if var not in decls.vector_values and not member:  # \nabla_{x_0}: a vector member
+            raise ParseError("gradient_needs_vector", t.pos, var=var)
+        nxt = self.tok
+        if nxt.kind == "name" and nxt.text in decls.functions and not self.peek().text == "(" \
+                and not decls.is_vector_function(nxt.text):
+            self.take()
+            expr = self.make(Apply(nxt.text, (self.make(MatSym(decls.loss_argument(var))),)))
+        else:
+            expr = self.parse_term()
+        return self.make(Transpose(self.make_diff(expr, var, 1, t)))
+
+    def parse_jacobian_call(self, t: Token) -> Node:
+        """`J_F(x)`: the Jacobian of the declared vector function F at x, as F'(x)."""
+        args = self.parse_call_args(t)
+        if len(args) != 1:
+            raise ParseError("one_argument", t.pos, name=t.text)
+        return self.make(Apply(t.text[2:], (args[0],), 1))
+
+    def parse_norm(self) -> Node:
+        """`\\|v\\|`, `‖v‖`: the Euclidean norm, read as sqrt(v^T v) (so it is differentiated
+        and sampled like any formula; the preview shows that reading)."""
+        opener = self.take()
+        self.space_mode.append(False)
+        saved_abs, self.abs_depth = self.abs_depth, 0
+        self.norm_depth += 1
+        inner = self.parse_sum()
+        self.norm_depth -= 1
+        self.abs_depth = saved_abs
+        self.space_mode.pop()
+        self.expect("‖", opener)
+        square = self.make(Mul((self.make(Transpose(inner)), inner)))
+        return self.make(Func("sqrt", square))
 
     # -- groups, |x| and matrices ---------------------------------------------------------------
     def parse_group(self) -> Node:
@@ -861,7 +915,7 @@ class Parser:
         if family in decls.functions:
             order, args = self.primed_call(t)
             return self.make(Member(family, index, "function", args, order))
-        kind = "matrix" if family in decls.matrices else "symbol"
+        kind = "matrix" if family in decls.matrix_like else "symbol"
         return self.make(Member(family, index, kind))
 
     def member_leibniz(self, t: Token) -> Node | None:
@@ -875,7 +929,7 @@ class Parser:
         self.take()
         self.member_index(var.partition("_")[2], t)  # an index that can be read
         member = self.make(Member(family, self.member_index(top.partition("_")[2], t),
-                                  "matrix" if family in self.decls.matrices else "symbol"))
+                                  "matrix" if family in self.decls.matrix_like else "symbol"))
         return self.make(Diff(member, var, 1))
 
     def leibniz_of_value(self, t: Token) -> Node | None:
@@ -887,10 +941,13 @@ class Parser:
         None for anything else (the parser then refuses it)."""
         top, _, var = t.text.partition("/")
         decls = self.decls
+        if top in decls.vector_values and var in decls.vector_values:  # ∂y/∂x: a Jacobian
+            self.take()
+            return self.make_diff(self.make(MatSym(top)), var, 1, t)
         if top in decls.symbols and top not in decls.families:
             self.take()
             return self.make_diff(self.make(Sym(top)), var, 1, t)
-        declared = decls.symbols | decls.functions | decls.matrices
+        declared = decls.symbols | decls.functions | decls.matrix_like
         if top not in declared and "_" not in top and "(" not in top \
                 and var.partition("_")[0] in decls.families and "_" in var:
             self.take()

@@ -31,6 +31,7 @@ from .nodes import (
     Series,
     Sym,
     Transpose,
+    by_member,
 )
 
 _ATOMS = (Const, Sym, MatSym, Ident, Func, FuncN, Apply, Diff, Matrix, Series, Member, Moment)
@@ -82,6 +83,18 @@ def _apply(n: Apply) -> str:
     return call
 
 
+def _diff(node: Diff) -> str:
+    """diff(expr, x); by a declared vector or a family member (`x_{l+1}`), which diff() does
+    not take, the operator ∂/∂x in LaTeX, which the parser reads the same way."""
+    if node.vector or (by_member(node) and node.order == 1):
+        family, sep, subscript = node.var.partition("_")
+        var = f"{family}_{{{subscript}}}" if sep else node.var
+        # bracketed whole: the operator takes the power after it (`(∂/∂y (L(y)))^T`)
+        return rf"(\frac{{\partial}}{{\partial {var}}}({to_text(node.expr)}))"
+    return f"diff({to_text(node.expr)}, {node.var}" + (f", {node.order})" if node.order != 1
+                                                        else ")")
+
+
 _PRINT = {
     Num: _num,
     Const: lambda n: n.name,
@@ -96,8 +109,7 @@ _PRINT = {
     Func: lambda n: f"{n.name}({to_text(n.arg)})",
     FuncN: lambda n: f"{n.name}({', '.join(to_text(a) for a in n.args)})",
     Apply: lambda n: _apply(n),
-    Diff: lambda n: (f"diff({to_text(n.expr)}, {n.var}"
-                     + (f", {n.order})" if n.order != 1 else ")")),
+    Diff: lambda n: _diff(n),
     Transpose: lambda n: f"{_operand(n.arg, postfix=False)}^T",
     Factorial: lambda n: f"{_operand(n.arg, postfix=False)}!",
     Matrix: _matrix,

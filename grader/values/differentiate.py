@@ -64,6 +64,8 @@ def _expand(node: Node) -> Node:
 
 
 def _expand_diff(node: Diff) -> Node:
+    if node.vector:  # a Jacobian by a declared vector: evaluated, not expanded (evaluate.py)
+        return Diff(_expand(node.expr), node.var, node.order, vector=True)  # order: evaluate.py
     if by_member(node):  # through a family's recursion: evaluated, not expanded (evaluate.py)
         if node.order != 1:
             raise CannotDecide("member_derivative_order")

@@ -94,6 +94,10 @@ class Env:
     # (family, index per point): the member whose value is moved by MEMBER_STEP * i, for a
     # derivative by that member (_member_derivative)
     perturbed: tuple | None = None
+    # Declared vectors (issue 25; values/shapes.py): (rows, cols) by name (a vector function's
+    # (output, input); a family's members take the family's), and vectors defined by a relation.
+    sizes: dict = field(default_factory=dict)
+    definitions: dict = field(default_factory=dict)
 
     def bound(self, name: str, values: np.ndarray) -> Env:
         """This environment with the index `name` of a sum or product set to `values` (the
@@ -122,10 +126,17 @@ class Env:
             self.symbols[name] = values.astype(complex)
         return self.symbols[name]
 
+    def size_of(self, name: str) -> tuple[int, int] | None:
+        """(rows, cols) of a sized vector, matrix or vector function; a family's member (x_3,
+        F_2) takes its family's."""
+        return self.sizes.get(name) or self.sizes.get(name.partition("_")[0])
+
     def matrix(self, name: str) -> np.ndarray:
         if name not in self.matrices:
-            cols = 1 if self.is_vector(name) else self.n
-            self.matrices[name] = self.rng(name).normal(0, 1, (self.k, self.n, cols)) + 0j
+            shape = self.size_of(name)
+            if shape is None:
+                shape = (self.n, 1 if self.is_vector(name) else self.n)
+            self.matrices[name] = self.rng(name).normal(0, 1, (self.k, *shape)) + 0j
         return self.matrices[name]
 
     def is_vector(self, name: str) -> bool:
@@ -189,6 +200,8 @@ def _member_derivative(node: Diff, env: Env) -> np.ndarray:
         raise CannotDecide("member_derivative_not_smooth")
     family, _, subscript = node.var.partition("_")
     index, ok = _whole_values(_eval(member_index(subscript), env))
+    if family in env.sizes:  # a family of vectors (issue 25): a Jacobian, column by column
+        return _vector_member_derivative(node, env, family, np.where(ok, index, -1), ok)
     if any(type(n) is Member and n.family == family and n.kind != "symbol"
            for n in walk(node.expr)):
         raise CannotDecide("matrix_derivative")
@@ -197,6 +210,22 @@ def _member_derivative(node: Diff, env: Env) -> np.ndarray:
     value = _eval(node.expr, moved)
     derivative = ((value - base).imag / MEMBER_STEP).astype(complex)  # values are complex
     return np.where(_broadcast_mask(ok, value), derivative, np.nan)
+
+
+def _vector_member_derivative(node: Diff, env: Env, family: str, index: np.ndarray,
+                               ok: np.ndarray) -> np.ndarray:
+    """∂expr/∂x_l for a family of vectors: the j-th entry of x_l (the member of each point's
+    own index) moved by MEMBER_STEP i, the later members run again through the relation;
+    column j = Im(expr) / step (as _member_derivative, one entry at a time)."""
+    columns = []
+    for j in range(env.size_of(family)[0]):
+        moved = replace(env, members={}, perturbed=(family, index, j))
+        value = _eval(node.expr, moved)
+        if is_matrix(value) and 1 not in value.shape[1:]:
+            raise EvalError("jacobian_of_matrix")
+        columns.append(value.reshape(env.k, -1).imag / MEMBER_STEP)
+    jacobian = np.stack(columns, axis=-1).astype(complex)
+    return np.where(_broadcast_mask(ok, jacobian), jacobian, np.nan)
 
 
 @lru_cache(maxsize=256)
@@ -211,6 +240,8 @@ def member_index(subscript: str) -> Node:
 
 
 def _add(node: Add, env: Env) -> np.ndarray:
+    if env.sizes:
+        return _add_vectors(node, env)
     values = [_eval(t, env) for t in node.terms]
     shapes = {shape_of(v) for v in values}
     if len(shapes) > 1:
@@ -219,10 +250,169 @@ def _add(node: Add, env: Env) -> np.ndarray:
 
 
 def _mul(node: Mul, env: Env) -> np.ndarray:
+    if env.sizes:
+        return _mul_vectors(node, env)
     result = _eval(node.factors[0], env)
     for f in node.factors[1:]:
         result = _multiply_values(result, _eval(f, env))
     return result
+
+
+# -- vectors (issue 25): sizes from values/shapes.py ---------------------------------------------
+
+def identity_only(node: Node) -> bool:
+    """A formula whose only matrix is the identity (`I`, `2I`, `-I`): its size is the size of
+    what it meets, so it is evaluated after its neighbours."""
+    has_identity = False
+    for n in walk(node):
+        kind = type(n)
+        if kind is Ident:
+            has_identity = True
+        elif kind in (MatSym, Apply, Member, Diff, Series, Matrix):
+            return False
+    return has_identity
+
+
+def _sized(env: Env, n: int) -> Env:
+    return env if env.n == n else replace(env, n=n)
+
+
+def scalar_of_1x1(value: np.ndarray) -> np.ndarray:
+    """x^T y is a 1×1 matrix, which multiplies and adds as the scalar it is."""
+    return value[:, 0, 0] if value.ndim == 3 and value.shape[1:] == (1, 1) else value
+
+
+def _add_vectors(node: Add, env: Env) -> np.ndarray:
+    """Terms of one shape; 1×1 terms are scalars; `I` takes the size of the other terms."""
+    values: list[np.ndarray | None] = [None if identity_only(t) else scalar_of_1x1(_eval(t, env))
+                                       for t in node.terms]
+    known = [v for v in values if v is not None]
+    size = next((v.shape[1] for v in known if is_matrix(v)), env.n)
+    values = [v if v is not None else _eval(t, _sized(env, size))
+              for v, t in zip(values, node.terms, strict=True)]
+    shapes = {shape_of(v) for v in values}
+    if len(shapes) > 1:
+        key = "add_vector_scalar" if () in shapes else "add_shapes"
+        raise EvalError(key, shapes=" + ".join(_shape_text(v) for v in values))
+    return sum(values[1:], values[0])
+
+
+def _mul_vectors(node: Mul, env: Env) -> np.ndarray:
+    """In order; an identity factor next to a matrix is left out (I A = A I = A), and a 1×1
+    value (x^T y) multiplies as a scalar."""
+    values = [None if identity_only(f) else scalar_of_1x1(_eval(f, env)) for f in node.factors]
+    if any(v is not None and is_matrix(v) for v in values):
+        values = [v for v in values if v is not None]
+    else:
+        values = [v if v is not None else _eval(f, env)
+                  for v, f in zip(values, node.factors, strict=True)]
+    result = values[0]
+    for v in values[1:]:
+        try:
+            result = _multiply_values(result, v)
+        except EvalError as err:
+            if err.key != "mul_shapes":
+                raise
+            raise EvalError("vector_mul_shapes", **err.params) from None
+    return result
+
+
+VECTOR_HIDDEN = 4  # the hidden width of a random vector function A tanh(B x + c)
+
+
+def _vector_function(name: str, value: np.ndarray, order: int, env: Env) -> np.ndarray:
+    """A declared vector function F(x) = A tanh(B x + c) (A: out × h, B: h × in, c: h × 1, random
+    normal), whose Jacobian is known in closed form: J_F(x) = A diag(1 - tanh²(B x + c)) B."""
+    if not is_matrix(value) or value.shape[2] != 1:
+        raise EvalError("vector_function_argument", name=name)
+    size_in = value.shape[1]
+    size_out, size_takes = env.size_of(name) or (size_in, size_in)
+    if size_takes != size_in:
+        raise EvalError("vector_function_argument", name=name)
+    a, b, c = _drawn(env, f"{name}#vector{size_out}x{size_in}", lambda r: (
+        r.normal(0, 1, (env.k, size_out, VECTOR_HIDDEN)),
+        r.normal(0, 1, (env.k, VECTOR_HIDDEN, size_in)),
+        r.normal(0, 1, (env.k, VECTOR_HIDDEN, 1))))
+    hidden = np.tanh(np.matmul(b, value) + c)
+    if order == 0:
+        return np.matmul(a, hidden)
+    if order == 1:
+        return np.matmul(a * np.swapaxes(1 - hidden ** 2, 1, 2), b)
+    raise EvalError("vector_function_order", name=name)
+
+
+def _scalar_function_of_vector(name: str, value: np.ndarray, order: int,
+                               env: Env) -> np.ndarray:
+    """A declared scalar function of a vector (a loss L(y)): L(y) = sum_i a_i sin(b_i y_i + c_i)
+    + y^T S y / 2 (S symmetric, random) of a column y, whose gradient is known in closed form:
+    ∇L(y) = a ∘ b ∘ cos(b ∘ y + c) + S y. `L'(y)` is the gradient as a row (∂L/∂y)."""
+    if value.shape[2] != 1:  # a row (L(y^T)) is not the column it takes
+        raise EvalError("vector_function_argument", name=name)
+    column = value
+    n = column.shape[1]
+    a, b, c, s = _drawn(env, f"{name}#loss{n}", lambda r: (
+        r.uniform(0.5, 1.5, (env.k, n, 1)), r.uniform(0.5, 1.5, (env.k, n, 1)),
+        r.uniform(0, 2 * math.pi, (env.k, n, 1)), _symmetric(r.normal(0, 0.5, (env.k, n, n)))))
+    if order == 0:
+        quadratic = np.matmul(np.swapaxes(column, 1, 2), np.matmul(s, column))[:, 0, 0] / 2
+        return (a * np.sin(b * column + c)).sum(axis=(1, 2)) + quadratic
+    if order == 1:
+        return np.swapaxes(a * b * np.cos(b * column + c) + np.matmul(s, column), 1, 2)
+    raise EvalError("vector_function_order", name=name)
+
+
+def _symmetric(half: np.ndarray) -> np.ndarray:
+    return half + np.swapaxes(half, 1, 2)
+
+
+def _drawn(env: Env, key: str, draw) -> tuple[np.ndarray, ...]:
+    """A random function's coefficients, drawn once per environment (kept with its functions:
+    they depend on the name and the sizes only)."""
+    if key not in env.functions:
+        env.functions[key] = draw(env.rng(key))
+    return env.functions[key]
+
+
+JACOBIAN_STEP = 1e-30
+
+
+def _vector_derivative(node: Diff, env: Env) -> np.ndarray:
+    """The Jacobian of expr by the declared vector `var`, one column per entry of var, by the
+    complex step (Squire & Trapp 1998): var's j-th entry moved by JACOBIAN_STEP i, the vectors
+    defined from it computed again, column j = Im(expr) / step. Exact to rounding for analytic
+    formulas (no cancellation); with |x|, sign, max, min (not analytic) it is not decided.
+    A scalar's Jacobian is a row; a row vector's is read as its column's."""
+    if node.order != 1 or any(type(n) is Diff and n.vector for n in walk(node.expr)):
+        raise EvalError("vector_derivative_order")
+    if any(type(n) in (Func, FuncN) and n.name in _NOT_ANALYTIC for n in walk(node.expr)):
+        raise CannotDecide("member_derivative_not_smooth")
+    x = _eval(MatSym(node.var), env)
+    if not is_matrix(x) or x.shape[2] != 1:
+        raise EvalError("vector_derivative_by", var=node.var)
+    kept = {name: v for name, v in env.matrices.items() if name not in env.definitions}
+    columns = []
+    for j in range(x.shape[1]):
+        moved = x.copy()
+        moved[:, j, 0] += 1j * JACOBIAN_STEP
+        value = _eval(node.expr, replace(env, matrices={**kept, node.var: moved}, members={}))
+        if is_matrix(value) and 1 not in value.shape[1:]:
+            raise EvalError("jacobian_of_matrix")
+        columns.append(value.reshape(env.k, -1).imag / JACOBIAN_STEP)
+    return np.stack(columns, axis=-1).astype(complex)
+
+
+def _derivative(node: Diff, env: Env) -> np.ndarray:
+    return _vector_derivative(node, env) if node.vector else _member_derivative(node, env)
+
+
+def _matsym(node: MatSym, env: Env) -> np.ndarray:
+    name = node.name
+    if name in env.definitions and name not in env.matrices:
+        value = _eval(env.definitions[name], env)
+        if not is_matrix(value) or value.shape[1:] != env.sizes.get(name, value.shape[1:]):
+            raise EvalError("definition_shape", name=name)
+        env.matrices[name] = value
+    return env.matrix(name)
 
 
 def _multiply_values(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -239,6 +429,8 @@ def _multiply_values(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _div(node: Div, env: Env) -> np.ndarray:
     num, den = _eval(node.num, env), _eval(node.den, env)
+    if env.sizes:
+        num, den = scalar_of_1x1(num), scalar_of_1x1(den)
     if is_matrix(den):
         raise EvalError("matrix_division")
     return num / (den[:, None, None] if is_matrix(num) else den)
@@ -246,6 +438,8 @@ def _div(node: Div, env: Env) -> np.ndarray:
 
 def _pow(node: Pow, env: Env) -> np.ndarray:
     base = _eval(node.base, env)
+    if env.sizes:
+        base = scalar_of_1x1(base)
     if not is_matrix(base):
         exponent = _eval(node.exp, env)
         if is_matrix(exponent):
@@ -268,6 +462,10 @@ def _apply(node: Apply, env: Env, values: list[np.ndarray] | None = None) -> np.
     name, order = node.name, node.order
     if values is None:
         values = [_eval(a, env) for a in node.args]
+    if env.sizes and len(values) == 1 and (env.size_of(name) or is_matrix(values[0])):
+        if env.size_of(name):  # a declared vector function (or a member of a family of them)
+            return _vector_function(name, values[0], order, env)
+        return _scalar_function_of_vector(name, values[0], order, env)
     if len(values) == 1:
         return env.function(name).value(values[0], order)
     if len({v.shape for v in values}) != 1:
@@ -403,7 +601,7 @@ def _member(node: Member, env: Env) -> np.ndarray:
     """Each point takes the member its own index names: x_{l+1} at l = 2 is x_3."""
     index, ok = _whole_values(_eval(node.index, env))
     args = [_eval(a, env) for a in node.args]
-    if node.kind == "function" and len(args) == 1:
+    if node.kind == "function" and len(args) == 1 and not is_matrix(args[0]):
         return _function_members(node, index, ok, args[0], env)
     result = None
     for m in np.unique(index[ok]).tolist():
@@ -449,10 +647,11 @@ def _member_value(node: Member, m: int, args: list[np.ndarray], env: Env) -> np.
         return _apply(Apply(name, node.args, node.order), env, args)
     relation = env.relations.get(node.family)
     if relation is None or m < relation.first_index:
-        if relation is not None and m < 0:
-            return np.full(env.k, np.nan, dtype=complex)  # before the first member
-        if node.kind == "matrix":
-            return env.matrix(name)
+        if relation is not None and m < 0:  # before the first member
+            size = env.size_of(node.family)  # a family of vectors: undefined vectors
+            return np.full((env.k, *size) if size else env.k, np.nan, dtype=complex)
+        if node.kind == "matrix":  # (a family of vectors too: moved when differentiated by)
+            return _moved(node.family, m, env.matrix(name), env)
         drawn = env.members.get(name)  # kept with the members: a bound index copies `symbols`
         if drawn is None:
             drawn = env.members[name] = env.symbol(name)
@@ -472,7 +671,13 @@ def _moved(family: str, m: int, value: np.ndarray, env: Env) -> np.ndarray:
     if env.perturbed is None or env.perturbed[0] != family:
         return value
     hit = env.perturbed[1] == m
-    return value + 1j * MEMBER_STEP * _broadcast_mask(hit, value) if hit.any() else value
+    if not hit.any():
+        return value
+    step = 1j * MEMBER_STEP
+    if len(env.perturbed) > 2:  # a vector member: only its entry perturbed[2] moves
+        step = np.zeros(value.shape[1:], dtype=complex)
+        step[env.perturbed[2], 0] = 1j * MEMBER_STEP
+    return value + step * _broadcast_mask(hit, value)
 
 
 def _scalar(env: Env, value: float) -> np.ndarray:
@@ -489,7 +694,7 @@ _EVAL = {
     Num: lambda n, env: _scalar(env, n.value),
     Const: lambda n, env: _scalar(env, math.e if n.name == "e" else math.pi),
     Sym: lambda n, env: env.symbol(n.name),
-    MatSym: lambda n, env: env.matrix(n.name),
+    MatSym: _matsym,
     Ident: lambda n, env: np.broadcast_to(np.eye(env.n, dtype=complex), (env.k, env.n, env.n)),
     Neg: lambda n, env: -_eval(n.arg, env),
     Add: _add,
@@ -504,7 +709,7 @@ _EVAL = {
     Matrix: _matrix,
     Series: _series,
     Member: _member,
-    Diff: _member_derivative,  # only derivatives by a member are left after expansion
+    Diff: _derivative,  # by a member or a declared vector: left by the expansion
     Moment: _moment,
 }
 
@@ -528,7 +733,7 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-x))
 
 
-def _real_function(f, inside=None):
+def _real_function(f, inside=None, analytic=False):
     """A function of real numbers only (cube root, sign, floor, the inverse functions): NaN
     (undefined) off the real line and outside its real domain `inside(x)`. The principal complex
     branch would be wrong here: arcsin(2) + arccos(2) = pi/2 exactly, the imaginary parts
@@ -539,6 +744,9 @@ def _real_function(f, inside=None):
         if inside is not None:
             ok &= inside(real)
         with np.errstate(all="ignore"):
+            if analytic and np.count_nonzero(x.imag):  # a complex step's tiny imaginary part
+                # is kept (a Jacobian's column, values/evaluate.py _vector_derivative)
+                return np.where(ok, f(np.where(ok, real + 1j * x.imag, 0.5)), np.nan)
             return np.where(ok, f(np.where(ok, real, 0.5)), np.nan).astype(complex)
     return apply
 
@@ -554,8 +762,9 @@ def _beyond_one(x: np.ndarray) -> np.ndarray:
 # Real domains (A&S 4.4, 4.6): arcsin, arccos on [-1, 1]; arcsec, arccsc for |x| >= 1; arcosh
 # from 1; artanh on (-1, 1), arcoth outside [-1, 1]; arsech on (0, 1], arcsch off 0.
 _FUNCS = {
-    "sqrt": _real_function(np.sqrt, lambda x: x >= 0), "cbrt": _real_function(np.cbrt),
-    "exp": np.exp, "log": _real_function(np.log, lambda x: x > 0),
+    "sqrt": _real_function(np.sqrt, lambda x: x >= 0, analytic=True),
+    "cbrt": _real_function(np.cbrt),
+    "exp": np.exp, "log": _real_function(np.log, lambda x: x > 0, analytic=True),
     "abs": lambda x: np.abs(x).astype(complex), "sign": _real_function(np.sign),
     "sigmoid": _sigmoid,
     "sin": np.sin, "cos": np.cos, "tan": np.tan, "sec": lambda x: 1 / np.cos(x),

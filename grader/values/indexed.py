@@ -33,13 +33,15 @@ import numpy as np
 
 from ..errors import GraderError
 from ..reading.families import Relation
-from ..reading.nodes import Diff, Member, Node, Series, Sym, facts, free_names, walk
+from ..reading.nodes import Add, Diff, Member, Node, Series, Sym, facts, free_names, walk
 from ..result import Counterexample
 from .confirm import texts_that_differ
 from .counterexample import format_value
 from .decide import MATRIX_SIZE, SEED, SampleVerdict, compare_values
 from .evaluate import Env, evaluate
 from .exact import exact_value
+from .shapes import VectorSpace, infer_space
+from .vector_sampling import vector_verdict, with_space
 
 INTEGER_HIGH = 9
 RELATION_HIGH = 6
@@ -61,6 +63,14 @@ class Indexing:
     integers: frozenset[str] = frozenset()
     relations: tuple[Relation, ...] = ()
     positive: frozenset[str] = frozenset()
+    # Declared vectors (issue 25): their names, the vector functions, and the vectors defined
+    # by a relation (`y = x + Wx`); `space` is their sizes, inferred from the lines being
+    # compared (values/shapes.py; set by the kinds that read the lines).
+    vectors: frozenset[str] = frozenset()
+    vector_functions: frozenset[str] = frozenset()
+    matrices: frozenset[str] = frozenset()
+    definitions: tuple[tuple[str, Node], ...] = ()
+    space: VectorSpace | None = None
 
 
 NO_INDEXING = Indexing()
@@ -182,6 +192,10 @@ def indexed_verdict(answer: Node, expected: Node, indexing: Indexing | None) -> 
     """Both formulas at the same integer points; exact where their terms are rational."""
     indexing = indexing or NO_INDEXING
     matrix_mode = bool(facts(answer).matrices or facts(expected).matrices)
+    if indexing.vectors:
+        space = indexing.space or sized_space(indexing, (expected, answer))
+        env = with_space(indexed_env((answer, expected), True, indexing), space)
+        return vector_verdict(answer, expected, space, env)
     env = indexed_env((answer, expected), matrix_mode, indexing, vectors=True)
     try:
         expected_value = evaluate(expected, env)
@@ -256,3 +270,13 @@ def _point_text(value: Fraction) -> str:
     """The point exactly as evaluated: 3, -34/21."""
     return str(value.numerator) if value.denominator == 1 else \
         f"{value.numerator}/{value.denominator}"
+
+
+def sized_space(indexing: Indexing, nodes: tuple[Node, ...]) -> VectorSpace:
+    """The sizes of the declared vectors, read from `nodes` in order (values/shapes.py), after
+    the relations of the families of vectors (`x_{l+1} = x_l + F_l(x_l)`: F's output is x's
+    size)."""
+    recursions = tuple(Add((Member(r.family, Sym(r.var), "matrix"), r.rhs))
+                       for r in indexing.relations if r.family in indexing.vectors)
+    return infer_space(recursions + tuple(nodes), indexing.vectors, indexing.vector_functions,
+                       indexing.matrices, indexing.definitions)

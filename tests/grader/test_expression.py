@@ -50,7 +50,7 @@ JF = {"matrices": ["J_F", "g"]}
         ("x_{l+1}", "x_{l + 1}", {}, True),
         ("x_{l+1}", "x_l + 1", {"symbols": ["x_l", "x_{l+1}"]}, False),
         (r"\frac{x}{2}", "x/2", {}, True),
-        (r"\frac{1}{2}\|y\|", "x", {}, None),  # \| is not supported: unreadable
+        (r"\frac{1}{2}\|y\|", r"\frac{1}{2}|y|", {}, True),  # a scalar's norm \|y\| is |y|
     ],
 )
 def test_formula_verdicts(grade, answer, expected, decls, correct):

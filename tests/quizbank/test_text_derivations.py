@@ -91,6 +91,10 @@ SUBSTITUTIONS = {
     "stochdepth-expected-depth": "p_l = 1 - (l/L)(1 - p_L) used, then L = 54, p_L = 0.5 put in",
     "grad-residual-upstream-chain": "∂L/∂x_{l+1} named g (the question's upstream gradient)",
     "variance-sum-numeric": "Var(x) = 1, Var(f) = 0.5, Cov(x, f) = -0.1 put in",
+    # Var(w) = g^2/n is the initialization's rule (what Var(w) is set to), not an identity
+    "gen-init-uniform-bound": "Var(w) = g^2/n, the rule the question states, put in",
+    "xavier-harmonic-compromise-numeric": "Var(w) = 2/(n_in + n_out), Xavier's rule, then n_in, "
+                                          "n_out put in",
 }
 # What a solution's derivation assumes that its question states in words (the recursion of the
 # unrolled stack): declared here as the Derivation checker would be told it.
