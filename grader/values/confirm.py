@@ -6,8 +6,12 @@
 - Anything else (precise.py): a float "equal" that is not at rounding level, or that rests on an
   absolute tolerance (tiny values), is checked again at a few points in multi-precision
   arithmetic, as is an "undecided" whose valid points disagree only slightly; a float
-  "different" is kept only when some point's difference is certified there.
-- Numbers without a finite value: `inf` is `inf` (the floats skip infinite values).
+  "different" is kept only when some point's difference is certified there (a point where only
+  the answer is undefined, when its limit there is not the expected value). An agreement at
+  rounding level is checked at BEYOND_DOUBLE points: differences below double precision count.
+  An expected answer written with long decimals is compared at their precision (own_precision).
+- Numbers without a finite value: `inf` is `inf` (the floats skip infinite values), and
+  formulas of numbers with infinities are their limits (extended.py).
 """
 
 from __future__ import annotations

@@ -12,6 +12,8 @@ d = answer − expected is
   a learner is not an artefact;
 - zero when both are within their noise floors (1e-20 and 1e-50 of the largest magnitude);
 - unknown otherwise (None).
+Where the answer is undefined and the expected answer is not, the answer's limit is taken
+(`_limit_agrees`): a removable singularity ((n+1)!/(n-1)! at n = -1) is not a difference.
 The noise floor is an estimate (cancellation is bounded by the largest magnitude met, as in
 bench/corpus/identity_checks.py), not interval arithmetic: a certificate rests on two
 evaluations at different precisions agreeing far above it.
