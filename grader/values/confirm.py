@@ -130,8 +130,9 @@ def _has_infinity(node: Node) -> bool:
 @lru_cache(maxsize=512)
 def own_precision(expected: Node) -> float:
     """Half a unit in the last figure of the expected answer's least precise long decimal
-    (LONG_DECIMAL significant figures or more: a printed float such as -9.42477796076938),
-    relative to that decimal; 0.0 when it has none (shorter decimals are exact: 0.5 x is x/2)."""
+    (LONG_DECIMAL significant figures or more: a printed float such as -9.42477796076938; for
+    the shortest text of a double, one ulp), relative to that decimal; 0.0 when it has none
+    (shorter decimals are exact: 0.5 x is x/2)."""
     widest = 0.0
     for node in walk(expected):
         if type(node) is Num and node.value:
@@ -142,7 +143,8 @@ def own_precision(expected: Node) -> float:
 
 
 def _half_unit(text: str) -> float | None:
-    """Half a unit in the last figure of a decimal of LONG_DECIMAL figures or more, else None."""
+    """Half a unit in the last figure of a decimal of LONG_DECIMAL figures or more (at least one
+    ulp when it is a printed double), else None."""
     mantissa, _, exponent = text.lower().partition("e")
     if "." not in mantissa:
         return None
@@ -150,7 +152,14 @@ def _half_unit(text: str) -> float | None:
     figures = len((whole + fraction).lstrip("0"))
     if figures < LONG_DECIMAL:
         return None
-    return 0.5 * 10.0 ** (int(exponent or 0) - len(fraction))
+    half_unit = 0.5 * 10.0 ** (int(exponent or 0) - len(fraction))
+    value = float(text)
+    if Decimal(repr(value)) == Decimal(text):
+        # The shortest text of a double (as Python, JavaScript and JSON print it): that double
+        # stands for the values that round to it, so the key is within one unit in the last
+        # place (ulp) of them: half an ulp from the value to the double, half from it to the text.
+        return max(half_unit, math.ulp(value))
+    return half_unit
 
 
 def _certified(answer: Node, expected: Node, env: Env, j: int) -> bool:

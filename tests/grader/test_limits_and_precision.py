@@ -8,6 +8,7 @@ Every verdict is justified in the test itself, independently of the grader: mpma
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import mpmath
@@ -189,6 +190,10 @@ def test_identities_stay_right_at_higher_precision(expected, answer, symbols):
     ("0.142857142857143 x", "x/7", ("x",)),
     # 3.1/2.8 = 1.10714285714285714285714…; 21 figures: |key - 31/28| = 1.4e-21 < 5e-21.
     ("1.10714285714285714286", "3.1/2.8", ()),
+    # repr(math.log(3)) is 1.0986122886681098, ln 3 = 1.09861228866810969139…: off by 1.1e-16,
+    # more than half a unit of the last figure (5e-17), less than one ulp of the double (2.2e-16):
+    # the key is the double nearest ln 3, printed.
+    ("1.0986122886681098", "\\ln 3", ()),
 ])
 def test_an_answer_within_the_keys_own_precision_is_right(expected, answer, symbols):
     result = check(expected, answer, symbols=symbols)
@@ -200,6 +205,10 @@ def test_the_oracle_of_the_decimal_keys():
     assert abs(Fraction("0.142857142857143") - Fraction(1, 7)) < Fraction(5, 10 ** 16)
     assert abs(Fraction("1.10714285714285714286") - Fraction(31, 28)) < Fraction(5, 10 ** 21)
     assert abs(Fraction("1.1071428571428571428") - Fraction(31, 28)) > Fraction(5, 10 ** 20)
+    assert repr(math.log(3)) == "1.0986122886681098"
+    off = abs(mpmath.mpf("1.0986122886681098") - mpmath.log(3))
+    assert mpmath.mpf("5e-17") < off < math.ulp(1.0986122886681098)
+    assert abs(mpmath.mpf("1.0986122886681098") - mpmath.log(3) - mpmath.mpf("1e-15")) > 4e-16
 
 
 @pytest.mark.parametrize("expected, answer, symbols", [
@@ -207,6 +216,7 @@ def test_the_oracle_of_the_decimal_keys():
     ("-9.42477796076938 y^2", "-9.4247779607694 y^2", ("y",)),  # off by 2e-14 > 5e-15
     ("0.333 x", "x/3", ("x",)),  # a short decimal is exact (README: 0.5x is x/2)
     ("0.5 x", "0.54 x", ("x",)),
+    ("1.0986122886681098", "\\ln 3 + 10^{-15}", ()),  # 1e-15 away: more than an ulp
 ])
 def test_outside_the_keys_precision_or_a_short_decimal_is_wrong(expected, answer, symbols):
     assert check(expected, answer, symbols=symbols).verdict == "wrong"
