@@ -68,8 +68,11 @@ def confirmed(answer: Node, expected: Node, verdict: SampleVerdict,
         return replace(exact, env=verdict.env,
                        sample=verdict.sample if verdict.status == "different" else None)
     points, env = verdict.points, verdict.env
-    if verdict.status == "undecided" and facts(answer).constant and facts(expected).constant:
-        return _infinities(answer, expected, verdict)
+    if facts(answer).constant and facts(expected).constant and (
+            verdict.status == "undecided" or _has_infinity(answer) or _has_infinity(expected)):
+        limits = _infinities(answer, expected, verdict)
+        if limits is not verdict or verdict.status == "undecided":
+            return limits
     if points is None or env is None or facts(answer).matrices or facts(expected).matrices:
         return verdict  # matrices: the float verdict stands
     if verdict.status == "equal" and trusted_agreement(points, env):
@@ -89,8 +92,16 @@ def _infinities(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleV
     a, e = extended_value(answer), extended_value(expected)
     if a is None or e is None or not (math.isinf(a) or math.isinf(e)):
         return verdict
-    same = a == e  # inf == inf, inf != -inf, inf != 5
-    return replace(verdict, status="equal" if same else "different", sample=None, path="exact")
+    if a == e:  # inf == inf, inf != -inf, inf != 5
+        return replace(verdict, status="equal", sample=None, path="exact")
+    shown = Counterexample("", _extended_text(a), _extended_text(e))
+    return replace(verdict, status="different", sample=None, example=shown, path="exact")
+
+
+def _extended_text(value: float) -> str:
+    if math.isinf(value):
+        return "∞" if value > 0 else "-∞"
+    return texts_that_differ(Fraction(value), Fraction(value))[0]
 
 
 def trusted_agreement(points: PointMasks, env: Env) -> bool:

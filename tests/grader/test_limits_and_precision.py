@@ -121,6 +121,11 @@ def test_a_wrong_limit_is_wrong(expected, answer):
     assert check(expected, answer, symbols=()).verdict == "wrong"
 
 
+def test_a_wrong_limit_says_the_answers_value():
+    result = check("5", "2^\\infty", symbols=())
+    assert "Your answer equals ∞." in result.feedback  # main: "an undefined value"
+
+
 @pytest.mark.parametrize("text", [
     "1^{\\infty}",  # indeterminate: (1 + 1/t)^t → e, 1^t → 1
     "(-2)^{\\infty}",  # oscillates between ±∞
