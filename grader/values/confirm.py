@@ -26,7 +26,8 @@ from itertools import product
 import numpy as np
 
 from ..errors import GraderError
-from ..reading.nodes import Node, Num, facts, walk
+from ..reading.constant import constant_value
+from ..reading.nodes import Factorial, Node, Num, Pow, facts, is_constant, walk
 from ..result import Counterexample
 from .counterexample import NICE_VALUES, nice_difference
 from .decide import PointMasks, SampleVerdict, enough_valid
@@ -40,6 +41,8 @@ SHORT_TEXT = 12  # a counterexample value this short is taken at once
 MAX_CONFIRM = 3  # points of a float agreement confirmed in multi-precision
 BEYOND_DOUBLE = 2  # near points where a rounding-level agreement is checked in multi-precision
 LONG_DECIMAL = 10  # a decimal key with this many significant figures is compared at its precision
+ORDINARY = (1e-4, 1e4)  # constants of these magnitudes need no check beyond double precision
+EXPONENT_AMPLIFIES = 30
 
 
 def exactly(answer: Node, expected: Node) -> SampleVerdict | None:
@@ -119,6 +122,8 @@ def _beyond_double(answer: Node, expected: Node, verdict: SampleVerdict) -> Samp
     answer's own long decimals (`own_precision`)."""
     if _has_infinity(answer) or _has_infinity(expected):
         return verdict  # limits at infinity (2^{-\\infty}): no point to evaluate them at
+    if not (_extreme_constants(answer) or _extreme_constants(expected)):
+        return verdict  # ordinary constants: no difference hides below a double's rounding
     points, env = verdict.points, verdict.env
     near = np.flatnonzero(points.valid[:env.k - env.wide])
     count = 1 if facts(answer).constant and facts(expected).constant else BEYOND_DOUBLE
@@ -132,6 +137,29 @@ def _beyond_double(answer: Node, expected: Node, verdict: SampleVerdict) -> Samp
     except NotPrecise:
         pass
     return verdict
+
+
+@lru_cache(maxsize=1024)
+def _extreme_constants(node: Node) -> bool:
+    """Whether a formula has what can hide a difference below double precision: a number, a
+    constant power or a factorial of magnitude outside ORDINARY (1e-4..1e4: `10^{-17}`, `2^{50}`,
+    `1e-16`, `20!`), a constant exponent of EXPONENT_AMPLIFIES or more (`(1 + x)^{50}`), or a decimal of
+    LONG_DECIMAL figures (`0.333333333333`). Without them, a rounding-level agreement is kept:
+    the check at 30/60 digits would cost every right answer with a function in it."""
+    for n in walk(node):
+        if type(n) is Num:
+            if n.value and not ORDINARY[0] <= abs(n.value) <= ORDINARY[1] or \
+                    _half_unit(n.text) is not None:
+                return True
+        elif type(n) in (Pow, Factorial) and is_constant(n):
+            value = constant_value(n)
+            if value is None or value and not ORDINARY[0] <= abs(value) <= ORDINARY[1]:
+                return True
+        if type(n) is Pow and is_constant(n.exp):
+            exponent = constant_value(n.exp)
+            if exponent is None or abs(exponent) >= EXPONENT_AMPLIFIES:
+                return True
+    return False
 
 
 def _has_infinity(node: Node) -> bool:

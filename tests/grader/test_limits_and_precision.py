@@ -157,6 +157,7 @@ def test_extended_values():
     ("1", "e^{10^{-17}}", ()),
     ("x", "x + 10^{-17}\\sin(x)", ("x",)),
     ("e^x", "e^{x + 10^{-16}}", ("x",)),
+    ("x", "x + (1/3 - 0.3333333333333333)\\sin(x)", ("x",)),
 ])
 def test_differences_below_double_precision_are_wrong(expected, answer, symbols):
     # Independently (mpmath, 50 digits): each difference is nonzero, far above 50-digit noise,
@@ -167,6 +168,8 @@ def test_differences_below_double_precision_are_wrong(expected, answer, symbols)
         "e^{10^{-17}}": mpmath.exp(mpmath.mpf(10) ** -17) - 1,
         "x + 10^{-17}\\sin(x)": mpmath.mpf(10) ** -17 * mpmath.sin(1),  # at x = 1
         "e^{x + 10^{-16}}": mpmath.exp(1 + mpmath.mpf(10) ** -16) - mpmath.e,  # at x = 1
+        "x + (1/3 - 0.3333333333333333)\\sin(x)":
+            (mpmath.mpf(1) / 3 - mpmath.mpf("0.3333333333333333")) * mpmath.sin(1),
     }[answer]
     assert mpmath.mpf(10) ** -30 < abs(exact) < 1e-9
     result = check(expected, answer, symbols=symbols)
