@@ -170,7 +170,7 @@ def _has_infinity(node: Node) -> bool:
 def own_precision(expected: Node) -> float:
     """Half a unit in the last figure of the expected answer's least precise long decimal
     (LONG_DECIMAL significant figures or more: a printed float such as -9.42477796076938; for
-    the shortest text of a double, one ulp), relative to that decimal; 0.0 when it has none
+    the shortest text of a double, half an ulp from that double), relative to that decimal; 0.0 when it has none
     (shorter decimals are exact: 0.5 x is x/2)."""
     widest = 0.0
     for node in walk(expected):
@@ -182,8 +182,8 @@ def own_precision(expected: Node) -> float:
 
 
 def _half_unit(text: str) -> float | None:
-    """Half a unit in the last figure of a decimal of LONG_DECIMAL figures or more (at least one
-    ulp when it is a printed double), else None."""
+    """Half a unit in the last figure of a decimal of LONG_DECIMAL figures or more (for a printed
+    double, at least half an ulp from that double), else None."""
     mantissa, _, exponent = text.lower().partition("e")
     if "." not in mantissa:
         return None
@@ -195,9 +195,10 @@ def _half_unit(text: str) -> float | None:
     value = float(text)
     if Decimal(repr(value)) == Decimal(text):
         # The shortest text of a double (as Python, JavaScript and JSON print it): that double
-        # stands for the values that round to it, so the key is within one unit in the last
-        # place (ulp) of them: half an ulp from the value to the double, half from it to the text.
-        return max(half_unit, math.ulp(value))
+        # stands for the values that round to it, within half an ulp of it, and the text is
+        # `gap` away from the double.
+        gap = abs(Decimal(value) - Decimal(text))
+        return max(half_unit, math.ulp(value) / 2 + float(gap))
     return half_unit
 
 
