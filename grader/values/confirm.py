@@ -142,10 +142,11 @@ def _beyond_double(answer: Node, expected: Node, verdict: SampleVerdict) -> Samp
 @lru_cache(maxsize=1024)
 def _extreme_constants(node: Node) -> bool:
     """Whether a formula has what can hide a difference below double precision: a number, a
-    constant power or a factorial of magnitude outside ORDINARY (1e-4..1e4: `10^{-17}`, `2^{50}`,
-    `1e-16`, `20!`), a constant exponent of EXPONENT_AMPLIFIES or more (`(1 + x)^{50}`), or a decimal of
-    LONG_DECIMAL figures (`0.333333333333`). Without them, a rounding-level agreement is kept:
-    the check at 30/60 digits would cost every right answer with a function in it."""
+    constant power or a factorial of magnitude outside ORDINARY (1e-4..1e4: `10^{-17}`,
+    `2^{50}`, `1e-16`, `20!`), a constant exponent of EXPONENT_AMPLIFIES or more
+    (`(1 + x)^{50}`), or a decimal of LONG_DECIMAL figures (`0.333333333333`). Without them, a
+    rounding-level agreement is kept: the check at 30/60 digits would cost every right answer
+    with a function in it."""
     for n in walk(node):
         if type(n) is Num:
             if n.value and not ORDINARY[0] <= abs(n.value) <= ORDINARY[1] or \
@@ -170,8 +171,8 @@ def _has_infinity(node: Node) -> bool:
 def own_precision(expected: Node) -> float:
     """Half a unit in the last figure of the expected answer's least precise long decimal
     (LONG_DECIMAL significant figures or more: a printed float such as -9.42477796076938; for
-    the shortest text of a double, half an ulp from that double), relative to that decimal; 0.0 when it has none
-    (shorter decimals are exact: 0.5 x is x/2)."""
+    the shortest text of a double, half an ulp from that double), relative to that decimal;
+    0.0 when it has none (shorter decimals are exact: 0.5 x is x/2)."""
     widest = 0.0
     for node in walk(expected):
         if type(node) is Num and node.value:
@@ -191,13 +192,16 @@ def _half_unit(text: str) -> float | None:
     figures = len((whole + fraction).lstrip("0"))
     if figures < LONG_DECIMAL:
         return None
-    half_unit = 0.5 * 10.0 ** (int(exponent or 0) - len(fraction))
-    value = float(text)
-    if Decimal(repr(value)) == Decimal(text):
+    try:
+        half_unit = 0.5 * 10.0 ** (int(exponent or 0) - len(fraction))
+        value, written = float(text), Decimal(text)
+    except (ValueError, ArithmeticError):  # not a plain decimal (written another way)
+        return None
+    if Decimal(repr(value)) == written:
         # The shortest text of a double (as Python, JavaScript and JSON print it): that double
         # stands for the values that round to it, within half an ulp of it, and the text is
         # `gap` away from the double.
-        gap = abs(Decimal(value) - Decimal(text))
+        gap = abs(Decimal(value) - written)
         return max(half_unit, math.ulp(value) / 2 + float(gap))
     return half_unit
 
