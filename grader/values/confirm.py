@@ -6,8 +6,12 @@
 - Anything else (precise.py): a float "equal" that is not at rounding level, or that rests on an
   absolute tolerance (tiny values), is checked again at a few points in multi-precision
   arithmetic, as is an "undecided" whose valid points disagree only slightly; a float
-  "different" is kept only when some point's difference is certified there.
-- Numbers without a finite value: `inf` is `inf` (the floats skip infinite values).
+  "different" is kept only when some point's difference is certified there (a point where only
+  the answer is undefined, when its limit there is not the expected value). An agreement at
+  rounding level is checked at BEYOND_DOUBLE points: differences below double precision count.
+  An expected answer written with long decimals is compared at their precision (own_precision).
+- Numbers without a finite value: `inf` is `inf` (the floats skip infinite values), and
+  formulas of numbers with infinities are their limits (extended.py).
 """
 
 from __future__ import annotations
@@ -16,23 +20,29 @@ import math
 from dataclasses import replace
 from decimal import Decimal, localcontext
 from fractions import Fraction
+from functools import lru_cache
 from itertools import product
 
 import numpy as np
 
 from ..errors import GraderError
-from ..reading.nodes import Node, facts
+from ..reading.constant import constant_value
+from ..reading.nodes import Factorial, Node, Num, Pow, facts, is_constant, walk
 from ..result import Counterexample
 from .counterexample import NICE_VALUES, nice_difference
 from .decide import PointMasks, SampleVerdict, enough_valid
-from .evaluate import Env, evaluate
+from .evaluate import Env
 from .exact import exact_value, identical, rational_form
+from .extended import extended_value
 from .precise import NotPrecise, difference_at, texts_at
 
 MAX_EXACT_CANDIDATES = 64
 SHORT_TEXT = 12  # a counterexample value this short is taken at once
-_ONE_POINT = Env(k=1, n=1, seed=0)  # numbers only: no name is ever drawn in it
 MAX_CONFIRM = 3  # points of a float agreement confirmed in multi-precision
+BEYOND_DOUBLE = 2  # near points where a rounding-level agreement is checked in multi-precision
+LONG_DECIMAL = 10  # a decimal key with this many significant figures is compared at its precision
+ORDINARY = (1e-4, 1e4)  # constants of these magnitudes need no check beyond double precision
+EXPONENT_AMPLIFIES = 30
 
 
 def exactly(answer: Node, expected: Node) -> SampleVerdict | None:
@@ -43,8 +53,8 @@ def exactly(answer: Node, expected: Node) -> SampleVerdict | None:
     if ra is None or re is None:
         return None
     same = identical(ra, re)
-    if same is None:
-        return None
+    if same is None or not same and own_precision(expected):
+        return None  # a long decimal key is compared at its own precision (_beyond_double)
     if same:
         return SampleVerdict("equal", path="exact")
     return SampleVerdict("different", example=exact_counterexample(ra.node, re.node),
@@ -61,12 +71,15 @@ def confirmed(answer: Node, expected: Node, verdict: SampleVerdict,
         return replace(exact, env=verdict.env,
                        sample=verdict.sample if verdict.status == "different" else None)
     points, env = verdict.points, verdict.env
-    if verdict.status == "undecided" and facts(answer).constant and facts(expected).constant:
-        return _infinities(answer, expected, verdict)
+    if facts(answer).constant and facts(expected).constant and (
+            verdict.status == "undecided" or _has_infinity(answer) or _has_infinity(expected)):
+        limits = _infinities(answer, expected, verdict)
+        if limits is not verdict or verdict.status == "undecided":
+            return limits
     if points is None or env is None or facts(answer).matrices or facts(expected).matrices:
         return verdict  # matrices: the float verdict stands
     if verdict.status == "equal" and trusted_agreement(points, env):
-        return verdict  # the fast path's own verdict
+        return _beyond_double(answer, expected, verdict)
     if verdict.status == "undecided" and not (points.valid & ~points.tight).any():
         return verdict  # too few points in the domain: nothing to look at more closely
     try:
@@ -76,15 +89,22 @@ def confirmed(answer: Node, expected: Node, verdict: SampleVerdict,
 
 
 def _infinities(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleVerdict:
-    """Numbers without a finite value: infinity is a value (`inf` is `inf`, not `-inf`, not 5)."""
-    try:
-        a, e = (complex(evaluate(n, _ONE_POINT)[0]) for n in (answer, expected))
-    except GraderError:
+    """Numbers without a finite value: infinity is a value (`inf` is `inf`, not `-inf`, not 5),
+    and powers, exponentials and products of numbers with infinities are their limits
+    (extended.py: `2^{-\\infty}` is 0, `(1/2)^{-\\infty}` is `\\infty`)."""
+    a, e = extended_value(answer), extended_value(expected)
+    if a is None or e is None or not (math.isinf(a) or math.isinf(e)):
         return verdict
-    if not (math.isinf(a.real) or math.isinf(e.real)) or a.imag or e.imag:
-        return verdict
-    same = a.real == e.real  # inf == inf, inf != -inf, inf != 5
-    return replace(verdict, status="equal" if same else "different", sample=None, path="exact")
+    if a == e:  # inf == inf, inf != -inf, inf != 5
+        return replace(verdict, status="equal", sample=None, path="exact")
+    shown = Counterexample("", _extended_text(a), _extended_text(e))
+    return replace(verdict, status="different", sample=None, example=shown, path="exact")
+
+
+def _extended_text(value: float) -> str:
+    if math.isinf(value):
+        return "∞" if value > 0 else "-∞"
+    return texts_that_differ(Fraction(value), Fraction(value))[0]
 
 
 def trusted_agreement(points: PointMasks, env: Env) -> bool:
@@ -95,8 +115,100 @@ def trusted_agreement(points: PointMasks, env: Env) -> bool:
     return points.rounding_level(env.k - env.wide)
 
 
+def _beyond_double(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleVerdict:
+    """A float agreement at rounding level, checked at 30/60 digits at BEYOND_DOUBLE valid near
+    points (one for numbers): a certified difference there is a difference, however small
+    (`\\ln(2^{50}+1)/\\ln 2` is not 50), unless it is within the precision of the expected
+    answer's own long decimals (`own_precision`)."""
+    if _has_infinity(answer) or _has_infinity(expected):
+        return verdict  # limits at infinity (2^{-\\infty}): no point to evaluate them at
+    if not (_extreme_constants(answer) or _extreme_constants(expected)):
+        return verdict  # ordinary constants: no difference hides below a double's rounding
+    points, env = verdict.points, verdict.env
+    near = np.flatnonzero(points.valid[:env.k - env.wide])
+    count = 1 if facts(answer).constant and facts(expected).constant else BEYOND_DOUBLE
+    tolerance = own_precision(expected)
+    try:
+        for j in near[:count].tolist():
+            if difference_at(answer, expected, env, j, tolerance) in ("different",
+                                                                      "answer_undefined"):
+                return replace(verdict, status="different", sample=j, certified=True,
+                               shown=texts_at(answer, expected, env, j), path="precise")
+    except NotPrecise:
+        pass
+    return verdict
+
+
+@lru_cache(maxsize=1024)
+def _extreme_constants(node: Node) -> bool:
+    """Whether a formula has what can hide a difference below double precision: a number, a
+    constant power or a factorial of magnitude outside ORDINARY (1e-4..1e4: `10^{-17}`,
+    `2^{50}`, `1e-16`, `20!`), a constant exponent of EXPONENT_AMPLIFIES or more
+    (`(1 + x)^{50}`), or a decimal of LONG_DECIMAL figures (`0.333333333333`). Without them, a
+    rounding-level agreement is kept: the check at 30/60 digits would cost every right answer
+    with a function in it."""
+    for n in walk(node):
+        if type(n) is Num:
+            if n.value and not ORDINARY[0] <= abs(n.value) <= ORDINARY[1] or \
+                    _half_unit(n.text) is not None:
+                return True
+        elif type(n) in (Pow, Factorial) and is_constant(n):
+            value = constant_value(n)
+            if value is None or value and not ORDINARY[0] <= abs(value) <= ORDINARY[1]:
+                return True
+        if type(n) is Pow and is_constant(n.exp):
+            exponent = constant_value(n.exp)
+            if exponent is None or abs(exponent) >= EXPONENT_AMPLIFIES:
+                return True
+    return False
+
+
+def _has_infinity(node: Node) -> bool:
+    return any(type(n) is Num and not math.isfinite(n.value) for n in walk(node))
+
+
+@lru_cache(maxsize=512)
+def own_precision(expected: Node) -> float:
+    """Half a unit in the last figure of the expected answer's least precise long decimal
+    (LONG_DECIMAL significant figures or more: a printed float such as -9.42477796076938; for
+    the shortest text of a double, half an ulp from that double), relative to that decimal;
+    0.0 when it has none (shorter decimals are exact: 0.5 x is x/2)."""
+    widest = 0.0
+    for node in walk(expected):
+        if type(node) is Num and node.value:
+            half_unit = _half_unit(node.text)
+            if half_unit is not None:
+                widest = max(widest, half_unit / abs(node.value))
+    return widest
+
+
+def _half_unit(text: str) -> float | None:
+    """Half a unit in the last figure of a decimal of LONG_DECIMAL figures or more (for a printed
+    double, at least half an ulp from that double), else None."""
+    mantissa, _, exponent = text.lower().partition("e")
+    if "." not in mantissa:
+        return None
+    whole, _, fraction = mantissa.lstrip("+-").partition(".")
+    figures = len((whole + fraction).lstrip("0"))
+    if figures < LONG_DECIMAL:
+        return None
+    try:
+        half_unit = 0.5 * 10.0 ** (int(exponent or 0) - len(fraction))
+        value, written = float(text), Decimal(text)
+    except (ValueError, ArithmeticError):  # not a plain decimal (written another way)
+        return None
+    if Decimal(repr(value)) == written:
+        # The shortest text of a double (as Python, JavaScript and JSON print it): that double
+        # stands for the values that round to it, within half an ulp of it, and the text is
+        # `gap` away from the double.
+        gap = abs(Decimal(value) - written)
+        return max(half_unit, math.ulp(value) / 2 + float(gap))
+    return half_unit
+
+
 def _certified(answer: Node, expected: Node, env: Env, j: int) -> bool:
-    return difference_at(answer, expected, env, j) in ("different", "answer_undefined")
+    found = difference_at(answer, expected, env, j, own_precision(expected))
+    return found in ("different", "answer_undefined")
 
 
 def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleVerdict:
@@ -128,11 +240,11 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> Sa
     near_rounding = np.flatnonzero(valid & points.tight & ~points.rounding)
     worst = near_rounding[np.argsort(-points.relative[near_rounding])][:MAX_CONFIRM]
     for j in [*loose, *worst]:
-        found = difference_at(answer, expected, env, int(j))
+        found = difference_at(answer, expected, env, int(j), own_precision(expected))
         if found in ("different", "answer_undefined"):
             return replace(verdict, status="different", sample=int(j), certified=True,
                            shown=texts_at(answer, expected, env, int(j)), path="precise")
-        if found != "equal":
+        if found not in ("equal", "removable"):
             return replace(verdict, status="undecided", sample=None, path="precise")
     return replace(verdict, status="equal", sample=None, path="precise")
 

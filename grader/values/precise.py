@@ -12,6 +12,8 @@ d = answer − expected is
   a learner is not an artefact;
 - zero when both are within their noise floors (1e-20 and 1e-50 of the largest magnitude);
 - unknown otherwise (None).
+Where the answer is undefined and the expected answer is not, the answer's limit is taken
+(`_limit_agrees`): a removable singularity ((n+1)!/(n-1)! at n = -1) is not a difference.
 The noise floor is an estimate (cancellation is bounded by the largest magnitude met, as in
 bench/corpus/identity_checks.py), not interval arithmetic: a certificate rests on two
 evaluations at different precisions agreeing far above it.
@@ -51,6 +53,9 @@ LOW_DPS, HIGH_DPS = 30, 60
 NOISE_DIGITS = {LOW_DPS: 20, HIGH_DPS: 50}
 STABLE = 1e-3
 CLEAR_DIGITS = 15  # a 30-digit difference above 1e-15 of the scale needs no second precision
+# A removable singularity: the answer moved by 1e-25 (relative) agrees with the expected value to
+# 1e-15 on both sides. A smooth function moves by about the step; a pole moves to about 1e25.
+LIMIT_STEP, LIMIT_AGREE = 1e-25, 1e-15
 
 
 class Undefined(Exception):  # noqa: N818 - a signal: not a real number at this point
@@ -82,8 +87,9 @@ def _context(dps: int):
 class _Evaluation:
     """One evaluation: the context, the point, and the largest magnitude met."""
 
-    def __init__(self, ctx, env: Env, j: int) -> None:
+    def __init__(self, ctx, env: Env, j: int, shift: dict | None = None) -> None:
         self.ctx, self.env, self.j = ctx, env, j
+        self.shift = shift  # name -> relative step: the point moved to take a limit
         self.largest = ctx.mpf(1)
 
     def real(self, value):
@@ -113,7 +119,11 @@ def _symbol(ev: _Evaluation, node: Sym):
     z = complex(values[ev.j])
     if z.imag:
         raise NotPrecise(node.name)
-    return ev.ctx.mpf(z.real)
+    value = ev.ctx.mpf(z.real)
+    if ev.shift is not None:  # x (1 + s), or s itself at x = 0
+        step = ev.ctx.mpf(ev.shift[node.name])
+        value = value + step * (abs(value) if value else 1)
+    return value
 
 
 def _power(ev: _Evaluation, node: Pow):
@@ -282,41 +292,64 @@ _RULES = {
 }
 
 
-def _value(node: Node, env: Env, j: int, dps: int):
-    """(value or None if undefined, largest magnitude) at sample j."""
-    ev = _Evaluation(_context(dps), env, j)
+def _value(node: Node, env: Env, j: int, dps: int, shift: dict | None = None):
+    """(value or None if undefined, largest magnitude) at sample j (moved by `shift`)."""
+    ev = _Evaluation(_context(dps), env, j, shift)
     try:
         return ev.value(node), ev.largest
     except Undefined:
         return None, ev.largest
 
 
-def difference_at(answer: Node, expected: Node, env: Env, j: int) -> str | None:
+def difference_at(answer: Node, expected: Node, env: Env, j: int,
+                  tolerance: float = 0.0) -> str | None:
     """At sample j: "equal", "different" (certified), "answer_undefined" (the expected value is
-    a real number and the answer's is not, at both precisions), "expected_undefined", or None
-    (cannot tell). Raises NotPrecise for trees this module leaves to floats."""
+    a real number and the answer's is not, at both precisions, nor its limit), "removable" (the
+    answer is undefined there but its limit is the expected value: not a difference),
+    "expected_undefined", or None (cannot tell). A `tolerance` (relative to the expected value:
+    the precision of the decimals it is written with, confirm.py) makes a certified difference
+    within it "equal". Raises NotPrecise for trees this module leaves to floats."""
     answer, expected = expand_derivatives(answer), expand_derivatives(expected)
     a_lo, scale_a = _value(answer, env, j, LOW_DPS)
     e_lo, scale_e = _value(expected, env, j, LOW_DPS)
     s_lo = max(scale_a, scale_e)
     clear = _context(LOW_DPS).mpf(10) ** -CLEAR_DIGITS * s_lo
     if a_lo is not None and e_lo is not None and abs(a_lo - e_lo) > clear:
-        return "different"  # 15 orders of magnitude above the 30-digit noise: no artefact
+        # 15 orders of magnitude above the 30-digit noise: no artefact
+        return "equal" if abs(a_lo - e_lo) <= tolerance * abs(e_lo) else "different"
     a_hi, scale_a = _value(answer, env, j, HIGH_DPS)
     e_hi, scale_e = _value(expected, env, j, HIGH_DPS)
     s_hi = max(scale_a, scale_e)
     if e_lo is None or e_hi is None:
         return "expected_undefined" if e_lo is None and e_hi is None else None
     if a_lo is None or a_hi is None:
-        return "answer_undefined" if a_lo is None and a_hi is None else None
+        if a_lo is None and a_hi is None:
+            return "removable" if _limit_agrees(answer, e_hi, env, j) else "answer_undefined"
+        return None
     d_lo, d_hi = a_lo - e_lo, a_hi - e_hi
     floor_lo = _context(LOW_DPS).mpf(10) ** -NOISE_DIGITS[LOW_DPS] * s_lo
     floor_hi = _context(HIGH_DPS).mpf(10) ** -NOISE_DIGITS[HIGH_DPS] * s_hi
     if abs(d_hi) <= floor_hi and abs(d_lo) <= floor_lo:
         return "equal"
     if abs(d_hi) > floor_hi and abs(d_lo - d_hi) <= STABLE * abs(d_hi):
-        return "different"
+        return "equal" if abs(d_hi) <= tolerance * abs(e_hi) else "different"
     return None
+
+
+def _limit_agrees(answer: Node, expected_value, env: Env, j: int) -> bool:
+    """Whether the answer, undefined at sample j, tends to the expected value there (a removable
+    singularity: (n+1)!/(n-1)! at n = -1, log_c(1) at c = 1): evaluated at 60 digits at two
+    points LIMIT_STEP away on either side (every name moved by its own multiple of the step, so
+    that a cancellation along a line such as x = y is left too), both values must be defined
+    and agree with the expected value to LIMIT_AGREE of its size. A pole, a jump, a point outside
+    the real domain (sqrt(x)^2 at x = -2) fails."""
+    names = sorted(set(env.symbols))
+    for side in (1, -1):
+        shift = {name: side * LIMIT_STEP * (1 + i / 7) * (-1) ** i for i, name in enumerate(names)}
+        value, _ = _value(answer, env, j, HIGH_DPS, shift)
+        if value is None or abs(value - expected_value) > LIMIT_AGREE * (1 + abs(expected_value)):
+            return False
+    return True
 
 
 def texts_at(answer: Node, expected: Node, env: Env, j: int) -> tuple[str, str] | None:
