@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .constant import constant_value
 from .lexer import GREEK
 from .nodes import (
     Add,
@@ -228,11 +229,25 @@ def _series(node: Series) -> str:
             rf"^{{{_render(node.upper)}}} {body}")
     if node.op == "prod" and _non_commuting(node.body):
         step = -1 if node.descending else 1
-        first = _at(node, node.lower)
-        second = _at(node, _shifted(node.lower, step))
-        last = _at(node, node.upper)
-        text += rf" \;\left[= {first} \, {second} \cdots {last}\right]"
+        count = _factor_count(node, step)
+        if count is not None and count <= 3:  # written out in full: no ⋯ past the last factor
+            factors = [_at(node, _shifted(node.lower, k * step)) for k in range(count)]
+            written = r" \, ".join(factors) or "I"  # an empty product is the identity
+            text += rf" \;\left[= {written}\right]"
+        else:
+            first = _at(node, node.lower)
+            second = _at(node, _shifted(node.lower, step))
+            last = _at(node, node.upper)
+            text += rf" \;\left[= {first} \, {second} \cdots {last}\right]"
     return text
+
+
+def _factor_count(node: Series, step: int) -> int | None:
+    """How many factors a range with numbers for bounds has (0 when it is empty), else None."""
+    lower, upper = constant_value(node.lower), constant_value(node.upper)
+    if lower is None or upper is None:
+        return None
+    return max(0, int(round((upper - lower) * step)) + 1)
 
 
 def _non_commuting(node: Node) -> bool:

@@ -150,7 +150,12 @@ def test_a_descending_range_is_the_reverse_product():
 @pytest.mark.parametrize("text, shown", [
     (r"\prod_{l=L}^{1} A_l", r"A_{L} \, A_{L - 1} \cdots A_{1}"),
     (r"\prod_{l=1}^{L} A_l", r"A_{1} \, A_{2} \cdots A_{L}"),
-    (r"\prod_{l=3}^{1} A_l", r"A_{3} \, A_{2} \cdots A_{1}"),
+    (r"\prod_{l=3}^{1} A_l", r"\left[= A_{3} \, A_{2} \, A_{1}\right]"),  # all three written
+    (r"\prod_{l=1}^{5} A_l", r"A_{1} \, A_{2} \cdots A_{5}"),
+    (r"\prod_{l=1}^{2} A_l", r"\left[= A_{1} \, A_{2}\right]"),
+    # Regression (held-out corpus, issue 25): one below its start is the empty range, shown as
+    # what it is (I), not as "A_2 A_3 ⋯ A_1", which read as the two factors in reverse.
+    (r"\prod_{l=2}^{1} A_l", r"\left[= I\right]"),
 ])
 def test_the_preview_shows_the_order(text, shown):
     assert shown in grader.preview(text, integers=["L"], **MATRICES)["interpreted"]
