@@ -255,8 +255,12 @@ MESSAGES: dict[str, dict[str, str]] = {
                    "zh": "不能将 {left} 矩阵与 {right} 矩阵相乘"},
     # vectors (issue 25): shape mistakes, named (sizes are the ones the checker sampled)
     "add_vector_scalar": {"en": "it adds a vector or matrix and a scalar ({shapes}); a scalar "
-                                "cannot be added to a vector",
-                          "zh": "把向量（或矩阵）与标量相加（{shapes}）；标量不能与向量相加"},
+                                "cannot be added to a vector (a function declared under "
+                                "functions but not under vectors returns a scalar: if it "
+                                "returns a vector, declare it under vectors too)",
+                          "zh": "把向量（或矩阵）与标量相加（{shapes}）；标量不能与向量相加（只在“函数”"
+                                "中声明、未在“向量”中声明的函数取标量值：若它的值是向量，请同时在“向量”"
+                                "中声明）"},
     "vector_mul_shapes": {"en": "the sizes do not fit in a product: a {left} matrix times a "
                                 "{right} one (with the sizes the checker sampled; vectors are "
                                 "columns). Is a transpose missing or extra, or a row written "

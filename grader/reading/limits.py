@@ -25,6 +25,9 @@ MAX_EXPONENT = 10_000.0
 # a formula's factorial is the gamma function, bounded like any other function.
 MAX_FACTORIAL = 1000
 MAX_DIFF_ORDER = 4
+# Square brackets read a second time as a product of vectors or matrices (parser.parse_brackets):
+# nested ones could otherwise be re-read 2^depth times.
+MAX_REREADS = 16
 
 
 def number_value(token: Token) -> Num:

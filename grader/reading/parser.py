@@ -29,6 +29,7 @@ from .limits import (
     MAX_EXPONENT,
     MAX_LENGTH,
     MAX_NODES,
+    MAX_REREADS,
     check_binomial,
     check_exponent,
     check_factorial,
@@ -133,6 +134,8 @@ class Parser:
         self.norm_depth = 0  # inside \\|v\\|, a `‖` closes the norm instead of starting one
         self.space_mode = [False]  # inside `[1 2; 3 4]` a space separates entries
         self.notes: set[str] = set()  # readings worth telling the learner (parse_with_notes)
+        self.replaced: list[tuple[int, Token]] = []  # (index, token it replaced): rewind()
+        self.rereads = 0  # brackets read a second time (parse_brackets)
 
     # -- the token cursor and the limits --------------------------------------------------------
     def peek(self, offset: int = 1) -> Token:
@@ -154,6 +157,7 @@ class Parser:
         self.tok = self.tokens[self.i]
 
     def replace_current(self, token: Token) -> None:
+        self.replaced.append((self.i, self.tok))  # undone by rewind()
         self.tokens[self.i] = self.tok = token
 
     def expect(self, text: str, opener: Token | None = None) -> Token:
@@ -747,9 +751,24 @@ class Parser:
         return self.make(Func("abs", inner))
 
     def parse_brackets(self) -> Node:
-        """`[a, b]`, `[a b]`, `[a; b]`, `[1 2; 3 4]`, `[[1,2],[3,4]]`."""
+        """`[a, b]`, `[a b]`, `[a; b]`, `[1 2; 3 4]`, `[[1,2],[3,4]]`. Around vectors or matrices
+        (declared), square brackets group as parentheses do: `\\left[(Ax+b)^\\top C (Dx+d)\\right]`
+        is one product (a literal's entries are numbers, so a space there cannot separate them)."""
         opener = self.take()
+        start, undo = self.i, len(self.replaced)
         spaced = not self.has_top_level_comma()  # without commas, a space separates entries
+        rows = self.bracket_rows(spaced)
+        if spaced and len(rows) == 1 and len(rows[0]) > 1 and any(map(_matrix_like, rows[0])) \
+                and self.rereads < MAX_REREADS:  # nested brackets: bounded, never 2^depth
+            self.rereads += 1
+            self.rewind(start, undo)
+            rows = self.bracket_rows(False)
+        self.expect("]", opener)
+        if len(rows) == 1 and len(rows[0]) == 1 and _matrix_like(rows[0][0]):
+            return rows[0][0]
+        return self.make(self.rows_to_matrix(rows, opener))
+
+    def bracket_rows(self, spaced: bool) -> list[list[Node]]:
         self.space_mode.append(spaced)
         saved_abs, self.abs_depth = self.abs_depth, 0
         rows: list[list[Node]] = [[]]
@@ -769,8 +788,14 @@ class Parser:
             break
         self.abs_depth = saved_abs
         self.space_mode.pop()
-        self.expect("]", opener)
-        return self.make(self.rows_to_matrix(rows, opener))
+        return rows
+
+    def rewind(self, index: int, undo: int) -> None:
+        """Back to token `index`, with the tokens replaced since undone (a second reading)."""
+        while len(self.replaced) > undo:
+            at, token = self.replaced.pop()
+            self.tokens[at] = token
+        self.i, self.tok = index, self.tokens[index]
 
     def has_top_level_comma(self) -> bool:
         depth = 0
@@ -981,3 +1006,10 @@ def _other_case_of_a_function(name: str, decls: Declarations) -> bool:
     Σ is not σ)."""
     return (len(name) > 1 and not name.islower() and name not in GREEK
             and is_function_name(name.lower(), decls))
+
+
+def _matrix_like(node: Node) -> bool:
+    """Whether a formula involves a declared vector or matrix (or I, or a member of a family of
+    them)."""
+    return any(type(n) in (MatSym, Ident) or (type(n) is Member and n.kind == "matrix")
+               for n in walk(node))

@@ -194,6 +194,48 @@ def test_each_shape_mistake_is_named_in_both_languages(lines, declared, en, zh):
         assert words in result.steps[-1].feedback, result.steps[-1].feedback
 
 
+def test_a_function_declared_only_as_a_function_is_said_to_be_scalar_in_both_languages():
+    """Held-out corpus (issue 25): `x + F(x)` with F under functions only adds a scalar to a
+    vector; the message says how to declare a vector function."""
+    for lang, words in (("en", "declare it under vectors too"), ("zh", "请同时在“向量”中声明")):
+        result = check([r"\frac{\partial}{\partial x}(x + F(x))", "I + J_F(x)"], lang=lang,
+                       functions=["F"], vectors=["x"])
+        assert words in result.steps[-1].feedback, result.steps[-1].feedback
+
+
+AFFINE = {"vectors": ["x", "b", "d"], "matrices": ["A", "C", "D"]}
+
+
+@pytest.mark.parametrize(("lines", "expected"), [
+    # The Matrix Cookbook's gradient of (Ax+b)^T C (Dx+d), brackets as the held-out corpus
+    # wrote them: a space inside \left[ \right] around vectors multiplies (it separated
+    # "entries" of a literal, and the line could not be checked)
+    ([r"\nabla_x \left[(Ax + b)^\top C (Dx + d)\right]",
+      r"A^\top C (Dx + d) + D^\top C^\top (Ax + b)"], ["verified", "verified"]),
+    ([r"\nabla_x \left[(Ax + b)^\top C (Dx + d)\right]",
+      r"A^\top C (Dx + d) + D^\top C (Ax + b)"], ["verified", "does_not_follow"]),
+    ([r"[A x + b]", "Ax + b"], ["verified", "verified"]),
+    ([r"[A x + b]", "A(x + b)"], ["verified", "does_not_follow"]),
+])
+def test_square_brackets_around_vectors_group_as_parentheses(lines, expected):
+    assert statuses(check(lines, **AFFINE)) == expected
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    ("[1 2; 3 4]", "[[1,2],[3,4]]"), ("[x y]", "[x, y]"), ("[x]", "x")])
+def test_a_literal_of_numbers_is_still_a_literal(answer, expected):
+    result = grader.check({"kind": "expression", "answer": answer, "expected": expected,
+                           "symbols": ["x", "y"]})
+    assert result.verdict.value == "correct"
+
+
+def test_nested_brackets_are_read_again_a_bounded_number_of_times():
+    text = "[" * 14 + "A B" + "] C" * 14  # each level would be re-read inside the next
+    result = grader.check({"kind": "expression", "answer": text, "expected": "A",
+                           "matrices": ["A", "B", "C"]})
+    assert result.verdict.value in ("unreadable", "wrong")
+
+
 def test_a_later_line_cannot_make_the_reference_s_matrix_square():
     """`W(Wx - y)` would fit if W were square; the first line keeps W's two sizes apart."""
     result = check([r"\nabla_x \frac{1}{2}\|Wx-y\|^2", "W^T(Wx-y)", "W(Wx-y)"], **GRADIENT)
