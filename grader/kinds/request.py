@@ -83,11 +83,27 @@ def declarations(request: dict) -> Declarations:
     more = [_names_field(request, field) for field in INDEX_FIELDS]
     decls = _indexed_declarations_of(*lists, *more, _relations_field(request))
     if request.get(VECTORS_FIELD):
-        decls = _with_vectors(decls, _names_field(request, VECTORS_FIELD))
+        vectors = _names_field(request, VECTORS_FIELD)
+        named_by_jacobian = _jacobian_names(request) & (decls.functions - set(vectors))
+        decls = _with_vectors(decls, vectors + tuple(sorted(named_by_jacobian)))
     if not any(request.get(field) for field in RANDOM_FIELDS):
         return decls
     return _random_declarations_of(decls, _names_field(request, "random"),
                                    _groups_field(request), _names_field(request, "zero_mean"))
+
+
+# `J_F`, `J_{F}`, `J_{\operatorname{LN}}`: the Jacobian of the function F
+_JACOBIAN_OF = re.compile(r"J_\{?\s*(?:\\(?:operatorname|mathrm)\s*\{)?\s*([A-Za-z][A-Za-z0-9]*)")
+
+
+def _jacobian_names(request: dict) -> set[str]:
+    """Functions whose Jacobian `J_F` the request writes: with vectors declared, such a function
+    is a vector function even when it is declared under functions only (a scalar function of a
+    vector, the loss L, has a gradient, not a J)."""
+    texts = [request.get(field) for field in ("answer", "start", "expected", "target")]
+    flat = [t for text in texts for t in (text if isinstance(text, list) else [text])
+            if isinstance(t, str)]
+    return {m.group(1) for text in flat for m in _JACOBIAN_OF.finditer(text)}
 
 
 @lru_cache(maxsize=1024)

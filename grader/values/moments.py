@@ -468,17 +468,23 @@ def _constant_names(nodes: tuple[Node, ...], decls: Declarations, integers: list
 class _Sample:
     """Sample k of a comparison: its integer point, constants and seed."""
 
-    def __init__(self, k: int, integers: list[str], constants: list[str]) -> None:
+    def __init__(self, k: int, integers: list[str], constants: list[str],
+                 positive: frozenset[str] = frozenset(),
+                 nonnegative: frozenset[str] = frozenset()) -> None:
         rng = _random.Random(1000 + k)
         self.seed = 7919 * (k + 1)
         self.atoms = 2 if k < SMALL else 3
-        self.integers = {n: INTEGER_VALUES[(k + j) % len(INTEGER_VALUES)]
+        # declared domains hold at every point: a positive n is never 0 (an empty sum)
+        self.integers = {n: max(INTEGER_VALUES[(k + j) % len(INTEGER_VALUES)],
+                                1 if n in positive else 0)
                          for j, n in enumerate(integers)}
         self.constants: dict[str, Value] = {}
         for name in constants:  # a family's members get values per index when read
-            self.constants[name] = rng.choice((2, 3, -1, 5, -2))
+            signed = name not in positive and name not in nonnegative
+            choices = (2, 3, -1, 5, -2, 4) if signed else (2, 3, 1, 5, 4)
+            self.constants[name] = rng.choice(choices[:5])
             for i in range(0, 10):
-                self.constants[f"{name}_{i}"] = rng.choice((2, 3, -1, 5, -2, 4))
+                self.constants[f"{name}_{i}"] = rng.choice(choices)
 
 
 def _values(nodes: tuple[Node, ...], sample: _Sample, model: RandomModel,
@@ -519,7 +525,7 @@ def compare(a: Node, b: Node, decls: Declarations, model: RandomModel | None = N
     constants = _constant_names((a, b), decls, integers)
     decided = 0
     for k in range(SAMPLES):
-        sample = _Sample(k, integers, constants)
+        sample = _Sample(k, integers, constants, decls.positive, decls.nonnegative)
         try:
             (va, vb), space = _values((a, b), sample, model)
         except EvalError:  # a division by 0 on this sample: another sample decides

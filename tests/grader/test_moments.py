@@ -379,3 +379,21 @@ def test_an_expression_question_without_moments_is_graded_as_before():
 ])
 def test_textbook_brackets(lines, declared, expected):
     assert statuses(lines, **declared) == expected
+
+
+# -- declared domains hold at every point (held-out corpus, issue 25) -------------------------------
+
+IID = {"integers": ["n", "i"], "random": ["x"], "families": ["x"]}
+COV_WITH_MEMBER = [r"\operatorname{Cov}\left(\sum_{i=1}^{n} x_i, x_1\right)",
+                   r"\operatorname{Var}(x_1)"]
+
+
+def test_a_positive_integer_is_never_zero_in_a_moment_identity():
+    """Cov(x_1 + … + x_n, x_1) = Var(x_1) for i.i.d. x holds for n >= 1; at n = 0 the sum is
+    empty and the covariance 0. With n declared positive, the step follows."""
+    result = grader.check({"kind": "derivation", "answer": COV_WITH_MEMBER, "positive": ["n"],
+                           **IID})
+    assert [s.status.value for s in result.steps] == ["verified", "verified"]
+    result = grader.check({"kind": "derivation", "answer": COV_WITH_MEMBER, **IID})
+    assert [s.status.value for s in result.steps] == ["verified", "does_not_follow"]
+    assert "n = 0" in result.steps[-1].feedback

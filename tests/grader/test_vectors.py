@@ -198,9 +198,24 @@ def test_a_function_declared_only_as_a_function_is_said_to_be_scalar_in_both_lan
     """Held-out corpus (issue 25): `x + F(x)` with F under functions only adds a scalar to a
     vector; the message says how to declare a vector function."""
     for lang, words in (("en", "declare it under vectors too"), ("zh", "请同时在“向量”中声明")):
-        result = check([r"\frac{\partial}{\partial x}(x + F(x))", "I + J_F(x)"], lang=lang,
-                       functions=["F"], vectors=["x"])
+        result = check(["x + F(x)", "F(x) + x"], lang=lang, functions=["F"], vectors=["x"])
         assert words in result.steps[-1].feedback, result.steps[-1].feedback
+
+
+@pytest.mark.parametrize(("lines", "declared"), [
+    # the held-out corpus declared these functions under functions only: J_F names a Jacobian,
+    # so F is a vector function; the loss L (a gradient, no J) stays a scalar function
+    ([r"\frac{\partial}{\partial x}\left(c x + F(x)\right)", "c I + J_F(x)"],
+     {"symbols": ["c"], "vectors": ["x"], "functions": ["F"]}),
+    ([r"\frac{\partial}{\partial x}\left(x + F(N(x))\right)", "I + J_F(N(x)) J_N(x)"],
+     {"vectors": ["x"], "functions": ["F", "N"]}),
+    ([r"\nabla_x L", r"\left(I + J_F(x)\right)^\top J_N(x + F(x))^\top \nabla_y L"],
+     {"vectors": ["x", "y"], "functions": ["F", "N", "L"], "relations": ["y = N(x + F(x))"]}),
+])
+def test_a_function_whose_jacobian_is_written_is_a_vector_function(lines, declared):
+    assert statuses(check(lines, **declared)) == ["verified", "verified"]
+    broken = [lines[0], lines[1].replace("I + ", "", 1)]  # the identity path dropped
+    assert statuses(check(broken, **declared)) == ["verified", "does_not_follow"]
 
 
 AFFINE = {"vectors": ["x", "b", "d"], "matrices": ["A", "C", "D"]}
