@@ -265,8 +265,10 @@ def test_a_misconception_is_ticked_by_its_claim_and_not_by_its_denial(qid, point
 GENERIC = {
     "en": ["Good initialization keeps training stable in deep networks.",
            "Residual connections let the gradient flow through the identity path.",
-           "I would initialize the weights randomly with a small scale."],
-    "zh": ["好的初始化让深层网络训练稳定。", "残差连接让梯度沿恒等路径传播。", "我会用较小的随机数初始化权重。"],
+           "I would initialize the weights randomly with a small scale.",
+           "The output weights should be initialized small."],
+    "zh": ["好的初始化让深层网络训练稳定。", "残差连接让梯度沿恒等路径传播。", "我会用较小的随机数初始化权重。",
+           "输出层的权重初始化得小一点。"],
 }
 
 
