@@ -91,6 +91,9 @@ SUBSTITUTIONS = {
     "stochdepth-expected-depth": "p_l = 1 - (l/L)(1 - p_L) used, then L = 54, p_L = 0.5 put in",
     "grad-residual-upstream-chain": "∂L/∂x_{l+1} named g (the question's upstream gradient)",
     "variance-sum-numeric": "Var(x) = 1, Var(f) = 0.5, Cov(x, f) = -0.1 put in",
+    "xavier-harmonic-compromise-numeric": "Xavier's Var(w) = 2/(n_in + n_out), then n_in = 256, "
+                                          "n_out = 1024 put in",
+    "gen-init-uniform-bound": "Var(w) = g^2/n (the hint's rule) put in",
 }
 # What a solution's derivation assumes that its question states in words (the recursion of the
 # unrolled stack): declared here as the Derivation checker would be told it.
