@@ -79,6 +79,23 @@ def test_no_reference_to_a_text_the_learner_does_not_have():
     assert not found, report("no reference to the source texts", found)
 
 
+# ---- no question id in learner-facing text -----------------------------------------------------
+# Learners never see ids: "(question `init-var-depth-expression`)" points at nothing they can
+# open. A related question belongs in an interview question's `followups` (issue 30's review of
+# bank file 14 found six solutions naming ids).
+_ID = re.compile("(?<![\\w-])(" + "|".join(
+    re.escape(qid) for qid in sorted(BANK.questions, key=len, reverse=True)) + ")(?![\\w-])")
+
+
+def question_ids(text: str, lang: str) -> list[str]:
+    return [f"'{m.group(0)}'" for m in _ID.finditer(text)]
+
+
+def test_no_question_id_in_learner_facing_text():
+    found = offenders(question_ids)
+    assert not found, report("no question id in learner-facing text", found)
+
+
 # ---- the rules can fail --------------------------------------------------------------------------
 def test_the_walk_sees_every_text_of_the_bank():
     texts = list(bank_texts())
@@ -122,6 +139,16 @@ def test_a_reference_is_found(lang, text):
 ])
 def test_ordinary_text_is_not_a_reference(lang, text):
     assert not source_references(text, lang)
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("(question `init-var-depth-expression`)", ["'init-var-depth-expression'"]),
+    ("对应 ODE 视角（题 `ode-euler-numeric`）", ["'ode-euler-numeric'"]),
+    ("Fan-in mode keeps the forward variance; see the residual init below.", []),
+    ("the ode-euler-numeric-like view", []),
+])
+def test_a_question_id_is_found_only_as_a_whole_id(text, found):
+    assert question_ids(text, "en") == found
 
 
 def test_a_report_lists_every_offender_with_its_place():

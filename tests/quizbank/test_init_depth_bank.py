@@ -192,6 +192,23 @@ def test_expression_key_matches_a_derivation(qid):
     assert result.correct, (derived, result.feedback)
 
 
+# Hints that did the work (the review of issue 30): the formula asked for, or the numbers of the
+# whole computation. (question, what its hints may no longer say, in either language)
+WORK_DONE_BY_HINTS = [
+    ("xavier-harmonic-compromise-numeric", "2/(n_{\\mathrm{in}}+n_{\\mathrm{out}})"),
+    ("init-constant-symmetry-numeric", "1.5"),
+    ("tfixup-decoder-scale-numeric", "54"),
+    ("depth-scaling-correlated-numeric", "(L\\alpha)^2"),
+    ("depth-scaling-jacobian-product-numeric", "1.04"),
+]
+
+
+@pytest.mark.parametrize(("qid", "said"), WORK_DONE_BY_HINTS, ids=[q for q, _ in WORK_DONE_BY_HINTS])
+def test_a_hint_points_at_the_method_without_doing_the_work(qid, said):
+    hints = [text for hint in BANK.questions[qid].hints for text in (hint.zh, hint.en)]
+    assert hints and all(said not in text for text in hints), hints
+
+
 # (question, misconception, lang, a sentence making the claim, the same sentence denying it)
 CLAIMS = [
     ("iv-xavier-vs-kaiming", "xavier-for-relu", "en",
@@ -265,8 +282,10 @@ def test_a_misconception_is_ticked_by_its_claim_and_not_by_its_denial(qid, point
 GENERIC = {
     "en": ["Good initialization keeps training stable in deep networks.",
            "Residual connections let the gradient flow through the identity path.",
-           "I would initialize the weights randomly with a small scale."],
-    "zh": ["好的初始化让深层网络训练稳定。", "残差连接让梯度沿恒等路径传播。", "我会用较小的随机数初始化权重。"],
+           "I would initialize the weights randomly with a small scale.",
+           "The output weights should be initialized small."],
+    "zh": ["好的初始化让深层网络训练稳定。", "残差连接让梯度沿恒等路径传播。", "我会用较小的随机数初始化权重。",
+           "输出层的权重初始化得小一点。"],
 }
 
 
