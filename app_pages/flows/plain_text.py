@@ -95,7 +95,8 @@ def plain_text(markdown: str) -> str:
 
 def _plain_markdown(text: str) -> str:
     text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # links and images: their text
-    text = re.sub(r"(\*\*|__)(.+?)\1", r"\2", text)
+    # bold may run over a line break inside its paragraph, as Markdown allows
+    text = re.sub(r"(\*\*|__)((?:(?!\n\s*\n).)+?)\1", r"\2", text, flags=re.S)
     text = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"\1", text)
     text = re.sub(r"^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+)", "", text, flags=re.M)
     return text.replace("\\", "")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import threading
 
 import streamlit as st
@@ -38,18 +39,20 @@ def question_title(question, lang: str, limit: int = 90) -> str:
     """The first line of a question's prompt as plain text (no `$…$`, no Markdown), shortened:
     a label for options, links and buttons."""
     text = question.prompt.get(lang).strip()
-    line = _plain_line(text.splitlines()[0] if text else text)
+    line = _first_plain_line(re.split(r"\n\s*\n", text, maxsplit=1)[0])
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 @functools.lru_cache(maxsize=8192)
-def _plain_line(line: str) -> str:
-    # A pure function of bank text, so shared by every session: the data pages title a few
-    # hundred questions per run (Analytics, the Class page's stuck list, the Dashboard's tables),
-    # and the LaTeX-to-text conversion was most of their time.
+def _first_plain_line(paragraph: str) -> str:
+    # The whole first paragraph is made plain before its first line is taken: **bold** may run
+    # over a line break. A pure function of bank text, so shared by every session: the data
+    # pages title a few hundred questions per run (Analytics, the Class page's stuck list, the
+    # Dashboard's tables), and the LaTeX-to-text conversion was most of their time.
     from app_pages.flows.plain_text import plain_text
 
-    return plain_text(line).strip()
+    plain = plain_text(paragraph).strip()
+    return plain.splitlines()[0].strip() if plain else plain
 
 
 @st.cache_data(show_spinner=False)

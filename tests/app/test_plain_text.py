@@ -29,6 +29,9 @@ RAW_MARKUP = re.compile(r"[$\\{}`]|\*\*|__")
         ("`out += identity` raises", "out += identity raises"),
         ("`x**2` stays code", "x**2 stays code"),
         ("下列说法中，哪些是**正确**的？", "下列说法中，哪些是正确的？"),
+        # bold over a line break inside a paragraph (a bank prompt wraps so)
+        ("are **perfectly correlated with each\nother** here", "are perfectly correlated with each\nother here"),
+        ("**a**\n\nb**", "a\n\nb**"),  # never across paragraphs
         ("see [the text](https://example.org)", "see the text"),
         ("no markup at all", "no markup at all"),
     ],
