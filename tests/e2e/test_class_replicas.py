@@ -103,7 +103,8 @@ def test_a_signed_in_learner_carries_on_when_her_replica_dies(deployment, browse
         time.sleep(0.2)
     spooled = sorted(str(p.relative_to(deployment["spool"])) for p in
                      deployment["spool"].rglob("*") if p.is_file())
-    assert store.count_attempts(ada.id) == 2 and len(store.list_profiles()) == 1, spooled
+    profiles = [(p.id, p.name, store.count_attempts(p.id)) for p in store.list_profiles()]
+    assert store.count_attempts(ada.id) == 2 and len(profiles) == 1, (profiles, spooled)
     store.close()
     context.close()
 
