@@ -16,22 +16,24 @@ TALL = {"width": 1400, "height": 1500}
 LINES = "\\nabla_x L\n(I+W)^T \\nabla_y L\n(\\nabla_y L)^T (I+W)"
 
 
-@pytest.mark.parametrize(("lang", "more", "vectors", "check", "named"), [
-    ("en", "More declarations", "Vectors", "Check each line",
+@pytest.mark.parametrize(("lang", "more", "labels", "check", "named"), [
+    ("en", "More declarations",
+     ("Functions (comma-separated)", "Matrices (comma-separated; I is the identity)", "Vectors",
+      "Relations (equations, separated by ;)"), "Check each line",
      "This line is a row vector where line 2 is a column vector"),
-    ("zh", "更多声明", "向量", "逐行检查", "这一行是行向量"),
+    ("zh", "更多声明", ("函数（逗号分隔）", "矩阵（逗号分隔；I 为单位矩阵）", "向量", "关系式（等式，用 ; 分隔）"),
+     "逐行检查", "这一行是行向量"),
 ])
 def test_a_gradient_is_checked_from_the_vectors_box_and_the_row_is_named(
-        page, goto, screenshot, lang, more, vectors, check, named):
+        page, goto, screenshot, lang, more, labels, check, named):
     page.set_viewport_size(TALL)
     goto("derivation", lang)
-    boxes = main(page).locator('[data-testid="stTextInput"] input')
-    boxes.nth(1).fill("L")  # functions
-    boxes.nth(2).fill("W")  # matrices
+    functions, matrices, vectors, relations = labels  # boxes by their labels, never by place
+    main(page).get_by_label(functions, exact=True).fill("L")
+    main(page).get_by_label(matrices, exact=True).fill("W")
     main(page).get_by_text(more).click()  # the folded declarations
     main(page).get_by_label(vectors, exact=True).fill("x, y")
-    # the relations box: the last one-line box of the folded declarations
-    main(page).locator('[data-testid="stTextInput"] input').last.fill("y = x + Wx")
+    main(page).get_by_label(relations, exact=True).fill("y = x + Wx")
     main(page).locator("textarea").fill(LINES)
     main(page).locator("textarea").blur()  # leaving the box saves it (one rerun)
     wait_idle(page)
