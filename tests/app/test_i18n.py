@@ -114,6 +114,17 @@ def test_placeholders_match_and_strings_format(namespace):
             assert formats(key, lang, placeholders(text)), f"{lang}: {key} is empty"
 
 
+@pytest.mark.parametrize("namespace", namespaces())
+def test_a_placeholder_is_a_lower_case_name(namespace):
+    """`$\\mathrm{Var}(w)$` in a label is LaTeX whose braces were not doubled: `t` formats
+    every string, so it raised KeyError('Var') on the Exercises page (found by the load check).
+    Our placeholders are snake_case names; anything else is a brace meant literally."""
+    for lang in ("zh", "en"):
+        for key, text in catalog(lang, namespace).items():
+            bad = [f for f in placeholders(text) if not re.fullmatch(r"[a-z][a-z0-9_]*", f)]
+            assert not bad, f"{lang}: {key} has {bad}: double a literal brace ({{{{ }}}})"
+
+
 def formats(key: str, lang: str, fields: frozenset[str]) -> str:
     # A field may carry a format spec ({pct:.0%}) that needs a number, or one that needs text.
     try:
