@@ -141,11 +141,8 @@ def _served_by_another_process(context, deployment, name: str, killed: int) -> b
 INTERVIEW_ANSWER = "Residuals keep an identity path for the gradient"
 
 
-def test_the_interview_answer_being_written_survives_her_replica(deployment, browser):
-    # Issue 28: the words of a mock-interview answer were lost when the replica died (Practice
-    # keeps its draft). Typed, the box left (the text reaches the server), the replica killed:
-    # the tab reconnects to the other one, and the interview comes back with the words.
-    base = deployment["url"]
+def _interview_started(browser, base: str):
+    """Ada signed in, a one-question interview started, the answer box focused."""
     context = browser.new_context(viewport={"width": 1400, "height": 950}, locale="en-US")
     page = context.new_page()
     page.set_default_timeout(30_000)
@@ -156,6 +153,15 @@ def test_the_interview_answer_being_written_survives_her_replica(deployment, bro
     expect(main(page).get_by_text("Question 1 of", exact=False)).to_be_visible()
     box = main(page).get_by_label("Your answer, as you would say it in an interview", exact=True)
     box.click()
+    return context, page, box
+
+
+def test_the_interview_answer_being_written_survives_her_replica(deployment, browser):
+    # Issue 28: the words of a mock-interview answer were lost when the replica died (Practice
+    # keeps its draft). Typed, the box left (the text reaches the server), the replica killed:
+    # the tab reconnects to the other one, and the interview comes back with the words.
+    base = deployment["url"]
+    context, page, box = _interview_started(browser, base)
     box.press_sequentially(INTERVIEW_ANSWER)
     box.press("Tab")  # leaving the box sends the text
     wait_idle(page)
@@ -177,16 +183,7 @@ def test_the_interview_words_still_being_typed_survive_the_tabs_reconnect(deploy
     # tab reconnected to another replica: the new session put the draft's empty answer back into
     # the box. Practice's boxes kept theirs; now the interview's does too.
     base = deployment["url"]
-    context = browser.new_context(viewport={"width": 1400, "height": 950}, locale="en-US")
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    sign_in(page, base, "ada-sub")
-    page.goto(f"{base}/interview?lang=en")
-    wait_idle(page)
-    main(page).get_by_role("button", name="Start the interview").click()
-    expect(main(page).get_by_text("Question 1 of", exact=False)).to_be_visible()
-    box = main(page).get_by_label("Your answer, as you would say it in an interview", exact=True)
-    box.click()
+    context, page, box = _interview_started(browser, base)
     box.press_sequentially(INTERVIEW_ANSWER)  # still focused: nothing sent to the server
     time.sleep(1.0)  # the empty draft of this question is written meanwhile
 
