@@ -37,7 +37,7 @@ def bank_folder(tmp_path, monkeypatch):
 
 
 def draw(text: str, lang: str = "en") -> AppTest:
-    at = AppTest.from_function(_page)
+    at = AppTest.from_function(_page, default_timeout=60)  # the first run imports the page modules: seconds on a loaded machine
     at.session_state["text"], at.session_state["lang"] = text, lang
     at.run()
     assert not at.exception
