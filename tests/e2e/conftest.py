@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.learner_steps import clear_drafts
 from tests.e2e.server import (
@@ -30,6 +31,10 @@ from tests.e2e.server import (
 
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 VIEWPORT = {"width": 1400, "height": 950}
+# Every `expect` waits up to 20 s for its state (Playwright's default is 5 s): a page run on a shared
+# machine at load 20 takes longer than 5 s. Set here, for every browser test, so a test's patience
+# does not depend on which other test files were collected with it.
+expect.set_options(timeout=20_000)
 
 __all__ = ["SCREENSHOTS", "open_page", "save_screenshot", "wait_idle"]
 

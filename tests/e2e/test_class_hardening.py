@@ -41,7 +41,6 @@ from tests.e2e.class_fixtures import (  # noqa: F401 - the provider fixture
 from tests.e2e.learner_steps import main
 from tests.e2e.server import ROOT, free_port, start_server, stop_server, wait_idle, wait_ready
 
-expect.set_options(timeout=20_000)  # a shared machine: two replicas, a provider, Chromium
 INSTRUCTOR_PAGES = {"Class", "Author", "Analytics"}
 ENDED = "Your sign-in has ended"
 

@@ -21,18 +21,19 @@ BLOCK = ("\\begin{aligned}\n"
          "where W is fixed")
 
 
-@pytest.mark.parametrize(("lang", "more", "integers", "check", "remark", "broken"), [
-    ("en", "More declarations", "Integers", "Check each line", "remark",
-     "Line 2 does not follow from line 1."),
-    ("zh", "更多声明", "整数", "逐行检查", "说明", "第 2 行不能由第 1 行推出。"),
+@pytest.mark.parametrize(("lang", "symbols", "functions", "more", "integers", "check", "remark",
+                          "broken"), [
+    ("en", "Symbols (comma-separated)", "Functions (comma-separated)", "More declarations",
+     "Integers", "Check each line", "remark", "Line 2 does not follow from line 1."),
+    ("zh", "符号（逗号分隔）", "函数（逗号分隔）", "更多声明", "整数", "逐行检查", "说明",
+     "第 2 行不能由第 1 行推出。"),
 ])
 def test_a_pasted_block_is_checked_with_its_remarks_and_the_new_fields_stay_in_the_link(
-        page, goto, screenshot, lang, more, integers, check, remark, broken):
+        page, goto, screenshot, lang, symbols, functions, more, integers, check, remark, broken):
     page.set_viewport_size(TALL)
     goto("derivation", lang)
-    boxes = main(page).locator('[data-testid="stTextInput"] input')
-    boxes.nth(0).fill("x, W")  # symbols
-    boxes.nth(1).fill("F")  # functions
+    main(page).get_by_label(symbols, exact=True).fill("x, W")
+    main(page).get_by_label(functions, exact=True).fill("F")
     main(page).get_by_text(more).click()  # the folded declarations
     main(page).get_by_label(integers, exact=True).fill("n")
     main(page).locator("textarea").fill(BLOCK)
