@@ -39,7 +39,7 @@ def _frame(attempts: Iterable[AttemptRecord], tz: tzinfo) -> pd.DataFrame:
             "created_at": a.created_at,
             "id": a.id,
             "graded": True,
-            "correct": a.verdict == Verdict.CORRECT.value,
+            "correct": a.verdict is Verdict.CORRECT,
             "confidence": a.confidence,
         }
         for a in attempts
@@ -175,7 +175,7 @@ def question_history(attempts: Iterable[AttemptRecord], cards: Iterable[CardStat
         {
             "question_id": qid,
             "attempts": len(tries),
-            "correct": sum(a.verdict == Verdict.CORRECT.value for a in tries),
+            "correct": sum(a.verdict is Verdict.CORRECT for a in tries),
             "first_try": tries[0].verdict,
             "latest": tries[-1].verdict,
             "last_seen": tries[-1].created_at,
