@@ -56,17 +56,16 @@ class AttemptTable:
 
 
 _NAMES = ["learner", "question", "verdict", "hints", "seconds", "revealed"]
-_BY_WORD = {v.value: v for v in Verdict}
 
 
-def _verdicts(column: pd.Series) -> np.ndarray:
-    """The stored words as `grader.Verdict` members (the driver's cursor below bypasses the
-    column type that does this for every other read); an unknown word raises UnknownVerdict."""
-    members = column.map(_BY_WORD)
-    unknown = members.isna()
-    if unknown.any():
-        verdict_from_word(column[unknown].iloc[0])
-    return members.to_numpy(object)
+def _verdicts(words: pd.Series) -> np.ndarray:
+    """The stored words as `grader.Verdict` members, in an object array (the driver's cursor
+    below bypasses the column type that does this for every other read, and pandas would keep
+    the members as plain strings); an unknown word raises UnknownVerdict."""
+    codes, distinct = pd.factorize(words)
+    members = np.empty(len(distinct), dtype=object)
+    members[:] = [verdict_from_word(word) for word in distinct]
+    return members[codes]
 _QUERY = select(attempts.c.profile_id, attempts.c.question_id, attempts.c.verdict,
                 attempts.c.hints_used, attempts.c.seconds, REVEAL_SQL).where(
                     ANSWERED_HERE_SQL).order_by(attempts.c.id)
