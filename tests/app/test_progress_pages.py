@@ -14,7 +14,7 @@ from tutor.store import NewAttempt, ProgressStore, utc_now
 def record(db, profile, qid, verdict, confidence, *, days_ago=1, mode="practice"):
     db.record_attempt(
         profile.id,
-        NewAttempt(qid, verdict, score=1.0 if verdict == "correct" else 0.0, answer="a",
+        NewAttempt(qid, Verdict(verdict), score=1.0 if verdict == "correct" else 0.0, answer="a",
                    confidence=confidence, seconds=12.0, mode=mode),
         now=utc_now() - timedelta(days=days_ago),
     )
