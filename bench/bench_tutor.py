@@ -32,6 +32,7 @@ from fsrs import Rating  # noqa: E402
 from sqlalchemy import and_, create_engine, event, select, update  # noqa: E402
 from sqlalchemy.pool import NullPool  # noqa: E402
 
+from grader import Verdict  # noqa: E402
 from tutor.rating import rate  # noqa: E402
 from tutor.review import new_card, order_queue, schedule  # noqa: E402
 from tutor.store import NewAttempt, ProgressStore  # noqa: E402
@@ -40,7 +41,8 @@ from tutor.store.schema import attempts, cards  # noqa: E402
 from tutor.transfer import FORMAT, FORMAT_VERSION, import_json  # noqa: E402
 
 START = datetime(2026, 1, 1, 8, 0, tzinfo=UTC)
-VERDICTS = ["correct"] * 6 + ["partial", "wrong", "wrong", "unreadable"]  # old rows: unreadable
+VERDICTS = ([Verdict.CORRECT] * 6 + [Verdict.PARTIAL, Verdict.WRONG, Verdict.WRONG,
+                                     Verdict.UNREADABLE])  # old rows: unreadable
 
 
 def history_document(n_attempts: int, n_questions: int, rng: random.Random) -> tuple[str, datetime]:

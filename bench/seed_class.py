@@ -191,7 +191,7 @@ def _visit(learner: SimLearner, q: SimQuestion, moment: datetime, mode: Mode,
             learner.cards[q.id] = schedule(before, rating, moment, confidence=confidence)
         learner.rows.append({
             "profile_id": learner.id, "question_id": q.id, "seed": None, "answer": answer,
-            "verdict": verdict.value, "score": float(right), "hints_used": hints,
+            "verdict": verdict, "score": float(right), "hints_used": hints,
             "seconds": seconds, "confidence": confidence, "rubric_ticks": None,
             "rating": None if rating is None else int(rating), "created_at": moment,
             "mode": mode.value, "phase": phase.value,

@@ -3,13 +3,13 @@
 from .bank import Bank, SourceLocation
 from .enums import (
     Difficulty,
+    ExpectedVerdict,
     Lang,
     QuestionType,
     RubricKind,
     SourceText,
     ToleranceKind,
     Topic,
-    Verdict,
 )
 from .folders import BankFolders, configured_folders
 from .live import BankCache, LiveBank, WithheldFile
@@ -38,6 +38,7 @@ __all__ = [
     "ChoiceQuestion",
     "DerivationQuestion",
     "Difficulty",
+    "ExpectedVerdict",
     "ExpressionQuestion",
     "GeneratedQuestion",
     "InterviewQuestion",
@@ -56,7 +57,6 @@ __all__ = [
     "SourceText",
     "ToleranceKind",
     "Topic",
-    "Verdict",
     "WithheldFile",
     "configured_folders",
     "load_bank",

@@ -6,12 +6,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bank import Bank
-from .enums import Verdict
+from .enums import ExpectedVerdict
 from .question_types import GeneratedQuestion, Question
 
 # grade(question, answer, *, lang, variant) -> grader.Result: `quizbank.grading.grade`, or a
 # stand-in in tests.
 GradeQuestion = Callable[..., Any]
+GRADING_FAILED = "error"  # what a test's output says it got when grading itself raised
 
 
 class GraderUnavailable(RuntimeError):
@@ -31,28 +32,33 @@ def import_grade_question() -> GradeQuestion:
 class TestOutcome:
     question_id: str
     number: int  # 1-based, as authors count the items under `tests:`
-    expected: Verdict
-    got: str  # a Verdict value, or "error" when grading itself failed
+    expected: ExpectedVerdict
+    got: ExpectedVerdict | None  # None when grading itself failed (printed "error")
     feedback: str
     where: Callable[[], str] = field(compare=False, repr=False)  # path:line, found on demand
 
     @property
     def passed(self) -> bool:
-        return self.got == self.expected.value
+        return self.got is self.expected
+
+    @property
+    def got_text(self) -> str:
+        """What the grader said, as the output prints it."""
+        return GRADING_FAILED if self.got is None else self.got.value
 
     def __str__(self) -> str:
         detail = f" ({self.feedback})" if self.feedback else ""
         return (
             f"{self.where()}: {self.question_id}: test #{self.number}: "
-            f"expected {self.expected.value} got {self.got}{detail}"
+            f"expected {self.expected.value} got {self.got_text}{detail}"
         )
 
 
-def verdict_of(result) -> Verdict:
+def verdict_of(result) -> ExpectedVerdict:
     """A `grader.Result` -> the verdict authors write (partial credit is not correct: wrong)."""
     if result.unreadable:
-        return Verdict.UNREADABLE
-    return Verdict.CORRECT if result.correct else Verdict.WRONG
+        return ExpectedVerdict.UNREADABLE
+    return ExpectedVerdict.CORRECT if result.correct else ExpectedVerdict.WRONG
 
 
 def _answer_with_keys(answer: dict[str, str], variant) -> dict:
@@ -75,9 +81,9 @@ def run_question_tests(
                 variant = variant_for(question, test.seed)
                 answer = _answer_with_keys(answer, variant)
             result = grade(question, answer, lang=lang, variant=variant)
-            got, feedback = verdict_of(result).value, str(result.error or result.feedback or "")
+            got, feedback = verdict_of(result), str(result.error or result.feedback or "")
         except Exception as error:  # noqa: BLE001 - a crash is a failed test, reported like one
-            got, feedback = "error", f"{type(error).__name__}: {error}"
+            got, feedback = None, f"{type(error).__name__}: {error}"
         outcomes.append(
             TestOutcome(question.id, k, test.verdict, got, feedback, lambda k=k: where(k))
         )

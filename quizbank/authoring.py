@@ -239,7 +239,7 @@ def _refuse_failing_tests(draft: Draft, grade: GradeQuestion) -> None:
             Problem(EDITOR_PATH, draft.lines.line_at(["tests", o.number - 1]), o.question_id,
                     f"tests[{o.number - 1}]",
                     f"author test #{o.number} expects {o.expected.value}, the grader says "
-                    f"{o.got}" + (f" ({o.feedback})" if o.feedback else ""))
+                    f"{o.got_text}" + (f" ({o.feedback})" if o.feedback else ""))
             for o in failed])
 
 

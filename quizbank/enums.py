@@ -60,8 +60,10 @@ class RubricKind(StrEnum):
     MISCONCEPTION = "misconception"
 
 
-class Verdict(StrEnum):
-    """What an author test expects the grader to say about a sample answer."""
+class ExpectedVerdict(StrEnum):
+    """What an author test expects the grader to say about a sample answer: one of
+    `grader.Verdict`'s words (a test checks they are), partial credit written `wrong`. Its own
+    enum because loading the bank must not import the grader."""
 
     CORRECT = "correct"
     WRONG = "wrong"

@@ -25,9 +25,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .author_tests import GradeQuestion, verdict_of
+from .author_tests import GradeQuestion
 from .bank import Bank
-from .enums import Verdict
 from .question_types import (
     DerivationQuestion,
     ExpressionQuestion,
@@ -208,8 +207,7 @@ def run_question_mutations(question: Question, grade: GradeQuestion, *, lang: st
         except Exception as error:  # noqa: BLE001 - reported like a failed test
             outcome(mutant.kind, mutant.shown, ERROR, f"{type(error).__name__}: {error}")
             continue
-        verdict = verdict_of(result)
-        if verdict is Verdict.CORRECT:
+        if result.correct:
             why = accepted.get(squash(mutant.shown))
             outcome(mutant.kind, mutant.shown, JUSTIFIED if why else SURVIVED,
                     why or "the grader accepts it: the key, tolerance or declarations are too "

@@ -4,7 +4,7 @@ from typing import Annotated
 
 from pydantic import Field, field_validator
 
-from .enums import Difficulty, QuestionType, SourceText, Topic, Verdict
+from .enums import Difficulty, ExpectedVerdict, QuestionType, SourceText, Topic
 from .localized import Localized
 from .strict import KebabId, NonEmptyText, StrictModel, lax_enum
 
@@ -65,21 +65,21 @@ class TextAnswerTest(StrictModel):
     """numeric and expression: the learner's text, e.g. `"[0.4, 2.05]"` or `"(I + W)^T g"`."""
 
     answer: str
-    verdict: lax_enum(Verdict)
+    verdict: lax_enum(ExpectedVerdict)
 
 
 class LinesAnswerTest(StrictModel):
     """derivation: one string per line the learner writes."""
 
     answer: Annotated[list[str], Field(min_length=1)]
-    verdict: lax_enum(Verdict)
+    verdict: lax_enum(ExpectedVerdict)
 
 
 class IdsAnswerTest(StrictModel):
     """choice (chosen option ids) and ordering (step ids in the learner's order)."""
 
     answer: list[KebabId]
-    verdict: lax_enum(Verdict)
+    verdict: lax_enum(ExpectedVerdict)
 
 
 class GeneratedAnswerTest(StrictModel):
@@ -87,4 +87,4 @@ class GeneratedAnswerTest(StrictModel):
 
     seed: Annotated[int, Field(ge=0)]
     answer: dict[str, str]
-    verdict: lax_enum(Verdict)
+    verdict: lax_enum(ExpectedVerdict)

@@ -30,7 +30,7 @@ from tutor.attempt_table import AttemptTable
 from tutor.rating import RECORDED_VERDICTS
 
 MIN_LEARNERS = 5
-_GRADED = [str(v) for v in RECORDED_VERDICTS]
+_GRADED = list(RECORDED_VERDICTS)
 FLAGS = ("nobody_right", "everybody_right", "negative_discrimination")
 COLUMNS = ["question", "learners", "attempts", "first_try_correct", "discrimination",
            "median_seconds", "hint_rate", "reveal_rate", "flags"]
@@ -70,7 +70,7 @@ def item_statistics(table: AttemptTable) -> pd.DataFrame:
     nq, nl = len(question_ids), int(learner_code.max()) + 1
     first = _first_tries(table, learner_code, question_code, nq)
     fq, fl = question_code[first], learner_code[first]
-    correct = (table.verdict[first] == Verdict.CORRECT.value).astype(float)
+    correct = (table.verdict[first] == Verdict.CORRECT).astype(float)
 
     learners = np.bincount(fq, minlength=nq)
     right = np.bincount(fq, weights=correct, minlength=nq)

@@ -16,10 +16,11 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from grader import Verdict
 from tutor.attempt_table import LearnerAnswer
 
 MAX_SPELLINGS = 300
-WRONG_VERDICTS = ("wrong", "partial")
+WRONG_VERDICTS = (Verdict.WRONG, Verdict.PARTIAL)
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,10 @@ import numpy as np
 import pandas as pd
 from sqlalchemy import and_, false, func, select
 
-from tutor.store.schema import attempts
+from grader import Verdict
+from tutor.store.schema import attempts, verdict_from_word
 
-REVEAL_SQL = and_(attempts.c.verdict == "wrong", func.trim(attempts.c.answer) == "")
+REVEAL_SQL = and_(attempts.c.verdict == Verdict.WRONG, func.trim(attempts.c.answer) == "")
 ANSWERED_HERE_SQL = attempts.c.imported.is_(false())
 
 
@@ -32,7 +33,7 @@ class AttemptTable:
 
     learner: np.ndarray  # int64 profile ids
     question: np.ndarray  # object: question ids
-    verdict: np.ndarray  # object: grader.Verdict values (unreadable only on old rows)
+    verdict: np.ndarray  # object: grader.Verdict members (unreadable only on old rows)
     hints: np.ndarray  # int64
     seconds: np.ndarray  # float64
     revealed: np.ndarray  # bool
@@ -47,7 +48,7 @@ class AttemptTable:
         return cls(
             learner=frame["learner"].to_numpy(np.int64),
             question=frame["question"].to_numpy(object),
-            verdict=frame["verdict"].to_numpy(object),
+            verdict=_verdicts(frame["verdict"]),
             hints=frame["hints"].to_numpy(np.int64),
             seconds=frame["seconds"].to_numpy(np.float64),
             revealed=frame["revealed"].to_numpy(bool),
@@ -55,6 +56,16 @@ class AttemptTable:
 
 
 _NAMES = ["learner", "question", "verdict", "hints", "seconds", "revealed"]
+
+
+def _verdicts(words: pd.Series) -> np.ndarray:
+    """The stored words as `grader.Verdict` members, in an object array (the driver's cursor
+    below bypasses the column type that does this for every other read, and pandas would keep
+    the members as plain strings); an unknown word raises UnknownVerdict."""
+    codes, distinct = pd.factorize(words)
+    members = np.empty(len(distinct), dtype=object)
+    members[:] = [verdict_from_word(word) for word in distinct]
+    return members[codes]
 _QUERY = select(attempts.c.profile_id, attempts.c.question_id, attempts.c.verdict,
                 attempts.c.hints_used, attempts.c.seconds, REVEAL_SQL).where(
                     ANSWERED_HERE_SQL).order_by(attempts.c.id)
@@ -84,7 +95,7 @@ class LearnerAnswer:
 
     learner: int
     answer: str
-    verdict: str
+    verdict: Verdict
 
 
 def read_answers(store, question_id: str) -> list[LearnerAnswer]:
@@ -94,7 +105,7 @@ def read_answers(store, question_id: str) -> list[LearnerAnswer]:
                     ANSWERED_HERE_SQL)
              .order_by(attempts.c.id))
     rows = store.read(lambda conn: conn.execute(query).all())
-    return [LearnerAnswer(int(r[0]), str(r[1]), str(r[2])) for r in rows]
+    return [LearnerAnswer(int(r[0]), str(r[1]), r[2]) for r in rows]
 
 
 def store_version(store) -> tuple[int, int]:

@@ -29,16 +29,16 @@ from tutor.store.schema import attempts, cards, identities, profiles
 # A counted attempt (`AttemptRecord.counted`) answered here (`tutor.class_view.answered_here`):
 # a visit's first graded try.
 COUNTED = and_(ANSWERED_HERE_SQL, attempts.c.phase == Phase.FIRST.value,
-               attempts.c.verdict.in_([v.value for v in RECORDED_VERDICTS]))
-_RIGHT = case((attempts.c.verdict == Verdict.CORRECT.value, 1), else_=0)
+               attempts.c.verdict.in_(RECORDED_VERDICTS))
+_RIGHT = case((attempts.c.verdict == Verdict.CORRECT, 1), else_=0)
 
 
 # The newest counted try's verdict, without ranking every row (a window over the class's first
 # tries cost ~3x this GROUP BY in SQLite): right when the newest right try is later than the
 # newest failed one. Both at the same moment is a tie that only the ids break: NULL, settled by
 # `_newest_is_right`.
-_RIGHT_AT = func.max(case((attempts.c.verdict == Verdict.CORRECT.value, attempts.c.created_at)))
-_FAILED_AT = func.max(case((attempts.c.verdict != Verdict.CORRECT.value, attempts.c.created_at)))
+_RIGHT_AT = func.max(case((attempts.c.verdict == Verdict.CORRECT, attempts.c.created_at)))
+_FAILED_AT = func.max(case((attempts.c.verdict != Verdict.CORRECT, attempts.c.created_at)))
 _NEWEST_RIGHT = case((_FAILED_AT.is_(None), 1), (_RIGHT_AT.is_(None), 0),
                      (_RIGHT_AT > _FAILED_AT, 1), (_RIGHT_AT < _FAILED_AT, 0), else_=None)
 

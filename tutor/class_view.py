@@ -101,7 +101,7 @@ def answered_here(attempts: Iterable[AttemptRecord]) -> tuple[AttemptRecord, ...
 
 
 def _is_right(attempt: AttemptRecord) -> bool:
-    return attempt.verdict == Verdict.CORRECT.value
+    return attempt.verdict is Verdict.CORRECT
 
 
 def learner_label(name: str, profile_id: int, *, bound: bool, email_local: str | None) -> str:

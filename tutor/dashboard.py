@@ -39,7 +39,7 @@ def _frame(attempts: Iterable[AttemptRecord], tz: tzinfo) -> pd.DataFrame:
             "created_at": a.created_at,
             "id": a.id,
             "graded": True,
-            "correct": a.verdict == Verdict.CORRECT.value,
+            "correct": a.verdict is Verdict.CORRECT,
             "confidence": a.confidence,
         }
         for a in attempts
@@ -151,10 +151,20 @@ ATTEMPT_COLUMNS = ["id", "created_at", "question_id", "verdict", "phase", "mode"
                    "confidence", "hints_used", "seconds", "seed", "answer"]
 
 
+def _frame_keeping_verdicts(rows: list[dict], columns: list[str],
+                            verdicts: tuple[str, ...]) -> pd.DataFrame:
+    """The rows as a frame whose `verdicts` columns hold the `grader.Verdict` members (pandas
+    would store them as plain strings)."""
+    frame = pd.DataFrame(rows, columns=columns)
+    for column in verdicts:
+        frame[column] = pd.Series([row[column] for row in rows], index=frame.index, dtype=object)
+    return frame
+
+
 def attempt_table(attempts: Iterable[AttemptRecord]) -> pd.DataFrame:
     """Every recorded answer, newest first (the dashboard's table; a row opens its answer)."""
     rows = [{c: getattr(a, c) for c in ATTEMPT_COLUMNS} for a in attempts]
-    frame = pd.DataFrame(rows, columns=ATTEMPT_COLUMNS)
+    frame = _frame_keeping_verdicts(rows, ATTEMPT_COLUMNS, ("verdict",))
     return frame.sort_values(["created_at", "id"], ascending=False, kind="stable").reset_index(
         drop=True)
 
@@ -175,7 +185,7 @@ def question_history(attempts: Iterable[AttemptRecord], cards: Iterable[CardStat
         {
             "question_id": qid,
             "attempts": len(tries),
-            "correct": sum(a.verdict == Verdict.CORRECT.value for a in tries),
+            "correct": sum(a.verdict is Verdict.CORRECT for a in tries),
             "first_try": tries[0].verdict,
             "latest": tries[-1].verdict,
             "last_seen": tries[-1].created_at,
@@ -183,7 +193,7 @@ def question_history(attempts: Iterable[AttemptRecord], cards: Iterable[CardStat
         }
         for qid, tries in by_question.items()
     ]
-    frame = pd.DataFrame(rows, columns=HISTORY_COLUMNS)
+    frame = _frame_keeping_verdicts(rows, HISTORY_COLUMNS, ("first_try", "latest"))
     return frame.sort_values("last_seen", ascending=False, kind="stable").reset_index(drop=True)
 
 

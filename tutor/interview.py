@@ -416,10 +416,16 @@ class QuestionTime:
     the answer (or "I don't know")."""
 
     question_id: str
-    verdict: str  # correct | partial | wrong
+    verdict: Verdict  # correct | partial | wrong
     skipped: bool
     timed_out: bool
     seconds: float
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> QuestionTime:
+        """One question of a stored history entry (`history_entry`); ValueError for a verdict
+        that is not a `grader.Verdict` value, KeyError / TypeError for a malformed entry."""
+        return cls(**{**data, "verdict": Verdict(data["verdict"])})
 
 
 def summarize(session: InterviewSession, questions: Mapping[str, Any]) -> InterviewSummary:
@@ -438,7 +444,7 @@ def summarize(session: InterviewSession, questions: Mapping[str, Any]) -> Interv
             practise[run.question_id] = None
             practise.update(dict.fromkeys(followup_ids(question, questions)))
     correct = sum(r.outcome.verdict is Verdict.CORRECT for r in graded)
-    times = tuple(QuestionTime(r.question_id, str(r.outcome.verdict.value), r.skipped, r.timed_out,
+    times = tuple(QuestionTime(r.question_id, r.outcome.verdict, r.skipped, r.timed_out,
                                round(r.seconds, 1)) for r in graded)
     skipped = sum(r.skipped for r in graded)
     return InterviewSummary(len(graded) - skipped, correct, tuple(missed), tuple(wrong_beliefs),

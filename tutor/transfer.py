@@ -33,10 +33,19 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, ValidationError
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    JsonValue,
+    ValidationError,
+)
 from sqlalchemy import and_, select, update
 from sqlalchemy.engine import Connection
 
+from grader import Verdict
 from tutor.rating import RECORDED_VERDICTS, Phase
 from tutor.spreadsheet import inert
 from tutor.store import ProfileError, ProgressStore, TutorError, utc_now
@@ -83,6 +92,12 @@ _MESSAGES = {
     "turned-off": {
         "en": "Importing is turned off in this class.",
         "zh": "本课程已关闭导入功能。",
+    },
+    "unknown-verdict": {
+        "en": "{count} attempts in the file have a verdict this app does not know (it knows "
+        "{known}); nothing was imported. First: {problems}",
+        "zh": "文件中有 {count} 条作答记录的判定结果无法识别（可识别的是 {known}），未导入任何内容。"
+        "例如：{problems}",
     },
     "invalid": {
         "en": "The file does not match the progress export format; nothing was imported. "
@@ -154,14 +169,20 @@ class _Strict(BaseModel):
 
 
 QuestionId = Annotated[str, Field(min_length=1, max_length=MAX_QUESTION_ID)]
+# "error" is how files written before the grader's vocabulary said "unreadable"
+OLD_VERDICT_WORDS = {"error": Verdict.UNREADABLE.value}
+
+
+def _verdict_word(word: object) -> object:
+    """A file's verdict word in the grader's vocabulary (the model then makes it a `Verdict`)."""
+    return OLD_VERDICT_WORDS.get(word, word) if isinstance(word, str) else word
 
 
 class AttemptOut(_Strict):
     question_id: QuestionId
     seed: int | None
     answer: Annotated[str, Field(max_length=MAX_ANSWER_CHARS)]
-    # "error" is how files written before the grader's vocabulary said "unreadable"
-    verdict: Literal["correct", "partial", "wrong", "unreadable", "error"]
+    verdict: Annotated[Verdict, BeforeValidator(_verdict_word)]
     score: Annotated[float, Field(ge=0.0, le=1.0)]
     hints_used: Annotated[int, Field(ge=0, le=1000)]
     seconds: Annotated[float, Field(ge=0.0)]
@@ -172,10 +193,6 @@ class AttemptOut(_Strict):
     created_at: AwareDatetime
     # absent from files written before tries were told apart: every attempt then counted
     phase: Literal["first", "retry", "after_reveal", "repeat"] = "first"
-
-    @property
-    def stored_verdict(self) -> str:
-        return "unreadable" if self.verdict == "error" else self.verdict
 
 
 class CardOut(_Strict):
@@ -273,6 +290,10 @@ def parse_export(data: bytes | str, *, now: datetime | None = None,
     count = len(header["attempts"]) if isinstance(header.get("attempts"), list) else 0
     if count > policy.max_attempts:
         raise ImportRefused("too-many", count=count, limit=policy.max_attempts)
+    unknown = _unknown_verdicts(header["attempts"] if count else [])
+    if unknown:
+        raise ImportRefused("unknown-verdict", unknown, count=len(unknown),
+                            known=", ".join(v.value for v in Verdict))
     try:
         parsed = ProgressExport.model_validate_json(raw)
     except ValidationError as exc:
@@ -284,6 +305,15 @@ def parse_export(data: bytes | str, *, now: datetime | None = None,
     if future:
         raise ImportRefused("future", future, count=len(future))
     return parsed
+
+
+def _unknown_verdicts(entries: list) -> list[str]:
+    """Where a verdict is a word that names no `grader.Verdict` (its own message: the file may
+    come from a newer app; any other malformed entry is the model's to describe)."""
+    known = {v.value for v in Verdict} | OLD_VERDICT_WORDS.keys()
+    return [f"attempts.{k}.verdict: {entry['verdict']!r}" for k, entry in enumerate(entries)
+            if isinstance(entry, dict) and isinstance(entry.get("verdict"), str)
+            and entry["verdict"] not in known]
 
 
 def _dated_in_future(export: ProgressExport, limit: datetime) -> list[str]:
@@ -364,11 +394,11 @@ def _merge(conn: Connection, profile_id: int, export: ProgressExport,
     }
     new_rows = []
     for a in export.attempts:
-        key = attempt_key(a.question_id, a.created_at, a.answer, a.stored_verdict)
+        key = attempt_key(a.question_id, a.created_at, a.answer, a.verdict)
         if key in existing:
             continue
         existing.add(key)
-        row = a.model_dump() | {"verdict": a.stored_verdict, "imported": True}
+        row = a.model_dump() | {"imported": True}
         row["rubric_ticks"] = json.dumps(a.rubric_ticks) if a.rubric_ticks else None
         new_rows.append({**row, "profile_id": profile_id})
     if new_rows:
@@ -405,7 +435,7 @@ def _merge(conn: Connection, profile_id: int, export: ProgressExport,
     unknown = [] if known_question_ids is None else [
         r["question_id"] for r in new_rows if r["question_id"] not in known_question_ids]
     first_tries = sum(1 for r in new_rows if r["phase"] == Phase.FIRST.value
-                      and r["verdict"] in {v.value for v in RECORDED_VERDICTS})
+                      and r["verdict"] in RECORDED_VERDICTS)
     return ImportReport(profile_id, len(new_rows), len(export.attempts) - len(new_rows), written,
                         len(fresh), attempts_unknown=len(unknown), questions_unknown=len(set(unknown)),
                         first_tries_added=first_tries)

@@ -21,24 +21,16 @@ import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-if TYPE_CHECKING:  # the grader is imported by the caller that checks
+from grader import StepStatus  # the result types only: the pipeline loads on the first check
+
+if TYPE_CHECKING:  # the grader's pipeline is imported by the caller that checks
     from grader import Result
 
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")  # the bank's Identifier rule
 MAX_LINES = 40
-
-
-class LineStatus(StrEnum):
-    REMARK = "remark"  # words between the lines ("where", "其中"): shown, not checked
-    START = "start"  # the first line: read, nothing to follow from
-    VERIFIED = "verified"  # equals the line before
-    BROKEN = "broken"  # does not follow (counterexample in `feedback`)
-    UNDECIDED = "undecided"  # the grader could not decide either way
-    UNREADABLE = "unreadable"  # this line cannot be read (position in `feedback`)
 
 
 @dataclass(frozen=True)
@@ -197,11 +189,21 @@ def split_relations(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class LineResult:
+    """One row of the report. `status` is the grader's (`does_not_follow` with a counterexample
+    in `feedback`, `unreadable` with the position); None for a remark between the lines ("where",
+    "其中"), shown and not checked. `start`: the first readable line, read with nothing before
+    it to follow from (the grader says `verified`)."""
+
     number: int  # 1-based
     text: str
-    status: LineStatus
+    status: StepStatus | None
     interpreted: str | None  # LaTeX from the parsed tree
     feedback: str  # the grader's explanation (counterexample, position), already localized
+    start: bool = False
+
+    @property
+    def remark(self) -> bool:
+        return self.status is None
 
 
 @dataclass(frozen=True)
@@ -221,26 +223,18 @@ class DerivationReport:
 
     @property
     def first_broken(self) -> LineResult | None:
-        return next((r for r in self.lines if r.status is LineStatus.BROKEN), None)
+        return next((r for r in self.lines if r.status is StepStatus.DOES_NOT_FOLLOW), None)
 
     @property
     def checked(self) -> tuple[LineResult, ...]:
         """The lines that were checked (not the remarks between them)."""
-        return tuple(r for r in self.lines if r.status is not LineStatus.REMARK)
+        return tuple(r for r in self.lines if not r.remark)
 
     @property
     def all_verified(self) -> bool:
         """Every line verified (or the start). Never true of a report that checked no line."""
         return bool(self.checked) and all(
-            r.status in (LineStatus.START, LineStatus.VERIFIED) for r in self.checked)
-
-
-GRADER_STATUS = {
-    "verified": LineStatus.VERIFIED,
-    "does_not_follow": LineStatus.BROKEN,
-    "cannot_decide": LineStatus.UNDECIDED,
-    "unreadable": LineStatus.UNREADABLE,
-}
+            r.status is StepStatus.VERIFIED for r in self.checked)
 
 
 def report_from_result(result: Result, lines: Sequence[str], *, has_start: bool,
@@ -250,12 +244,12 @@ def report_from_result(result: Result, lines: Sequence[str], *, has_start: bool,
     readable_before = has_start
     for step in result.steps:
         number = step.line
-        status = GRADER_STATUS[step.status.value]
-        if status is LineStatus.VERIFIED and not readable_before:
-            status = LineStatus.START  # the first readable line: nothing before it to follow from
-        readable_before = readable_before or status is not LineStatus.UNREADABLE
+        # the first readable line: nothing before it to follow from
+        start = step.status is StepStatus.VERIFIED and not readable_before
+        readable_before = readable_before or step.status is not StepStatus.UNREADABLE
         text = lines[number - 1] if 0 < number <= len(lines) else ""
-        rows.append(LineResult(number, text, status, step.interpreted, step.feedback))
+        rows.append(LineResult(number, text, step.status, step.interpreted, step.feedback,
+                               start=start))
     reached = bool(result.reaches_target) if has_target and rows else None
     error = result.error if not rows else None
     return DerivationReport(tuple(rows), reached, error)
@@ -270,7 +264,7 @@ def check_derivation(
     first line) to `target`. An unreadable target (read with `preview`, i.e. `grader.preview`) is
     reported in `target_problem` and the lines are checked without it. With `split`
     (`grader.split_derivation`) the lines are first read as one pasted block: its remarks come
-    back as REMARK rows, in place, and are not checked."""
+    back as remark rows (status None), in place, and are not checked."""
     if split is not None:
         pieces = list(split("\n".join(lines), **decl.request_fields()))
         report = check_derivation([p.text for p in pieces if not p.remark], decl, lang=lang,
@@ -298,7 +292,7 @@ def with_remarks(rows: Sequence[LineResult], pieces: Sequence[Any]) -> tuple[Lin
     count = 0
     for piece in pieces:
         if piece.remark:
-            out.append(LineResult(count, piece.text, LineStatus.REMARK, None, ""))
+            out.append(LineResult(count, piece.text, None, None, ""))
             continue
         row = next(checked, None)
         if row is not None:

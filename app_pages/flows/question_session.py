@@ -192,12 +192,13 @@ def show_model_answer(session: QuestionSession, question, answer: str, confidenc
         return
     import uuid
 
+    from grader import Verdict
     from tutor.store.records import NewAttempt
 
     elapsed = (time.time() if now is None else now) - session.started_at
     session.unassessed_key = uuid.uuid4().hex
     stored = record(NewAttempt(
-        question_id=question.id, verdict="wrong", score=0.0, answer=answer,
+        question_id=question.id, verdict=Verdict.WRONG, score=0.0, answer=answer,
         hints_used=session.hints_shown, seconds=round(max(elapsed, 0.0), 3),
         confidence=CONFIDENCE_LEVEL[confidence], mode=mode, phase=Phase.FIRST,
         slow_after_seconds=None, unassessed=True, key=session.unassessed_key))
@@ -314,7 +315,7 @@ def new_attempt(question, session: QuestionSession, graded: Graded, *, mode: str
     text = answer["text"] if is_interview and isinstance(answer, Mapping) else answer
     return NewAttempt(
         question_id=question.id,
-        verdict=graded.result.verdict.value,
+        verdict=graded.result.verdict,
         score=min(max(graded.score, 0.0), 1.0),
         answer=answer_text(text),
         seed=session.seed,

@@ -107,7 +107,7 @@ def author_test_results(outcomes) -> None:
     (st.error if failed else st.success)(summary)
     for o in outcomes:
         mark = "✅" if o.passed else "❌"
-        st.markdown(f"{mark} {tr('author.test_line', number=o.number, expected=o.expected.value, got=o.got)}"
+        st.markdown(f"{mark} {tr('author.test_line', number=o.number, expected=o.expected.value, got=o.got_text)}"
                     + (f" — {o.feedback}" if o.feedback and not o.passed else ""))
 
 

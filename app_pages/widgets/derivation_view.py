@@ -10,21 +10,36 @@ import streamlit as st
 from app_pages.flows.derivation_check import (
     Declarations,
     DerivationReport,
-    LineStatus,
+    LineResult,
     check_derivation,
     report_from_result,
 )
 from app_pages.state import tr
+from grader import StepStatus
 
-# Markdown colour directives and icons for each status: fixed strings, never learner text.
+# Markdown colour directives, icons and label keys for each grader status: fixed strings, never
+# learner text. A remark and the starting line have their own.
 BADGES = {
-    LineStatus.REMARK: ("violet", ":material/notes:"),
-    LineStatus.START: ("blue", ":material/flag:"),
-    LineStatus.VERIFIED: ("green", ":material/check_circle:"),
-    LineStatus.BROKEN: ("red", ":material/cancel:"),
-    LineStatus.UNDECIDED: ("orange", ":material/help:"),
-    LineStatus.UNREADABLE: ("gray", ":material/error:"),
+    StepStatus.VERIFIED: ("green", ":material/check_circle:"),
+    StepStatus.DOES_NOT_FOLLOW: ("red", ":material/cancel:"),
+    StepStatus.CANNOT_DECIDE: ("orange", ":material/help:"),
+    StepStatus.UNREADABLE: ("gray", ":material/error:"),
 }
+LABELS = {
+    StepStatus.VERIFIED: "derivation.status.verified",
+    StepStatus.DOES_NOT_FOLLOW: "derivation.status.broken",
+    StepStatus.CANNOT_DECIDE: "derivation.status.undecided",
+    StepStatus.UNREADABLE: "derivation.status.unreadable",
+}
+REMARK_BADGE = ("violet", ":material/notes:")
+START_BADGE, START_LABEL = ("blue", ":material/flag:"), "derivation.status.start"
+
+
+def badge_and_label(line: LineResult) -> tuple[tuple[str, str], str]:
+    """A checked line's (colour, icon) and label key."""
+    if line.start:
+        return START_BADGE, START_LABEL
+    return BADGES[line.status], LABELS[line.status]
 
 
 def check(lines, decl: Declarations, lang: str, target: str | None = None) -> DerivationReport:
@@ -46,13 +61,14 @@ def report_view(report: DerivationReport) -> None:
             st.text(report.error)
         for line in report.lines:
             number = line.number
-            colour, icon = BADGES[line.status]
-            if line.status is LineStatus.REMARK:  # words between the lines: shown as written
+            if line.remark:  # words between the lines: shown as written
+                colour, icon = REMARK_BADGE
                 left, right = st.columns([1, 3], vertical_alignment="center")
                 left.markdown(f"{icon} :{colour}[{tr('derivation.status.remark')}]")
                 right.text(line.text)  # learner text: plain, never markdown
                 continue
-            label = tr(f"derivation.status.{line.status.value}")
+            (colour, icon), label_key = badge_and_label(line)
+            label = tr(label_key)
             box = st.container(border=line is broken)
             left, right = box.columns([1, 3], vertical_alignment="center")
             left.markdown(f"{icon} :{colour}[**{tr('practice.line_status', n=number)} · {label}**]")
@@ -61,8 +77,7 @@ def report_view(report: DerivationReport) -> None:
                     st.latex(line.interpreted)
                 else:
                     st.code(line.text, language=None)
-            if line.feedback and line.status in (LineStatus.BROKEN, LineStatus.UNREADABLE,
-                                                 LineStatus.UNDECIDED):
+            if line.feedback and line.status is not StepStatus.VERIFIED:
                 box.text(line.feedback)
         if report.target_reached is True:
             st.success(tr("derivation.target_reached"), icon=":material/flag_circle:")

@@ -12,6 +12,7 @@ from app_pages.state import lang as current_lang
 from app_pages.state import tr, tr_n
 from app_pages.widgets import flow_state
 from app_pages.widgets.resources import question_title
+from grader import Verdict
 from tutor.interview import QuestionTime, summarize
 from tutor.store import utc_now
 
@@ -63,7 +64,7 @@ def stage_outcome(question, run, lang: str) -> None:
         if run.skipped:  # "recorded … comes back tomorrow" only once the database has it
             st.info(tr("interview.skipped" if run.rating else "interview.skipped_unrecorded"),
                     icon=":material/help:")
-        elif outcome.verdict == "correct":
+        elif outcome.verdict is Verdict.CORRECT:
             st.success(tr("practice.correct"), icon=":material/check_circle:")
         else:
             st.error(tr("practice.wrong"), icon=":material/cancel:")
@@ -108,7 +109,7 @@ def summary_view(session, bank, lang: str, *, on_again) -> None:
     return summary
 
 
-def _result(verdict: str, skipped: bool) -> str:
+def _result(verdict: Verdict, skipped: bool) -> str:
     return tr("interview.result.skipped") if skipped else tr(f"interview.result.{verdict}")
 
 
@@ -150,7 +151,7 @@ def past_interviews(history: list[dict]) -> None:
                        asked=int(entry["asked"]), correct=int(entry["correct"]), clock=_clock(spent))
             if skipped:
                 title += " · " + tr_n("interview.history_skipped", skipped)
-            lines = [_timed_line(QuestionTime(**q), bank, current_lang())
+            lines = [_timed_line(QuestionTime.from_dict(q), bank, current_lang())
                      for q in entry["questions"]]
             missed = int(entry.get("missed") or 0)
         except (KeyError, TypeError, ValueError, AttributeError):

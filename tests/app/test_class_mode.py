@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from grader import Verdict
 from tests.app.learner_fixtures import database_url  # noqa: F401
 from tests.app.shell_helpers import APP, ROOT, TIMEOUT
 from tutor.store import NewAttempt, utc_now
@@ -58,7 +59,7 @@ def _own(store, claims) -> int:
 def _with_attempts(store, claims, n: int) -> int:
     pid = _own(store, claims)
     for k in range(n):
-        store.record_attempt(pid, NewAttempt(f"q{k}", "wrong"), now=utc_now() - timedelta(hours=k))
+        store.record_attempt(pid, NewAttempt(f"q{k}", Verdict.WRONG), now=utc_now() - timedelta(hours=k))
     return pid
 
 
@@ -132,7 +133,7 @@ def test_a_forged_import_is_marked_on_the_dashboard_and_left_out_of_the_class(st
     ada = _with_attempts(store, ADA, 1)  # one wrong first try, answered here
     mallory = profile_for_identity(store, ISSUER, "sub-mal", "Mallory")
     for k in range(5):
-        store.record_attempt(mallory.id, NewAttempt(f"q{k}", "correct", score=1.0),
+        store.record_attempt(mallory.id, NewAttempt(f"q{k}", Verdict.CORRECT, score=1.0),
                              now=utc_now() - timedelta(days=2, minutes=k))
     import_json(store, export_json(store, mallory.id), into_profile_id=ada)  # "her" correct ones
     at = shell(ADA, "dashboard")
@@ -302,7 +303,7 @@ def test_the_class_page_shows_names_titles_and_no_data_marks(store, lang):
 
     ada = _own(store, ADA)
     for k, qid in enumerate(STUCK_QUESTIONS):  # three wrong first tries today: stuck
-        store.record_attempt(ada, NewAttempt(qid, "wrong"), now=utc_now() - timedelta(hours=k))
+        store.record_attempt(ada, NewAttempt(qid, Verdict.WRONG), now=utc_now() - timedelta(hours=k))
     _own(store, BO)  # signed in once, answered nothing
     at = shell(LEE, "class_view", lang=lang)
     learners, mastery = at.dataframe[0].value, at.dataframe[1].value
@@ -348,7 +349,7 @@ def test_the_class_page_follows_each_new_attempt(store):
     at = shell(LEE, "class_view")
     first_tries, shown = "First tries", f"Ada · #{ada}"
     assert at.dataframe[0].value.set_index("Learner").loc[shown, first_tries] == 0
-    store.record_attempt(ada, NewAttempt("basics-residual-block-form", "correct", score=1.0))
+    store.record_attempt(ada, NewAttempt("basics-residual-block-form", Verdict.CORRECT, score=1.0))
     at.run()
     assert at.dataframe[0].value.set_index("Learner").loc[shown, first_tries] == 1
     other = export_json(store, ada)

@@ -5,13 +5,14 @@ count the same attempts, and the per-question table."""
 from datetime import UTC, datetime
 
 from app_pages.widgets.attempt_history import TABLE_KEY
+from grader import Verdict
 from tests.app.learner_fixtures import database_url, open_page, texts  # noqa: F401
 from tests.app.test_profiles import shell
 from tutor.store import NewAttempt
 
 
 def answer(db, profile, qid, verdict, when, text="a", phase="first"):
-    db.record_attempt(profile.id, NewAttempt(qid, verdict, score=float(verdict == "correct"),
+    db.record_attempt(profile.id, NewAttempt(qid, Verdict(verdict), score=float(verdict == "correct"),
                                              answer=text, phase=phase), now=when)
 
 

@@ -11,19 +11,20 @@ from app_pages.flows.derivation_check import (
     MAX_LINK_CHARS,
     Declarations,
     DerivationDraft,
-    LineStatus,
     NameProblem,
     declarations_from_text,
     parse_names,
 )
 from app_pages.flows.derivation_check import check_derivation as _check_derivation
+from grader import StepStatus
+from tests.app.derivation_rows import START, row_kinds
 
 
 def check_derivation(lines, decl, **kwargs):
     return _check_derivation(lines, decl, check=grader.check, preview=grader.preview, **kwargs)
 
 
-S, V, B, U = LineStatus.START, LineStatus.VERIFIED, LineStatus.BROKEN, LineStatus.UNREADABLE
+S, V, B, U = START, StepStatus.VERIFIED, StepStatus.DOES_NOT_FOLLOW, StepStatus.UNREADABLE
 X = Declarations(symbols=("x",))
 F = Declarations(symbols=("x",), functions=("F",))
 AB = Declarations(matrices=("A", "B"))
@@ -69,7 +70,7 @@ def test_declarations_report_every_problem_at_once_and_keep_the_usable_names():
 )
 def test_check_derivation_line_by_line(lines, decl, start, target, statuses, reached):
     report = check_derivation(lines, decl, lang="en", target=target, start=start)
-    assert [r.status for r in report.lines] == statuses
+    assert row_kinds(report) == statuses
     assert report.target_reached is reached
     broken = [r for r in report.lines if r.status is B]
     assert report.first_broken == (broken[0] if broken else None)
@@ -83,7 +84,7 @@ def test_an_unreadable_target_is_refused_on_its_own_and_the_lines_are_still_chec
     # page said "All 0 lines verified".
     report = check_derivation(["x + x", "2x", "3x"], X, lang=lang, target="2x +")
     assert report.target_problem is not None and report.target_problem.caret
-    assert [r.status for r in report.lines] == [S, V, B]
+    assert row_kinds(report) == [S, V, B]
     assert report.target_reached is None and not report.all_verified
 
 

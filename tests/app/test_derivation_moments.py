@@ -5,11 +5,12 @@ import grader
 from app_pages.flows.derivation_check import (
     Declarations,
     DerivationDraft,
-    LineStatus,
     NameProblem,
     check_derivation,
     declarations_from_text,
 )
+from grader import StepStatus
+from tests.app.derivation_rows import START, row_kinds
 from tests.app.learner_fixtures import button, database_url, open_page, texts  # noqa: F401
 
 
@@ -39,7 +40,7 @@ def test_names_in_the_assumptions_that_are_not_random_are_left_out_and_reported(
 def test_the_independent_case_follows_only_with_its_declaration():
     lines = "\\operatorname{Var}(x+f)\n\\operatorname{Var}(x)+\\operatorname{Var}(f)"
     plain = check(lines, Declarations(random=("x", "f")))
-    assert [r.status for r in plain.lines] == [LineStatus.START, LineStatus.BROKEN]
+    assert row_kinds(plain) == [START, StepStatus.DOES_NOT_FOLLOW]
     assert "independent: [[f, x]]" in plain.lines[1].feedback
     assumed = check(lines, Declarations(random=("x", "f"), independent=(("x", "f"),)))
     assert assumed.all_verified

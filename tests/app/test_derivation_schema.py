@@ -8,12 +8,13 @@ import grader
 from app_pages.flows.derivation_check import (
     Declarations,
     DerivationDraft,
-    LineStatus,
     NameProblem,
     check_derivation,
     declarations_from_text,
     draft_from_saved,
 )
+from grader import StepStatus
+from tests.app.derivation_rows import REMARK, START, row_kinds
 
 
 def check(text, decl, **kwargs):
@@ -75,9 +76,8 @@ BLOCK = ("因为 y = x + F(x)\n"
 def test_a_pasted_block_is_checked_line_by_line_with_its_remarks_in_place(lang):
     decl = Declarations(symbols=("x",), functions=("F",))
     report = check(BLOCK, decl, target="1 + F'(x)", lang=lang)
-    assert [(r.status, r.number) for r in report.lines] == [
-        (LineStatus.REMARK, 0), (LineStatus.START, 1), (LineStatus.REMARK, 1),
-        (LineStatus.VERIFIED, 2)]
+    assert list(zip(row_kinds(report), [r.number for r in report.lines], strict=True)) == [
+        (REMARK, 0), (START, 1), (REMARK, 1), (StepStatus.VERIFIED, 2)]
     assert report.lines[0].text == "因为 y = x + F(x)"
     assert report.lines[2].text == "linearity"
     assert report.all_verified and report.target_reached
@@ -87,15 +87,14 @@ def test_a_broken_line_of_a_pasted_block_is_the_first_broken_not_a_remark():
     decl = Declarations(symbols=("x",), functions=("F",))
     report = check("$$\\frac{\\partial}{\\partial x}(x + F(x)) = F'(x)$$\nwhere F is smooth",
                    decl)
-    assert [r.status for r in report.lines] == [LineStatus.START, LineStatus.BROKEN,
-                                                LineStatus.REMARK]
+    assert row_kinds(report) == [START, StepStatus.DOES_NOT_FOLLOW, REMARK]
     assert report.first_broken.number == 2 and not report.all_verified
 
 
 def test_remarks_alone_are_not_a_verified_derivation():
     report = check("where x is real\n其中 F 光滑", Declarations(symbols=("x",)))
     assert not report.all_verified
-    assert [r.status for r in report.lines] == [LineStatus.REMARK, LineStatus.REMARK]
+    assert row_kinds(report) == [REMARK, REMARK]
 
 
 # ---- the page -----------------------------------------------------------------------------

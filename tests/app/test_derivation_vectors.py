@@ -7,13 +7,14 @@ import pytest
 import grader
 from app_pages.flows.derivation_check import (
     DerivationDraft,
-    LineStatus,
     NameProblem,
     check_derivation,
     declarations_from_text,
     draft_from_saved,
 )
+from grader import StepStatus
 from quizbank.text_derivations import text_derivations
+from tests.app.derivation_rows import START, row_kinds
 
 
 def check(text, decl, lang="en"):
@@ -52,8 +53,7 @@ def test_the_vectors_travel_in_the_link_and_in_a_saved_derivation():
 def test_a_gradient_is_checked_from_the_boxes_and_a_row_for_a_column_is_named(lang, words):
     decl, _ = declarations_from_text("", "L", "W", vectors="x, y", relations="y = x + Wx")
     report = check("\\nabla_x L\n(I+W)^T \\nabla_y L\n(\\nabla_y L)^T (I+W)", decl, lang)
-    assert [r.status for r in report.lines] == [LineStatus.START, LineStatus.VERIFIED,
-                                                LineStatus.BROKEN]
+    assert row_kinds(report) == [START, StepStatus.VERIFIED, StepStatus.DOES_NOT_FOLLOW]
     assert words in report.lines[2].feedback
 
 

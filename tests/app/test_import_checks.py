@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from grader import Verdict
 from tests.app.learner_fixtures import button, database_url, open_page  # noqa: F401
 from tutor.store import NewAttempt, ProgressStore, utc_now
 from tutor.transfer import export_json
@@ -15,7 +16,7 @@ def an_export(tmp_path, question_ids, *, days_ago=1) -> bytes:
     other = ProgressStore.open(f"sqlite:///{tmp_path / 'other.db'}")
     them = other.create_profile("Ada")
     for qid in question_ids:
-        other.record_attempt(them.id, NewAttempt(qid, "correct", score=1.0, answer="a"),
+        other.record_attempt(them.id, NewAttempt(qid, Verdict.CORRECT, score=1.0, answer="a"),
                              now=utc_now() - timedelta(days=days_ago))
     exported = export_json(other, them.id)
     other.close()

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from grader import Verdict
 from quizbank.author_templates import template_yaml
 from tests.app.shell_helpers import APP, TIMEOUT
 from tutor.store import NewAttempt, ProgressStore
@@ -170,7 +171,7 @@ def test_analytics_shows_counts_never_names(instructor_env):
         profile = store.create_profile(name)
         for qid in ("basics-residual-from-target", "worked-grad-x-expression"):
             verdict = rng.choice(["correct", "wrong"])
-            store.record_attempt(profile.id, NewAttempt(qid, verdict, answer="H(x)"),
+            store.record_attempt(profile.id, NewAttempt(qid, Verdict(verdict), answer="H(x)"),
                                  now=datetime(2026, 5, 1, tzinfo=UTC))
     store.close()
     at = open_page("analytics")

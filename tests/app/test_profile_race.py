@@ -7,6 +7,7 @@ default profile, the losers got "name taken", no profile, and none of their atte
 from __future__ import annotations
 
 from app_pages.flows.profiles import choose_profile
+from grader import Verdict
 from tutor.store import ProgressStore
 from tutor.store.records import NewAttempt
 
@@ -25,5 +26,5 @@ def test_a_visit_that_loses_the_race_for_the_default_profile_still_gets_it(tmp_p
     db.list_profiles = list_profiles
     chosen = choose_profile(db, None, default_name="My profile")
     assert chosen.name == "My profile"
-    db.record_attempt(chosen.id, NewAttempt("basics-residual-block-form", "correct", score=1.0))
+    db.record_attempt(chosen.id, NewAttempt("basics-residual-block-form", Verdict.CORRECT, score=1.0))
     assert len(db.list_attempts(chosen.id)) == 1

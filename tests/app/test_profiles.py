@@ -5,6 +5,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_pages.flows.profiles import choose_profile, parse_profile_id
+from grader import Verdict
 from tests.app.learner_fixtures import button, database_url, open_page  # noqa: F401
 from tests.app.shell_helpers import APP, TIMEOUT
 from tutor.store import NewAttempt, ProgressStore
@@ -86,7 +87,7 @@ def test_the_url_profile_survives_a_reload(store):
 
 def test_picking_a_profile_moves_the_url_and_the_page(store):
     ada, bo = store.create_profile("Ada"), store.create_profile("Bo")
-    store.record_attempt(bo.id, NewAttempt("basics-residual-block-form", "correct", score=1.0))
+    store.record_attempt(bo.id, NewAttempt("basics-residual-block-form", Verdict.CORRECT, score=1.0))
     at = shell()
     assert picker(at).value == ada.id and at.metric[0].value == "0"
     at = picker(at).set_value(bo.id).run()
@@ -106,7 +107,7 @@ def test_an_import_lands_in_the_profile_the_picker_shows(store, tmp_path):
     other = ProgressStore.open(f"sqlite:///{tmp_path / 'other.db'}")
     them = other.create_profile("Ada")
     for qid in ("basics-residual-block-form", "basics-residual-3d-example"):
-        other.record_attempt(them.id, NewAttempt(qid, "correct", score=1.0))
+        other.record_attempt(them.id, NewAttempt(qid, Verdict.CORRECT, score=1.0))
     exported = export_json(other, them.id).encode("utf-8")
     other.close()
     at = create(shell(), "Bo")

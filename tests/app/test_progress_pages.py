@@ -5,6 +5,7 @@ from datetime import timedelta
 import pytest
 
 from app_pages.widgets import resources
+from grader import Verdict
 from tests.app.learner_fixtures import button, database_url, open_page, texts  # noqa: F401
 from tests.app.shell_helpers import profile_state
 from tutor.store import NewAttempt, ProgressStore, utc_now
@@ -13,7 +14,7 @@ from tutor.store import NewAttempt, ProgressStore, utc_now
 def record(db, profile, qid, verdict, confidence, *, days_ago=1, mode="practice"):
     db.record_attempt(
         profile.id,
-        NewAttempt(qid, verdict, score=1.0 if verdict == "correct" else 0.0, answer="a",
+        NewAttempt(qid, Verdict(verdict), score=1.0 if verdict == "correct" else 0.0, answer="a",
                    confidence=confidence, seconds=12.0, mode=mode),
         now=utc_now() - timedelta(days=days_ago),
     )
@@ -165,7 +166,7 @@ def test_dashboard_imports_an_export_from_another_machine(store, open_page, tmp_
         record(other, them, qid, "correct", 3)
     # a retry and an answer after the solution: imported, kept, but not first tries
     for phase in ("retry", "after_reveal"):
-        other.record_attempt(them.id, NewAttempt("fx-choice", "wrong", phase=phase))
+        other.record_attempt(them.id, NewAttempt("fx-choice", Verdict.WRONG, phase=phase))
     exported = export_json(other, them.id).encode("utf-8")
     other.close()
     me = store.create_profile("Ada")

@@ -7,6 +7,7 @@ from urllib.parse import parse_qs
 import pytest
 
 from app_pages.flows.question_list import Status, matches, question_rows, search_text, status_of
+from grader import Verdict
 from tests.app.learner_bank import fixture_bank
 from tests.app.learner_fixtures import database_url  # noqa: F401
 from tests.app.test_profiles import shell
@@ -81,7 +82,7 @@ def test_search_in_the_other_language(store, lang, query):
 
 def test_status_and_links_for_the_current_profile(store):
     ada = store.create_profile("Ada")
-    store.record_attempt(ada.id, NewAttempt("basics-residual-block-form", "correct", score=1.0))
+    store.record_attempt(ada.id, NewAttempt("basics-residual-block-form", Verdict.CORRECT, score=1.0))
     at = shell("questions", "en")
     at = at.multiselect(key="questions.statuses").set_value(["correct"]).run()
     (link,) = links(at)

@@ -5,6 +5,7 @@ from datetime import timedelta
 
 from app_pages.flows.practice import PracticeRun
 from app_pages.widgets.answer_inputs import shuffled_steps
+from grader import Verdict
 from tests.app.learner_bank import fixture_bank
 from tests.app.learner_fixtures import button, database_url, open_page  # noqa: F401
 from tutor.store import NewAttempt, utc_now
@@ -16,7 +17,7 @@ BANK = fixture_bank()
 
 def due_choice_question(store, *, confidence=3):
     me = store.create_profile("Ada")
-    store.record_attempt(me.id, NewAttempt("fx-choice", "wrong", answer="b", confidence=confidence),
+    store.record_attempt(me.id, NewAttempt("fx-choice", Verdict.WRONG, answer="b", confidence=confidence),
                          now=utc_now() - timedelta(days=3))
     return me
 

@@ -17,6 +17,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from app_pages import PAGES
+from grader import Verdict
 from tests.e2e.conftest import open_page, save_screenshot
 from tests.e2e.server import ROOT, launch_chromium, start_server, stop_server, wait_idle, wait_ready
 
@@ -44,7 +45,7 @@ def seed_history(database_url: str) -> None:
             ("iv-what-does-residual-solve", "partial", "It fixes degradation.", 2, 1),
         ]
         for qid, verdict, answer, confidence, days_ago in history:
-            db.record_attempt(me.id, NewAttempt(qid, verdict, score=float(verdict == "correct"),
+            db.record_attempt(me.id, NewAttempt(qid, Verdict(verdict), score=float(verdict == "correct"),
                                                 answer=answer, confidence=confidence),
                               now=now - timedelta(days=days_ago))
         db.set_setting(me.id, HISTORY_SETTING, [{

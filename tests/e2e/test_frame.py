@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app_pages.flows.explore import MLP_DEPTHS, MLP_MAX_WIDTH
+from grader import Verdict
 from tests.e2e.learner_steps import main, pick_radio, submit_and_verdict, uploader_words
 from tests.e2e.server import wait_idle
 from tutor.store import NewAttempt, ProgressStore
@@ -92,7 +93,7 @@ def test_a_new_profile_is_current_through_practice_reload_and_import(
     other = ProgressStore.open(f"sqlite:///{tmp_path / 'other.db'}")
     them = other.create_profile("Ada")
     for qid in ("basics-residual-3d-example", "basics-residual-from-target"):
-        other.record_attempt(them.id, NewAttempt(qid, "correct", score=1.0))
+        other.record_attempt(them.id, NewAttempt(qid, Verdict.CORRECT, score=1.0))
     exported = tmp_path / "export.json"
     exported.write_text(export_json(other, them.id), encoding="utf-8")
     other.close()

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from grader import Verdict
 from tests.e2e.server import wait_idle
 from tutor.store import NewAttempt, ProgressStore
 
@@ -33,7 +34,7 @@ def phone_learner(app_server):
     try:
         me = store.create_profile(f"phone-{uuid.uuid4().hex[:8]}")
         for k, qid in enumerate(LONG):
-            store.record_attempt(me.id, NewAttempt(qid, "wrong"),
+            store.record_attempt(me.id, NewAttempt(qid, Verdict.WRONG),
                                  now=datetime.now(UTC) - timedelta(hours=k + 1))
         return me.id
     finally:

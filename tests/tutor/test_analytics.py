@@ -135,9 +135,9 @@ def test_reads_every_profile_from_the_store(tmp_path):
     store = ProgressStore.open(f"sqlite:///{tmp_path / 'p.db'}")
     now = datetime(2026, 5, 1, tzinfo=UTC)
     ada, bo = store.create_profile("Ada"), store.create_profile("Bo")
-    store.record_attempt(ada.id, NewAttempt("q", "wrong", answer="W g", seconds=3.0), now=now)
-    store.record_attempt(bo.id, NewAttempt("q", "wrong", answer=""), now=now)
-    store.record_attempt(ada.id, NewAttempt("q", "correct", score=1.0, answer="(I+W)^T g",
+    store.record_attempt(ada.id, NewAttempt("q", Verdict.WRONG, answer="W g", seconds=3.0), now=now)
+    store.record_attempt(bo.id, NewAttempt("q", Verdict.WRONG, answer=""), now=now)
+    store.record_attempt(ada.id, NewAttempt("q", Verdict.CORRECT, score=1.0, answer="(I+W)^T g",
                                             hints_used=1), now=now + timedelta(minutes=1))
     table = read_attempt_table(store)
     assert list(table.learner) == [ada.id, bo.id, ada.id]
@@ -194,8 +194,8 @@ def test_imported_attempts_are_left_out_of_the_statistics(tmp_path):
     store = ProgressStore.open(f"sqlite:///{tmp_path / 'p.db'}")
     now = datetime(2026, 5, 1, tzinfo=UTC)
     ada, forger = store.create_profile("Ada"), store.create_profile("Mallory")
-    store.record_attempt(ada.id, NewAttempt("q", "wrong", answer="W g"), now=now)
-    store.record_attempt(forger.id, NewAttempt("q", "wrong", answer="I g"), now=now)
+    store.record_attempt(ada.id, NewAttempt("q", Verdict.WRONG, answer="W g"), now=now)
+    store.record_attempt(forger.id, NewAttempt("q", Verdict.WRONG, answer="I g"), now=now)
     answered = store_version(store)
     forged = {"format": "residual-tutor-progress", "format_version": 1,
               "exported_at": now.isoformat(), "profile": {"name": "x", "created_at": now.isoformat()},

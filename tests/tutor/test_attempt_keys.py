@@ -7,12 +7,13 @@ from datetime import timedelta
 
 import pytest
 
+from grader import Verdict
 from tests.tutor.conftest import T0
 from tutor.store import NewAttempt, ProgressStore
 
 
 def test_an_attempt_recorded_twice_under_one_key_is_stored_once(store, profile):
-    attempt = NewAttempt("q1", "correct", score=1.0, key="k-1")
+    attempt = NewAttempt("q1", Verdict.CORRECT, score=1.0, key="k-1")
     first = store.record_attempt(profile.id, attempt, now=T0)
     again = store.record_attempt(profile.id, attempt, now=T0 + timedelta(minutes=5))
     assert again.id == first.id and again.key == "k-1"
@@ -23,22 +24,22 @@ def test_an_attempt_recorded_twice_under_one_key_is_stored_once(store, profile):
 
 def test_attempts_without_keys_are_all_stored(store, profile):
     for n in range(3):
-        store.record_attempt(profile.id, NewAttempt("q1", "wrong", phase="retry"),
+        store.record_attempt(profile.id, NewAttempt("q1", Verdict.WRONG, phase="retry"),
                              now=T0 + timedelta(seconds=n))
     assert store.count_attempts(profile.id) == 3
 
 
 def test_a_key_of_another_profile_is_refused(store, profile):
     other = store.create_profile("Bo")
-    store.record_attempt(profile.id, NewAttempt("q1", "correct", score=1.0, key="k-1"), now=T0)
+    store.record_attempt(profile.id, NewAttempt("q1", Verdict.CORRECT, score=1.0, key="k-1"), now=T0)
     with pytest.raises(ValueError, match="another profile"):
-        store.record_attempt(other.id, NewAttempt("q1", "correct", score=1.0, key="k-1"), now=T0)
+        store.record_attempt(other.id, NewAttempt("q1", Verdict.CORRECT, score=1.0, key="k-1"), now=T0)
     assert store.count_attempts(other.id) == 0
 
 
 def test_a_malformed_key_is_refused():
-    assert NewAttempt("q1", "correct", key="").problems() == ["key must be text of 1..64 characters"]
-    assert NewAttempt("q1", "correct", key="x" * 65).problems()
+    assert NewAttempt("q1", Verdict.CORRECT, key="").problems() == ["key must be text of 1..64 characters"]
+    assert NewAttempt("q1", Verdict.CORRECT, key="x" * 65).problems()
 
 
 DAY = timedelta(days=1)
@@ -52,7 +53,7 @@ HISTORY = [("q1", "wrong", T0), ("q1", "correct", T0 + 2 * DAY), ("q2", "correct
 def _record(store, pid, entries):
     for qid, verdict, moment in entries:
         score = 1.0 if verdict == "correct" else 0.0
-        store.record_attempt(pid, NewAttempt(qid, verdict, score=score, confidence=2,
+        store.record_attempt(pid, NewAttempt(qid, Verdict(verdict), score=score, confidence=2,
                                              key=f"{qid}@{moment.isoformat()}"), now=moment)
 
 
@@ -72,9 +73,9 @@ def test_a_late_attempt_moves_the_card_as_if_written_in_time_order(store_url, tm
     # The chain of cards before each review is the reference's too: the last review can still
     # have its rating changed, from the card as it was before it.
     last = store.list_attempts(ada.id)[-1]
-    store.record_attempt(ada.id, NewAttempt("q1", "correct", score=1.0, key="q1-last"),
+    store.record_attempt(ada.id, NewAttempt("q1", Verdict.CORRECT, score=1.0, key="q1-last"),
                          now=T0 + 800 * DAY)
-    ref_last = reference.record_attempt(ref.id, NewAttempt("q1", "correct", score=1.0),
+    ref_last = reference.record_attempt(ref.id, NewAttempt("q1", Verdict.CORRECT, score=1.0),
                                         now=T0 + 800 * DAY)
     ours = store.list_attempts(ada.id)[-1]
     assert last.question_id == "q1"

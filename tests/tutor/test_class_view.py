@@ -11,6 +11,7 @@ from datetime import timedelta
 
 import pytest
 
+from grader import Verdict
 from tutor.class_store import load_class
 from tutor.class_view import (
     CSV_COLUMNS,
@@ -36,7 +37,7 @@ TOPIC_OF = {"a": "jacobian", "b": "jacobian", "c": "dropout", "d": "dropout"}
 
 def _attempt(i, qid, verdict, ago, phase="first"):
     return AttemptRecord(
-        id=i, profile_id=0, question_id=qid, seed=None, answer="", verdict=verdict,
+        id=i, profile_id=0, question_id=qid, seed=None, answer="", verdict=Verdict(verdict),
         score=float(verdict == "correct"), hints_used=0, seconds=1.0, confidence=2,
         rubric_ticks=(), rating=None, mode="practice", created_at=NOW - ago, phase=phase)
 
@@ -143,9 +144,9 @@ def test_a_naive_now_is_refused():
 def test_through_a_real_store(store):
     ada, bo = store.create_profile("Ada"), store.create_profile("Bo")
     for k, verdict in enumerate(["wrong", "wrong", "wrong", "correct"]):
-        store.record_attempt(ada.id, NewAttempt(f"q{k}", verdict, score=float(verdict == "correct")),
+        store.record_attempt(ada.id, NewAttempt(f"q{k}", Verdict(verdict), score=float(verdict == "correct")),
                              now=NOW - timedelta(hours=k + 1))
-    store.record_attempt(bo.id, NewAttempt("q0", "correct", score=1.0), now=NOW - 8 * DAY)
+    store.record_attempt(bo.id, NewAttempt("q0", Verdict.CORRECT, score=1.0), now=NOW - 8 * DAY)
     rows = {r.name: r for r in class_rows(load_class(store, NOW), NOW)}
     assert rows["Ada"].stuck and rows["Ada"].first_tries == 4 and rows["Ada"].correct == 1
     # wrong answers come back tomorrow: nothing due yet; Bo's right answer 8 days ago is due
@@ -158,9 +159,9 @@ def test_a_forged_import_is_kept_out_of_the_class(store):
     from tutor.transfer import export_json, import_json
 
     ada, forger = store.create_profile("Ada"), store.create_profile("Mallory")
-    store.record_attempt(forger.id, NewAttempt("q0", "wrong"), now=NOW - timedelta(hours=1))
+    store.record_attempt(forger.id, NewAttempt("q0", Verdict.WRONG), now=NOW - timedelta(hours=1))
     for k in range(20):
-        store.record_attempt(ada.id, NewAttempt(f"q{k}", "correct", score=1.0),
+        store.record_attempt(ada.id, NewAttempt(f"q{k}", Verdict.CORRECT, score=1.0),
                              now=NOW - timedelta(hours=2, minutes=k))
     import_json(store, export_json(store, ada.id, now=NOW), into_profile_id=forger.id, now=NOW)
     assert store.count_attempts(forger.id) == 21  # her Dashboard has them (marked imported)
@@ -181,12 +182,12 @@ def test_the_stores_aggregate_read_agrees_with_the_records(store):
     for _ in range(120):
         who = rng.choice(people[:2])
         store.record_attempt(who.id, NewAttempt(
-            rng.choice("abcde"), rng.choice(["correct", "wrong", "partial"]),
+            rng.choice("abcde"), rng.choice([Verdict.CORRECT, Verdict.WRONG, Verdict.PARTIAL]),
             phase=rng.choice(["first", "first", "retry", "after_reveal"])),
             now=NOW - timedelta(hours=rng.uniform(0, 24 * 12)))
     store.write(lambda conn: conn.execute(attempts.insert().values(
         profile_id=people[0].id, question_id="z", seed=None, answer="oops(",
-        verdict="unreadable", score=0.0, hints_used=0, seconds=1.0, mode="practice",
+        verdict=Verdict.UNREADABLE, score=0.0, hints_used=0, seconds=1.0, mode="practice",
         phase="first", created_at=NOW - DAY)))
     expected = [activity_of(LearnerHistory(p, tuple(store.list_attempts(p.id)),
                                            tuple(store.list_cards(p.id))), NOW) for p in people]
@@ -205,7 +206,7 @@ def test_first_tries_at_the_same_moment_are_ordered_by_id(store, verdicts):
     for qid, verdict, when in rows:
         store.write(lambda conn, qid=qid, verdict=verdict, when=when: conn.execute(
             attempts.insert().values(profile_id=ada.id, question_id=qid, seed=None, answer="",
-                                     verdict=verdict, score=0.0, hints_used=0, seconds=1.0,
+                                     verdict=Verdict(verdict), score=0.0, hints_used=0, seconds=1.0,
                                      mode="practice", phase="first", created_at=when)))
     expected = [activity_of(LearnerHistory(ada, tuple(store.list_attempts(ada.id)),
                                            tuple(store.list_cards(ada.id))), NOW)]

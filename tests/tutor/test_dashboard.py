@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from grader import Verdict
 from tutor.dashboard import (
     calibration,
     daily_activity,
@@ -28,7 +29,7 @@ from .conftest import T0  # 2026-03-01 09:00 UTC
 
 def _attempt(i, qid, verdict, *, hours=0.0, confidence=None, phase="first"):
     return AttemptRecord(
-        id=i, profile_id=1, question_id=qid, seed=None, answer="", verdict=verdict,
+        id=i, profile_id=1, question_id=qid, seed=None, answer="", verdict=Verdict(verdict),
         score=float(verdict == "correct"), hints_used=0, seconds=1.0, confidence=confidence,
         rubric_ticks=(), rating=None, mode="practice", created_at=T0 + timedelta(hours=hours),
         phase=phase,
@@ -133,8 +134,8 @@ def test_frames_agree_with_a_plain_recount(rows):
 
 
 def test_dashboard_data_from_the_store(store, profile):
-    store.record_attempt(profile.id, NewAttempt("a", "correct", score=1.0, confidence=3), now=T0)
-    store.record_attempt(profile.id, NewAttempt("c", "wrong", confidence=1), now=T0)
+    store.record_attempt(profile.id, NewAttempt("a", Verdict.CORRECT, score=1.0, confidence=3), now=T0)
+    store.record_attempt(profile.id, NewAttempt("c", Verdict.WRONG, confidence=1), now=T0)
     # the schedule counts in days: the wrong one is due tomorrow, the right one in two days
     data = dashboard_data(store, profile.id, TOPIC_OF, T0 + timedelta(days=1, hours=1))
     assert data.daily["attempts"].tolist() == [2]

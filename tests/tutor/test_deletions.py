@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select
 
+from grader import Verdict
 from tutor.learner_data import main as learner_data
 from tutor.learner_data import retention_period
 from tutor.store import NewAttempt, ProfileError
@@ -29,7 +30,7 @@ def _rows(store, table, profile_id):
 
 
 def _answer(store, profile_id, question_id, when):
-    store.record_attempt(profile_id, NewAttempt(question_id, "correct", score=1.0), now=when)
+    store.record_attempt(profile_id, NewAttempt(question_id, Verdict.CORRECT, score=1.0), now=when)
 
 
 def test_a_deletion_removes_everything_the_learner_owns_and_records_it(store):

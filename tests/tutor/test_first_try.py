@@ -16,13 +16,14 @@ from datetime import timedelta
 
 import pytest
 
+from grader import Verdict
 from tutor.rating import Phase, recorded_phase
 from tutor.store import NewAttempt, ProgressStore
 
 from .conftest import T0
 
 MINUTE, DAY = timedelta(minutes=1), timedelta(days=1)
-RIGHT = {"verdict": "correct", "score": 1.0}
+RIGHT = {"verdict": Verdict.CORRECT, "score": 1.0}
 
 
 def counted(store, profile_id):
@@ -31,14 +32,14 @@ def counted(store, profile_id):
 
 def give_up(qid, seed=None, mode="practice"):
     # "Show the solution" / "I don't know" before any try: the visit's counted failure
-    return NewAttempt(qid, "wrong", answer="", seed=seed, mode=mode)
+    return NewAttempt(qid, Verdict.WRONG, answer="", seed=seed, mode=mode)
 
 
 def test_reopening_after_three_wrong_tries_and_the_solution_is_practice(store, profile):
     pid = profile.id
-    store.record_attempt(pid, NewAttempt("q", "wrong", answer="1"), now=T0)
+    store.record_attempt(pid, NewAttempt("q", Verdict.WRONG, answer="1"), now=T0)
     for n in (2, 3):
-        store.record_attempt(pid, NewAttempt("q", "wrong", answer=str(n), phase="retry"),
+        store.record_attempt(pid, NewAttempt("q", Verdict.WRONG, answer=str(n), phase="retry"),
                              now=T0 + n * MINUTE)
     card = store.list_cards(pid)
     # Next question, then the same question again (All questions, Review, Dashboard's link):
@@ -54,7 +55,7 @@ def test_another_tab_is_another_store_object_and_still_cannot_count_twice(store_
                                                                           profile):
     other_tab = ProgressStore.open(store_url)
     try:
-        first = store.record_attempt(profile.id, NewAttempt("q", "wrong"), now=T0)
+        first = store.record_attempt(profile.id, NewAttempt("q", Verdict.WRONG), now=T0)
         second = other_tab.record_attempt(profile.id, NewAttempt("q", **RIGHT), now=T0 + MINUTE)
     finally:
         other_tab.close()
@@ -112,7 +113,7 @@ def test_a_second_visit_to_a_question_answered_right_is_practice_until_it_is_due
     pid = profile.id
     right = store.record_attempt(pid, NewAttempt("q", **RIGHT), now=T0)
     assert right.card.due == T0 + 2 * DAY
-    early = store.record_attempt(pid, NewAttempt("q", "wrong"), now=T0 + DAY)
+    early = store.record_attempt(pid, NewAttempt("q", Verdict.WRONG), now=T0 + DAY)
     assert (early.phase, early.rating) == ("repeat", None)  # a slip in practice costs nothing
     back = store.record_attempt(pid, NewAttempt("q", **RIGHT), now=T0 + 2 * DAY)
     assert (back.phase, back.rating) == ("first", 3)  # back for review: counted again
@@ -130,7 +131,7 @@ def test_a_claim_can_lose_a_count_but_never_win_one(store, profile):
     pid = profile.id
     retry = store.record_attempt(pid, NewAttempt("q", phase="retry", **RIGHT), now=T0)
     assert (retry.phase, retry.rating) == ("retry", None) and store.list_cards(pid) == []
-    store.record_attempt(pid, NewAttempt("q", "wrong"), now=T0 + MINUTE)
+    store.record_attempt(pid, NewAttempt("q", Verdict.WRONG), now=T0 + MINUTE)
     # the caller says "first try" (Phase.FIRST is the default): the store does not believe it
     claimed = store.record_attempt(pid, NewAttempt("q", phase=Phase.FIRST, **RIGHT),
                                    now=T0 + 2 * MINUTE)
@@ -139,7 +140,7 @@ def test_a_claim_can_lose_a_count_but_never_win_one(store, profile):
 
 def test_another_profile_has_its_own_first_try(store, profile):
     other = store.create_profile("Bo")
-    store.record_attempt(profile.id, NewAttempt("q", "wrong"), now=T0)
+    store.record_attempt(profile.id, NewAttempt("q", Verdict.WRONG), now=T0)
     mine = store.record_attempt(other.id, NewAttempt("q", **RIGHT), now=T0 + MINUTE)
     assert (mine.phase, mine.rating) == ("first", 3)
 
@@ -147,11 +148,11 @@ def test_another_profile_has_its_own_first_try(store, profile):
 # ---- interview answers: the model answer is the solution ---------------------------------------
 def shown(qid="iq", text="my answer", key="held-1"):
     # "Submit and show the model answer": recorded at once, a failure until ticked
-    return NewAttempt(qid, "wrong", answer=text, confidence=2, mode="practice", unassessed=True,
+    return NewAttempt(qid, Verdict.WRONG, answer=text, confidence=2, mode="practice", unassessed=True,
                       key=key)
 
 
-def ticks(held_key, qid="iq", verdict="correct", score=1.0):
+def ticks(held_key, qid="iq", verdict=Verdict.CORRECT, score=1.0):
     return NewAttempt(qid, verdict, score=score, answer="my answer", confidence=2,
                       rubric_ticks=("identity",), assesses=held_key)
 
@@ -170,7 +171,7 @@ def test_ticking_the_key_points_assesses_the_answer_recorded_with_the_model_answ
     # a right answer's rating may still be changed afterwards
     assert store.change_rating(pid, held.id, 4).due == T0 + 8 * DAY
     # ticked again (another tab that restored the same draft): an answer of its own, practice
-    again = store.record_attempt(pid, ticks(held.key, verdict="wrong", score=0.0),
+    again = store.record_attempt(pid, ticks(held.key, verdict=Verdict.WRONG, score=0.0),
                                  now=T0 + 3 * MINUTE)
     assert (again.id != held.id, again.phase, again.rating) == (True, "repeat", None)
     assert store.list_attempts(pid)[0].verdict == "correct" and store.list_cards(pid)[0].last_rating == 4
@@ -191,7 +192,7 @@ def test_submit_show_the_model_answer_skip_then_reopen_and_tick_is_practice(stor
 
 def test_an_unassessed_answer_is_a_failure_until_ticked(store, profile):
     with pytest.raises(ValueError, match="unassessed answer is recorded as wrong"):
-        store.record_attempt(profile.id, NewAttempt("iq", "correct", score=1.0, unassessed=True),
+        store.record_attempt(profile.id, NewAttempt("iq", Verdict.CORRECT, score=1.0, unassessed=True),
                              now=T0)
     assert store.list_cards(profile.id) == []
 

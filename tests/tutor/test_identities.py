@@ -6,6 +6,7 @@ import threading
 
 import pytest
 
+from grader import Verdict
 from tutor.store import NewAttempt, ProgressStore
 from tutor.store.identities import identity_of, profile_for_identity
 
@@ -49,7 +50,7 @@ def test_bad_identities_are_refused(store, issuer, subject):
 
 def test_deleting_the_profile_unbinds_the_identity(store):
     made = profile_for_identity(store, ISSUER, "sub-ada", "Ada")
-    store.record_attempt(made.id, NewAttempt("q1", "correct", score=1.0), now=T0)
+    store.record_attempt(made.id, NewAttempt("q1", Verdict.CORRECT, score=1.0), now=T0)
     store.delete_profile(made.id)
     assert identity_of(store, made.id) is None
     fresh = profile_for_identity(store, ISSUER, "sub-ada", "Ada")

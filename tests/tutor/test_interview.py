@@ -193,7 +193,7 @@ def test_an_interview_left_at_the_model_answer_does_not_leave_the_question_fresh
     session.submit_answer(question, "anything", confidence=3, now=T0, record=record).finish()
     (held,) = store.list_attempts(profile.id)
     assert held.unassessed and held.counted and held.verdict == "wrong" and held.rating == 1
-    practice = store.record_attempt(profile.id, NewAttempt(question.id, "correct", score=1.0),
+    practice = store.record_attempt(profile.id, NewAttempt(question.id, Verdict.CORRECT, score=1.0),
                                     now=T0 + timedelta(minutes=5))
     assert (practice.phase, practice.rating) == ("repeat", None)
 

@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import create_engine, inspect, select, text
 
+from grader import Verdict
 from tutor import migrations
 from tutor.store import NewAttempt, ProgressStore
 from tutor.store.schema import metadata as head_metadata
@@ -73,7 +74,7 @@ def test_upgrading_the_first_schema_keeps_every_row(store_url):
     assert store.get_settings(1) == {"lang": "zh"}
     assert [c.question_id for c in store.list_cards(1)] == [f"q{i}" for i in range(7)]
     # … and new attempts go on from them.
-    store.record_attempt(1, NewAttempt("q0", "correct", score=1.0), now=T0 + timedelta(days=1))
+    store.record_attempt(1, NewAttempt("q0", Verdict.CORRECT, score=1.0), now=T0 + timedelta(days=1))
     assert store.count_attempts(1) == 26 and store.list_cards(1)[0].reps == 4
     store.close()
 

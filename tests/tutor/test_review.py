@@ -9,6 +9,7 @@ from fsrs import Rating
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from grader import Verdict
 from tutor.review import CardState, new_card, order_queue, queue_sort_key, schedule
 from tutor.store import NewAttempt
 
@@ -79,7 +80,7 @@ def test_the_store_queue_matches_the_pure_order(store, history, look_ahead_minut
     moment = T0
     for qid, verdict, confidence, gap in history:
         moment += timedelta(minutes=gap)
-        attempt = NewAttempt(qid, verdict, score=float(verdict == "correct"), confidence=confidence)
+        attempt = NewAttempt(qid, Verdict(verdict), score=float(verdict == "correct"), confidence=confidence)
         store.record_attempt(profile.id, attempt, now=moment)
     now = (moment + timedelta(minutes=look_ahead_minutes)).astimezone(UTC)
     from_store = store.review_queue(profile.id, now)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from grader import Verdict
 from tests.tutor.conftest import T0
 from tutor.store import AttemptWriter, NewAttempt, ProgressStore, SaveState, Spool
 from tutor.store import spool as spool_module
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _entry(n: int, *, profile_id: int = 1, minutes: int | None = None) -> SpooledAttempt:
-    attempt = NewAttempt(f"q{n}", "correct", score=1.0, answer=f"答 {n}\n", rubric_ticks=("a",),
+    attempt = NewAttempt(f"q{n}", Verdict.CORRECT, score=1.0, answer=f"答 {n}\n", rubric_ticks=("a",),
                          key=f"key-{n}")
     return SpooledAttempt(profile_id, attempt, T0 + timedelta(minutes=n if minutes is None else minutes))
 
@@ -144,7 +145,7 @@ def test_an_attempt_is_saved_in_the_spool_while_the_database_is_busy(busy_store,
                            max_delay=0.05)
     holder = _locked_sqlite(busy_store.path)
     try:
-        pending = writer.submit(ada.id, NewAttempt("q1", "correct", score=1.0), now=T0)
+        pending = writer.submit(ada.id, NewAttempt("q1", Verdict.CORRECT, score=1.0), now=T0)
         assert pending.wait_durable(timeout=10)
         assert pending.state is SaveState.SPOOLED
         assert Spool(tmp_path / "spool").adopt() == []  # held by its living writer: not taken
@@ -172,7 +173,7 @@ def test_an_attempt_not_on_disk_is_saved_only_once_stored(busy_store, tmp_path, 
     writer = AttemptWriter(busy_store, spool=spool, first_delay=0.01, max_delay=0.05)
     holder = _locked_sqlite(busy_store.path)
     try:
-        pending = writer.submit(ada.id, NewAttempt("q1", "wrong"), now=T0)
+        pending = writer.submit(ada.id, NewAttempt("q1", Verdict.WRONG), now=T0)
         assert not pending.wait_durable(timeout=0.5)
         assert pending.state is SaveState.PENDING
     finally:

@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 
+from grader import Verdict
 from tutor.rating import Mode
 from tutor.review import order_queue
 from tutor.store import NewAttempt, ProfileError, ProgressStore
@@ -42,13 +43,13 @@ def test_rename_to_a_taken_name_and_unknown_profile(store, profile):
     with pytest.raises(ProfileError, match="name-taken"):
         store.rename_profile(other.id, "Ada")
     with pytest.raises(ProfileError, match="unknown-profile"):
-        store.record_attempt(999, NewAttempt("q", "correct", score=1.0))
+        store.record_attempt(999, NewAttempt("q", Verdict.CORRECT, score=1.0))
 
 
 def test_each_profile_owns_its_attempts_cards_and_settings(store):
     ada, bo = store.create_profile("Ada"), store.create_profile("Bo")
-    store.record_attempt(ada.id, NewAttempt("q1", "correct", score=1.0), now=T0)
-    store.record_attempt(bo.id, NewAttempt("q2", "wrong"), now=T0)
+    store.record_attempt(ada.id, NewAttempt("q1", Verdict.CORRECT, score=1.0), now=T0)
+    store.record_attempt(bo.id, NewAttempt("q2", Verdict.WRONG), now=T0)
     store.set_setting(ada.id, "lang", "zh")
     store.set_setting(bo.id, "lang", "en")
     assert [a.question_id for a in store.list_attempts(ada.id)] == ["q1"]
@@ -62,7 +63,7 @@ def test_each_profile_owns_its_attempts_cards_and_settings(store):
 
 def test_attempt_fields_round_trip(store, profile):
     sent = NewAttempt(
-        "interview-why-residual", "partial", score=0.5, answer="恒等映射 keeps I + J", seed=7,
+        "interview-why-residual", Verdict.PARTIAL, score=0.5, answer="恒等映射 keeps I + J", seed=7,
         hints_used=1, seconds=42.5, confidence=2, rubric_ticks=("identity-term",),
         mode=Mode.INTERVIEW,
     )
@@ -93,9 +94,9 @@ def test_an_unreadable_answer_is_not_an_attempt(store, profile, verdict):
 
 @pytest.mark.parametrize("phase", ["retry", "after_reveal"])
 def test_a_later_try_is_kept_but_leaves_the_card_alone(store, profile, phase):
-    first = store.record_attempt(profile.id, NewAttempt("q", "wrong"), now=T0)
+    first = store.record_attempt(profile.id, NewAttempt("q", Verdict.WRONG), now=T0)
     card = store.list_cards(profile.id)
-    later = store.record_attempt(profile.id, NewAttempt("q", "correct", score=1.0, phase=phase),
+    later = store.record_attempt(profile.id, NewAttempt("q", Verdict.CORRECT, score=1.0, phase=phase),
                                  now=T0 + timedelta(minutes=1))
     assert (first.rating, later.rating, later.before) == (1, None, None)
     assert store.list_cards(profile.id) == card == [later.card]  # the card as it stands
@@ -104,14 +105,14 @@ def test_a_later_try_is_kept_but_leaves_the_card_alone(store, profile, phase):
 
 
 def test_a_wrong_first_try_brings_the_question_back_tomorrow(store, profile):
-    record = store.record_attempt(profile.id, NewAttempt("q", "wrong"), now=T0)
+    record = store.record_attempt(profile.id, NewAttempt("q", Verdict.WRONG), now=T0)
     assert record.card.due == T0 + timedelta(days=1)
     assert store.list_cards(profile.id)[0].due == T0 + timedelta(days=1)
 
 
 @pytest.mark.parametrize(("chosen", "days"), [(2, 1), (3, 2), (4, 8)])
 def test_changing_a_right_answers_rating_schedules_the_card_once(store, profile, chosen, days):
-    record = store.record_attempt(profile.id, NewAttempt("q", "correct", score=1.0, confidence=2),
+    record = store.record_attempt(profile.id, NewAttempt("q", Verdict.CORRECT, score=1.0, confidence=2),
                                   now=T0)
     assert record.rating == 3 and record.card.due == T0 + timedelta(days=2)
     card = store.change_rating(profile.id, record.id, chosen)
@@ -123,15 +124,15 @@ def test_changing_a_right_answers_rating_schedules_the_card_once(store, profile,
 
 
 def test_a_rating_cannot_be_changed_after_a_wrong_answer_or_a_later_review(store, profile):
-    wrong = store.record_attempt(profile.id, NewAttempt("q", "wrong"), now=T0)
+    wrong = store.record_attempt(profile.id, NewAttempt("q", Verdict.WRONG), now=T0)
     with pytest.raises(ValueError, match="cannot become"):
         store.change_rating(profile.id, wrong.id, 3)
-    right = store.record_attempt(profile.id, NewAttempt("r", "correct", score=1.0), now=T0)
-    store.record_attempt(profile.id, NewAttempt("r", "correct", score=1.0),
+    right = store.record_attempt(profile.id, NewAttempt("r", Verdict.CORRECT, score=1.0), now=T0)
+    store.record_attempt(profile.id, NewAttempt("r", Verdict.CORRECT, score=1.0),
                          now=T0 + timedelta(days=3))
     with pytest.raises(ValueError, match="no longer"):
         store.change_rating(profile.id, right.id, 4)
-    retry = store.record_attempt(profile.id, NewAttempt("q", "correct", score=1.0, phase="retry"),
+    retry = store.record_attempt(profile.id, NewAttempt("q", Verdict.CORRECT, score=1.0, phase="retry"),
                                  now=T0)
     with pytest.raises(ValueError, match="did not rate"):
         store.change_rating(profile.id, retry.id, 4)
@@ -143,15 +144,15 @@ def test_attempt_and_card_are_one_transaction(store, profile, monkeypatch):
 
     monkeypatch.setattr("tutor.store.progress.schedule", broken_schedule)
     with pytest.raises(RuntimeError):
-        store.record_attempt(profile.id, NewAttempt("q", "correct", score=1.0), now=T0)
+        store.record_attempt(profile.id, NewAttempt("q", Verdict.CORRECT, score=1.0), now=T0)
     assert store.count_attempts(profile.id) == 0 and store.list_cards(profile.id) == []
 
 
 def test_card_follows_the_fsrs_schedule(store, profile):
-    store.record_attempt(profile.id, NewAttempt("q", "correct", score=1.0), now=T0)
+    store.record_attempt(profile.id, NewAttempt("q", Verdict.CORRECT, score=1.0), now=T0)
     first = store.list_cards(profile.id)[0]
     later = first.due + timedelta(minutes=1)
-    store.record_attempt(profile.id, NewAttempt("q", "correct", score=1.0), now=later)
+    store.record_attempt(profile.id, NewAttempt("q", Verdict.CORRECT, score=1.0), now=later)
     second = store.list_cards(profile.id)[0]
     assert (first.reps, second.reps) == (1, 2)
     assert second.due > first.due and second.last_review == later
@@ -162,7 +163,7 @@ def test_restart_keeps_everything(store_url):
     ada = first.create_profile("Ada")
     for i in range(5):
         first.record_attempt(
-            ada.id, NewAttempt(f"q{i % 2}", "correct" if i % 3 else "wrong", score=1.0 * (i % 3 > 0)),
+            ada.id, NewAttempt(f"q{i % 2}", Verdict.CORRECT if i % 3 else Verdict.WRONG, score=1.0 * (i % 3 > 0)),
             now=T0 + timedelta(minutes=i),
         )
     first.set_setting(ada.id, "lang", "zh")
@@ -177,10 +178,10 @@ def test_restart_keeps_everything(store_url):
 
 def test_review_queue_puts_confident_errors_first_then_most_overdue(store, profile):
     record = store.record_attempt
-    record(profile.id, NewAttempt("old-good", "correct", score=1.0, confidence=2), now=T0)
-    record(profile.id, NewAttempt("unsure-wrong", "wrong", confidence=1), now=T0)
-    record(profile.id, NewAttempt("sure-wrong", "wrong", confidence=3), now=T0 + timedelta(hours=1))
-    record(profile.id, NewAttempt("future", "correct", score=1.0, confidence=3), now=T0 + timedelta(days=30))
+    record(profile.id, NewAttempt("old-good", Verdict.CORRECT, score=1.0, confidence=2), now=T0)
+    record(profile.id, NewAttempt("unsure-wrong", Verdict.WRONG, confidence=1), now=T0)
+    record(profile.id, NewAttempt("sure-wrong", Verdict.WRONG, confidence=3), now=T0 + timedelta(hours=1))
+    record(profile.id, NewAttempt("future", Verdict.CORRECT, score=1.0, confidence=3), now=T0 + timedelta(days=30))
     now = T0 + timedelta(days=2)
     queue = [c.question_id for c in store.review_queue(profile.id, now)]
     assert queue == ["sure-wrong", "unsure-wrong", "old-good"]
@@ -192,7 +193,7 @@ def _write_attempts(url: str, profile_id: int, worker: int, count: int) -> None:
     store = ProgressStore.open(url)
     try:
         for i in range(count):
-            verdict = "correct" if (worker + i) % 2 else "wrong"
+            verdict = Verdict.CORRECT if (worker + i) % 2 else Verdict.WRONG
             # every write to "shared" is a new variant (its own seed), so each one counts
             store.record_attempt(
                 profile_id, NewAttempt("shared" if i % 2 else f"w{worker}-{i}", verdict, score=0.5,
@@ -233,7 +234,7 @@ def test_concurrent_processes_lose_nothing(store, store_url, profile):
 def test_threads_sharing_one_store_object(store, profile):
     def work(w: int) -> None:
         for i in range(15):
-            store.record_attempt(profile.id, NewAttempt(f"t{w}-{i}", "correct", score=1.0))
+            store.record_attempt(profile.id, NewAttempt(f"t{w}-{i}", Verdict.CORRECT, score=1.0))
 
     threads = [threading.Thread(target=work, args=(w,)) for w in range(4)]
     for thread in threads:
@@ -245,10 +246,10 @@ def test_threads_sharing_one_store_object(store, profile):
 
 def test_naive_datetimes_are_refused(store, profile):
     with pytest.raises(ValueError, match="naive"):
-        store.record_attempt(profile.id, NewAttempt("q", "correct", score=1.0), now=T0.replace(tzinfo=None))
+        store.record_attempt(profile.id, NewAttempt("q", Verdict.CORRECT, score=1.0), now=T0.replace(tzinfo=None))
 
 
 def test_recent_question_ids(store, profile):
-    store.record_attempt(profile.id, NewAttempt("old", "correct", score=1.0), now=T0)
-    store.record_attempt(profile.id, NewAttempt("new", "correct", score=1.0), now=T0 + timedelta(days=3))
+    store.record_attempt(profile.id, NewAttempt("old", Verdict.CORRECT, score=1.0), now=T0)
+    store.record_attempt(profile.id, NewAttempt("new", Verdict.CORRECT, score=1.0), now=T0 + timedelta(days=3))
     assert store.recent_question_ids(profile.id, since=T0 + timedelta(days=1)) == {"new"}

@@ -9,6 +9,7 @@ import threading
 import pytest
 from sqlalchemy.engine import make_url
 
+from grader import Verdict
 from tutor.store import STORE_ERROR_CODES, NewAttempt, ProgressStore, StoreUnavailable
 from tutor.store.engine import build_engine, enable_wal
 
@@ -88,18 +89,18 @@ def test_a_write_blocked_too_long_is_reported_and_nothing_is_lost(tmp_path):
     path = tmp_path / "progress.db"
     store = ProgressStore.open(_sqlite_url(path), busy_timeout_ms=50, retries=2)
     ada = store.create_profile("Ada")
-    store.record_attempt(ada.id, NewAttempt("q1", "correct", score=1.0), now=T0)
+    store.record_attempt(ada.id, NewAttempt("q1", Verdict.CORRECT, score=1.0), now=T0)
     holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     holder.execute("BEGIN IMMEDIATE")
     try:
         with pytest.raises(StoreUnavailable) as caught:
-            store.record_attempt(ada.id, NewAttempt("q2", "correct", score=1.0), now=T0)
+            store.record_attempt(ada.id, NewAttempt("q2", Verdict.CORRECT, score=1.0), now=T0)
         assert caught.value.code == "locked"
         assert [a.question_id for a in store.list_attempts(ada.id)] == ["q1"]  # readers still read
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    store.record_attempt(ada.id, NewAttempt("q2", "correct", score=1.0), now=T0)
+    store.record_attempt(ada.id, NewAttempt("q2", Verdict.CORRECT, score=1.0), now=T0)
     assert store.count_attempts(ada.id) == 2
     store.close()
 

@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 
+from grader import Verdict
 from tutor.store import NewAttempt, ProfileError
 from tutor.transfer import (
     CSV_COLUMNS,
@@ -25,11 +26,11 @@ from .conftest import T0
 
 def _fill(store, profile_id):
     history = [
-        NewAttempt("grad-jacobian", "wrong", answer="(I + W) g", confidence=3, hints_used=1, seconds=30.5),
-        NewAttempt("grad-jacobian", "correct", score=1.0, answer="(I + W)^T g", confidence=2, seed=11),
-        NewAttempt("iv-why", "partial", score=0.5, answer="恒等映射，梯度直达", confidence=3,
+        NewAttempt("grad-jacobian", Verdict.WRONG, answer="(I + W) g", confidence=3, hints_used=1, seconds=30.5),
+        NewAttempt("grad-jacobian", Verdict.CORRECT, score=1.0, answer="(I + W)^T g", confidence=2, seed=11),
+        NewAttempt("iv-why", Verdict.PARTIAL, score=0.5, answer="恒等映射，梯度直达", confidence=3,
                    rubric_ticks=("identity-term", "ensemble"), mode="interview"),
-        NewAttempt("numeric-x", "wrong", answer="=HYPERLINK()", phase="retry"),
+        NewAttempt("numeric-x", Verdict.WRONG, answer="=HYPERLINK()", phase="retry"),
     ]
     for i, attempt in enumerate(history):
         store.record_attempt(profile_id, attempt, now=T0 + timedelta(hours=i))
@@ -80,7 +81,7 @@ def test_merging_keeps_the_later_card_and_existing_settings(store, profile):
     _fill(store, profile.id)
     exported = export_json(store, profile.id)
     other = store.create_profile("Bo")
-    store.record_attempt(other.id, NewAttempt("grad-jacobian", "correct", score=1.0), now=T0 + timedelta(days=9))
+    store.record_attempt(other.id, NewAttempt("grad-jacobian", Verdict.CORRECT, score=1.0), now=T0 + timedelta(days=9))
     store.set_setting(other.id, "lang", "en")
     newer_card = store.list_cards(other.id)[0]
     report = import_json(store, exported, into_profile_id=other.id)
@@ -166,7 +167,7 @@ def _break(document: dict, how: str):
 MALFORMED = [
     ("extra-top-field", "invalid"), ("extra-attempt-field", "invalid"), ("missing-field", "invalid"),
     ("score-as-text", "invalid"), ("score-out-of-range", "invalid"), ("naive-time", "invalid"),
-    ("bad-verdict", "invalid"), ("confidence-5", "invalid"), ("nan", "invalid"),
+    ("bad-verdict", "unknown-verdict"), ("confidence-5", "invalid"), ("nan", "invalid"),
     ("duplicate-card", "invalid"), ("bad-card-state", "invalid"), ("empty-name", "invalid"),
     ("wrong-version", "wrong-format"), ("not-ours", "wrong-format"), ("a-list", "wrong-format"),
     ("not-json", "not-json"), ("deep", "not-json"), ("too-large", "too-large"),
@@ -199,7 +200,7 @@ def test_an_import_that_fails_while_writing_leaves_nothing(store, profile, monke
 
     monkeypatch.setattr("tutor.transfer._later", failing_update)
     other = store.create_profile("Bo")
-    store.record_attempt(other.id, NewAttempt("grad-jacobian", "correct", score=1.0), now=T0)
+    store.record_attempt(other.id, NewAttempt("grad-jacobian", Verdict.CORRECT, score=1.0), now=T0)
     before = _snapshot(store)
     with pytest.raises(RuntimeError):
         import_json(store, exported, into_profile_id=other.id)
@@ -267,7 +268,7 @@ def _forged(count: int, *, start=T0) -> str:
 def test_imported_attempts_are_marked_and_answered_ones_are_not(store, profile):
     _fill(store, profile.id)
     other = store.create_profile("Bo")
-    store.record_attempt(other.id, NewAttempt("own", "wrong"), now=T0)
+    store.record_attempt(other.id, NewAttempt("own", Verdict.WRONG), now=T0)
     import_json(store, export_json(store, profile.id), into_profile_id=other.id)
     import_json(store, _forged(3), into_profile_id=other.id)
     marks = sorted((a.question_id, a.imported) for a in store.list_attempts(other.id))

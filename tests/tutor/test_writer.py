@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 
+from grader import Verdict
 from tests.tutor.conftest import T0
 from tutor.store import AttemptWriter, NewAttempt, ProfileError, ProgressStore, StoreUnavailable
 
@@ -18,7 +19,7 @@ def _sqlite_url(path) -> str:
 
 def test_submitted_attempts_are_stored_in_order_with_their_own_time(store, profile):
     writer = AttemptWriter(store)
-    futures = [writer.submit(profile.id, NewAttempt(f"q{n}", "correct", score=1.0),
+    futures = [writer.submit(profile.id, NewAttempt(f"q{n}", Verdict.CORRECT, score=1.0),
                              now=T0 + timedelta(seconds=n)) for n in range(20)]
     records = [f.result(timeout=30) for f in futures]
     assert [r.question_id for r in records] == [f"q{n}" for n in range(20)]
@@ -33,7 +34,7 @@ def test_many_threads_submitting_at_once_lose_nothing(store, profile):
 
     def learner(n: int) -> None:
         for k in range(25):
-            f = writer.submit(profile.id, NewAttempt(f"t{n}-{k}", "wrong"), now=T0)
+            f = writer.submit(profile.id, NewAttempt(f"t{n}-{k}", Verdict.WRONG), now=T0)
             with lock:
                 futures.append(f)
 
@@ -56,7 +57,7 @@ def test_a_write_waits_out_a_busy_database_and_then_lands(tmp_path):
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another program holds the write lock
     try:
-        pending = writer.submit(ada.id, NewAttempt("q1", "correct", score=1.0), now=T0)
+        pending = writer.submit(ada.id, NewAttempt("q1", Verdict.CORRECT, score=1.0), now=T0)
         with pytest.raises(TimeoutError):
             pending.result(timeout=0.5)
         assert writer.retries > 0
@@ -77,7 +78,7 @@ def test_the_busy_database_does_fail_a_plain_write(tmp_path):
     holder.execute("BEGIN IMMEDIATE")
     try:
         with pytest.raises(StoreUnavailable) as caught:
-            store.record_attempt(ada.id, NewAttempt("q1", "correct", score=1.0), now=T0)
+            store.record_attempt(ada.id, NewAttempt("q1", Verdict.CORRECT, score=1.0), now=T0)
         assert caught.value.code == "locked"
     finally:
         holder.execute("ROLLBACK")
@@ -86,14 +87,14 @@ def test_the_busy_database_does_fail_a_plain_write(tmp_path):
 
 
 @pytest.mark.parametrize(("profile_id", "attempt", "error"), [
-    (10_000, NewAttempt("q1", "correct", score=1.0), ProfileError),  # no such profile
+    (10_000, NewAttempt("q1", Verdict.CORRECT, score=1.0), ProfileError),  # no such profile
     (None, NewAttempt("q1", "maybe"), ValueError),  # malformed attempt (profile filled below)
 ])
 def test_a_refused_attempt_fails_its_future_and_the_next_one_lands(store, profile, profile_id,
                                                                    attempt, error):
     writer = AttemptWriter(store)
     refused = writer.submit(profile.id if profile_id is None else profile_id, attempt, now=T0)
-    fine = writer.submit(profile.id, NewAttempt("q2", "wrong"), now=T0)
+    fine = writer.submit(profile.id, NewAttempt("q2", Verdict.WRONG), now=T0)
     with pytest.raises(error):
         refused.result(timeout=30)
     assert fine.result(timeout=30).question_id == "q2"
@@ -108,7 +109,7 @@ def test_flush_reports_a_queue_that_does_not_drain(tmp_path):
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:
-        writer.submit(ada.id, NewAttempt("q1", "wrong"), now=T0)
+        writer.submit(ada.id, NewAttempt("q1", Verdict.WRONG), now=T0)
         assert writer.flush(timeout=0.3) is False
         assert writer.pending() == 1
     finally:

@@ -2,7 +2,7 @@
 
     store = ProgressStore.open()                 # or .open("postgresql+psycopg://…")
     me = store.create_profile("Ada")
-    store.record_attempt(me.id, NewAttempt("grad-jacobian-transpose", "correct", score=1.0))
+    store.record_attempt(me.id, NewAttempt("grad-jacobian-transpose", Verdict.CORRECT, score=1.0))
     store.review_queue(me.id, now)               # cards due, in review order
 
 Recording an attempt and updating its card happen in one transaction.
@@ -253,7 +253,7 @@ def _assess(conn: Connection, profile_id: int, attempt: NewAttempt) -> AttemptRe
         card = schedule(before, rating, row.created_at, confidence=attempt.confidence)
         conn.execute(update(cards).where(where).values(**card_values(card)))
     changes = {
-        "verdict": str(attempt.verdict), "score": float(attempt.score),
+        "verdict": attempt.verdict, "score": float(attempt.score),
         "confidence": attempt.confidence, "hints_used": int(attempt.hints_used),
         "rubric_ticks": json.dumps(list(attempt.rubric_ticks)) if attempt.rubric_ticks else None,
         "rating": None if rating is None else int(rating), "unassessed": False,
@@ -346,7 +346,7 @@ class ProgressStore(Database):
             "question_id": attempt.question_id,
             "seed": attempt.seed,
             "answer": attempt.answer,
-            "verdict": str(attempt.verdict),
+            "verdict": attempt.verdict,
             "score": float(attempt.score),
             "hints_used": int(attempt.hints_used),
             "seconds": float(attempt.seconds),

@@ -46,7 +46,7 @@ class NewAttempt:
     spool writes the held answer before its ticks."""
 
     question_id: str
-    verdict: Verdict | str
+    verdict: Verdict
     score: float = 0.0
     answer: str = ""
     seed: int | None = None
@@ -69,10 +69,11 @@ class NewAttempt:
         found = []
         if not self.question_id or len(self.question_id) > MAX_QUESTION_ID:
             found.append(f"question_id must have 1..{MAX_QUESTION_ID} characters")
-        if self.verdict not in {v.value for v in RECORDED_VERDICTS}:
-            # an unreadable answer is not an attempt: it is never recorded
+        if not isinstance(self.verdict, Verdict) or self.verdict not in RECORDED_VERDICTS:
+            # an unreadable answer is not an attempt: it is never recorded; a word is not a
+            # verdict (one vocabulary, from the grader's Result to the column)
             found.append(f"verdict {self.verdict!r} is not one of "
-                         f"{[v.value for v in RECORDED_VERDICTS]}")
+                         f"{[f'Verdict.{v.name}' for v in RECORDED_VERDICTS]}")
         if not (isinstance(self.score, int | float) and 0.0 <= self.score <= 1.0):
             found.append(f"score {self.score!r} is not in [0, 1]")
         if not isinstance(self.answer, str) or len(self.answer) > MAX_ANSWER_CHARS:
@@ -99,14 +100,14 @@ class NewAttempt:
             found.append(f"assesses must be an attempt's key, text of 1..{MAX_ATTEMPT_KEY} characters")
         if self.assesses is not None and self.unassessed:
             found.append("an assessment cannot itself be unassessed")
-        if self.unassessed and (self.verdict != Verdict.WRONG.value or self.score != 0.0):
+        if self.unassessed and (self.verdict is not Verdict.WRONG or self.score != 0.0):
             # it stands as a failure until the ticks assess it: no credit before them
             found.append("an unassessed answer is recorded as wrong with score 0")
         return found
 
     def outcome(self) -> Outcome:
         return Outcome(
-            verdict=Verdict(self.verdict),
+            verdict=self.verdict,
             hints_used=self.hints_used,
             confidence=self.confidence,
             seconds=self.seconds,
@@ -120,7 +121,7 @@ class NewAttempt:
 
 @dataclass(frozen=True)
 class AttemptRecord:
-    """A stored attempt. `verdict` is a `grader.Verdict` value (`unreadable` only on rows written
+    """A stored attempt. `verdict` is a `grader.Verdict` (`unreadable` only on rows written
     before unreadable answers stopped being recorded). `card` is the question's card after this
     attempt (moved by a counted try, as it stands after practice), `before` the card a counted
     try moved (both None when read back). `unassessed`: an interview answer not yet ticked, which
@@ -131,7 +132,7 @@ class AttemptRecord:
     question_id: str
     seed: int | None
     answer: str
-    verdict: str
+    verdict: Verdict
     score: float
     hints_used: int
     seconds: float

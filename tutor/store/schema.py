@@ -22,6 +22,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.types import TypeDecorator
 
+from grader import Verdict
+
 
 class UtcDateTime(TypeDecorator):
     """Aware UTC datetimes in, aware UTC datetimes out; stored naive UTC on every backend.
@@ -44,6 +46,42 @@ class UtcDateTime(TypeDecorator):
         if value is None:
             return None
         return value.replace(tzinfo=UTC)
+
+
+class UnknownVerdict(ValueError):
+    """The database holds a verdict word that is not a `grader.Verdict` value: a migration (or
+    another program) wrote a word this code does not know, and reading on would misfile it."""
+
+
+def verdict_from_word(word: str) -> Verdict:
+    """The `grader.Verdict` a stored word names; UnknownVerdict for any other word."""
+    try:
+        return Verdict(word)
+    except ValueError:
+        raise UnknownVerdict(f"the database holds the verdict {word!r}, which is not one of "
+                             f"{[v.value for v in Verdict]}") from None
+
+
+class VerdictColumn(TypeDecorator):
+    """A `grader.Verdict` in, the same `Verdict` out; stored as its value (`correct`, ...).
+
+    The one place a verdict becomes a word and back: binding anything but a `Verdict` is a
+    TypeError, and reading a word that is not a `Verdict` value raises UnknownVerdict, so a
+    renamed stored word fails loudly instead of passing through as a string nobody matches.
+    """
+
+    impl = String(16)
+    cache_ok = True
+
+    def process_bind_param(self, value: Verdict | None, dialect) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, Verdict):
+            raise TypeError(f"a verdict column takes a grader.Verdict, not {value!r}")
+        return value.value
+
+    def process_result_value(self, value: str | None, dialect) -> Verdict | None:
+        return None if value is None else verdict_from_word(value)
 
 
 metadata = MetaData()
@@ -72,7 +110,7 @@ attempts = Table(
     Column("question_id", String(200), nullable=False),
     Column("seed", BigInteger, nullable=True),
     Column("answer", Text, nullable=False),
-    Column("verdict", String(16), nullable=False),
+    Column("verdict", VerdictColumn, nullable=False),
     Column("score", Float, nullable=False),
     Column("hints_used", Integer, nullable=False),
     Column("seconds", Float, nullable=False),

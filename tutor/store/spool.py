@@ -42,6 +42,7 @@ from pathlib import Path
 
 from sqlalchemy.engine import URL
 
+from grader import Verdict
 from tutor.store.engine import APP_DIR_NAME
 from tutor.store.records import NewAttempt
 
@@ -89,6 +90,7 @@ class SpooledAttempt:
         entry = json.loads(data)
         fields = dict(entry["attempt"])
         fields["rubric_ticks"] = tuple(fields["rubric_ticks"])
+        fields["verdict"] = Verdict(fields["verdict"])  # ValueError for a word it is not
         attempt = NewAttempt(**fields)
         if not attempt.key:
             raise ValueError("an attempt without a key")
