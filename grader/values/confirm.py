@@ -7,7 +7,7 @@
   absolute tolerance (tiny values), is checked again at a few points in multi-precision
   arithmetic, as is an "undecided" whose valid points disagree only slightly; a float
   "different" is kept only when some point's difference is certified there (a point where only
-  the answer is undefined, when its limit there is not the expected value). An agreement at
+  one of the two is undefined, when its limit there is not the other's value). An agreement at
   rounding level is checked at BEYOND_DOUBLE points: differences below double precision count.
   An expected answer written with long decimals is compared at their precision (own_precision).
 - Numbers without a finite value: `inf` is `inf` (the floats skip infinite values), and
@@ -43,6 +43,9 @@ BEYOND_DOUBLE = 2  # near points where a rounding-level agreement is checked in 
 LONG_DECIMAL = 10  # a decimal key with this many significant figures is compared at its precision
 ORDINARY = (1e-4, 1e4)  # constants of these magnitudes need no check beyond double precision
 EXPONENT_AMPLIFIES = 30
+# Certified differences (precise.difference_at): values that differ, or a difference in real
+# domain either way round that is not removable.
+DIFFERENCES = ("different", "answer_undefined", "expected_undefined")
 
 
 def exactly(answer: Node, expected: Node) -> SampleVerdict | None:
@@ -130,8 +133,7 @@ def _beyond_double(answer: Node, expected: Node, verdict: SampleVerdict) -> Samp
     tolerance = own_precision(expected)
     try:
         for j in near[:count].tolist():
-            if difference_at(answer, expected, env, j, tolerance) in ("different",
-                                                                      "answer_undefined"):
+            if difference_at(answer, expected, env, j, tolerance) in DIFFERENCES:
                 return replace(verdict, status="different", sample=j, certified=True,
                                shown=texts_at(answer, expected, env, j), path="precise")
     except NotPrecise:
@@ -208,7 +210,7 @@ def _half_unit(text: str) -> float | None:
 
 def _certified(answer: Node, expected: Node, env: Env, j: int) -> bool:
     found = difference_at(answer, expected, env, j, own_precision(expected))
-    return found in ("different", "answer_undefined")
+    return found in DIFFERENCES
 
 
 def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleVerdict:
@@ -221,7 +223,8 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> Sa
     if differing:
         try:
             nice = nice_difference(answer, expected, env.column_vectors,
-                                   certify=lambda e, j: _certified(answer, expected, e, j))
+                                   certify=lambda e, j: _certified(answer, expected, e, j),
+                                   domains_of=env)
         except (GraderError, FloatingPointError, ValueError):  # a nice point is optional
             nice = None
         if nice is not None:
@@ -241,7 +244,7 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> Sa
     worst = near_rounding[np.argsort(-points.relative[near_rounding])][:MAX_CONFIRM]
     for j in [*loose, *worst]:
         found = difference_at(answer, expected, env, int(j), own_precision(expected))
-        if found in ("different", "answer_undefined"):
+        if found in DIFFERENCES:
             return replace(verdict, status="different", sample=int(j), certified=True,
                            shown=texts_at(answer, expected, env, int(j)), path="precise")
         if found not in ("equal", "removable"):
