@@ -166,7 +166,8 @@ def full_verdict(answer: Node, expected: Prepared | Node,
                  symbolic: SymbolicCheck | None,
                  indexing: Indexing | None = None) -> SampleVerdict:
     exp_node = expected.node if isinstance(expected, Prepared) else expected
-    exact = exactly(answer, exp_node)  # two rational expressions: decided exactly
+    domains = indexing.domains if indexing is not None else NO_DOMAINS
+    exact = exactly(answer, exp_node, domains)  # two rational expressions: decided exactly
     if exact is not None and exact.status == "equal":
         return exact
     sampled_verdict = sampling_verdict(answer, expected, indexing)
@@ -181,8 +182,7 @@ def full_verdict(answer: Node, expected: Prepared | Node,
     verdict = confirmed(answer, exp_node, sampled_verdict, exact)
     if verdict.status == "undecided" and symbolic is not None \
             and not _has_members(answer, exp_node):
-        outcome = symbolic(answer, exp_node,
-                           indexing.domains if indexing is not None else NO_DOMAINS)
+        outcome = symbolic(answer, exp_node, domains)
         if outcome is True:
             return SampleVerdict("equal")
         if outcome is False:

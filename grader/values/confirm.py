@@ -29,8 +29,9 @@ from ..errors import GraderError
 from ..reading.constant import constant_value
 from ..reading.nodes import Factorial, Node, Num, Pow, facts, is_constant, walk
 from ..result import Counterexample
-from .counterexample import NICE_VALUES, nice_difference
+from .counterexample import nice_difference, nice_values
 from .decide import PointMasks, SampleVerdict, enough_valid
+from .domains import NO_DOMAINS, Domains
 from .evaluate import Env
 from .exact import exact_value, identical, rational_form
 from .extended import extended_value
@@ -48,9 +49,10 @@ EXPONENT_AMPLIFIES = 30
 DIFFERENCES = ("different", "answer_undefined", "expected_undefined")
 
 
-def exactly(answer: Node, expected: Node) -> SampleVerdict | None:
+def exactly(answer: Node, expected: Node, domains: Domains = NO_DOMAINS) -> SampleVerdict | None:
     """The modular test's verdict on two rational expressions (None for anything else): run
-    before the float samples, which an "equal" verdict then does not need."""
+    before the float samples, which an "equal" verdict then does not need. A "different"
+    verdict's counterexample lies in the names' declared `domains`."""
     ra = rational_form(answer)
     re = rational_form(expected) if ra is not None else None
     if ra is None or re is None:
@@ -60,7 +62,7 @@ def exactly(answer: Node, expected: Node) -> SampleVerdict | None:
         return None  # a long decimal key is compared at its own precision (_beyond_double)
     if same:
         return SampleVerdict("equal", path="exact")
-    return SampleVerdict("different", example=exact_counterexample(ra.node, re.node),
+    return SampleVerdict("different", example=exact_counterexample(ra.node, re.node, domains),
                          path="exact")
 
 
@@ -252,14 +254,18 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> Sa
     return replace(verdict, status="equal", sample=None, path="precise")
 
 
-def exact_counterexample(answer: Node, expected: Node) -> Counterexample | None:
-    """A hand-checkable point (x = 2, 1, 3, -1, 1/2, ...) where both are defined and their exact
-    values differ, the one whose values are shortest to write (the first whose values are at
-    most SHORT_TEXT characters), with both values written to the digits that show it."""
+def exact_counterexample(answer: Node, expected: Node,
+                         domains: Domains = NO_DOMAINS) -> Counterexample | None:
+    """A hand-checkable point (x = 2, 1, 3, -1, 1/2, ...; inside the names' declared domains)
+    where both are defined and their exact values differ, the one whose values are shortest to
+    write (the first whose values are at most SHORT_TEXT characters), with both values written
+    to the digits that show it."""
     names = sorted(facts(answer).symbols | facts(expected).symbols)
-    values = [Fraction(v).limit_denominator(8) for v in NICE_VALUES]
+    values = [[Fraction(v).limit_denominator(8) for v in
+               nice_values(name, domains.positive, domains.nonnegative, domains.integers)]
+              for name in names]
     best = None  # the point whose values are shortest to write (2^10000 + 1 at x = 2 is not)
-    for i, combo in enumerate(product(values, repeat=len(names))):
+    for i, combo in enumerate(product(*values)):
         if i >= MAX_EXACT_CANDIDATES:
             break
         point = dict(zip(names, combo, strict=True))

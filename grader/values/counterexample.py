@@ -31,10 +31,14 @@ NICE_MATRIX_SIZE = 2
 MAX_CERTIFIED_TRIES = 4  # nice points whose float difference is checked in multi-precision
 
 
-def nice_values(name: str, positive: frozenset[str], nonnegative: frozenset[str]) -> tuple:
+def nice_values(name: str, positive: frozenset[str], nonnegative: frozenset[str],
+                integers: frozenset[str] = frozenset()) -> tuple:
+    """The nice values of a name inside its declared domain (whole ones for an integer)."""
     if name in positive:
-        return NICE_POSITIVE
-    return NICE_NONNEGATIVE if name in nonnegative else NICE_VALUES
+        values = NICE_POSITIVE
+    else:
+        values = NICE_NONNEGATIVE if name in nonnegative else NICE_VALUES
+    return tuple(v for v in values if v.is_integer()) if name in integers else values
 
 
 @lru_cache(maxsize=256)

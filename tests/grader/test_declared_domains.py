@@ -126,6 +126,17 @@ def test_a_counterexample_stays_inside_the_declared_domain():
     assert Fraction(wrong.counterexample.expected) == x - 1
 
 
+def test_an_exact_counterexample_stays_inside_the_declared_domain():
+    """Two rational expressions are told apart exactly (the modular test) at a hand-checkable
+    point: (x-1)(x-2)(x-3) + x equals x at 1, 2, 3, and the next nice value, -1, is not
+    positive, so the point shown is x = 1/2 (before issue 29: a random point)."""
+    wrong = expression("x", "(x-1)(x-2)(x-3) + x", **POSITIVE_X)
+    x = point_of(wrong.feedback)["x"]
+    assert x == Fraction(1, 2)
+    assert Fraction(wrong.counterexample.answer) == x
+    assert Fraction(wrong.counterexample.expected) == (x - 1) * (x - 2) * (x - 3) + x
+
+
 # --- item 2: the one real-domain rule, in both directions ------------------------------------
 
 # (a, b, the real function of the side that is undefined at the named point, the other side)

@@ -74,3 +74,12 @@ def test_declared_domains_and_integer_counts_are_not_warned(tmp_path):
     assert found == []
     _, found = warnings_for(tmp_path, symbols=["x"], integers=["n"], answer="n x")
     assert found == []  # a bound or a count may be 0 (an empty sum)
+
+
+def test_the_text_derivations_declare_every_positive_quantity():
+    from quizbank.positive_names import question_positive_warnings
+    from quizbank.text_derivations import text_derivations
+
+    found = [w for d in text_derivations().values()
+             for w in question_positive_warnings(d, "text_derivations.yaml", lambda parts: None)]
+    assert found == []
