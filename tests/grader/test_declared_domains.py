@@ -185,6 +185,20 @@ def test_a_derivation_step_gets_one_verdict_whichever_line_comes_first(narrow, w
     assert "无定义" in zh.feedback and "这一行等于" in zh.feedback
 
 
+def test_an_approximate_step_follows_the_same_rule():
+    """`≈ x` after √x·√x: within rtol where both are real, but x = -1.13 is real only on this
+    line (before issue 29 such a step was verified)."""
+    def approx(**decls):
+        return grade_request({"kind": "derivation", "answer": ["\\sqrt{x}\\sqrt{x}", "\\approx x"],
+                              "rtol": 1e-6, **decls})
+
+    undeclared = approx()
+    assert undeclared.steps[1].status == "does_not_follow"
+    assert "line 1 is undefined" in undeclared.feedback
+    assert undefined(math.sqrt, float(point_of(undeclared.feedback)["x"]))
+    assert approx(symbols=["x"], positive=["x"]).steps[1].status == "verified"
+
+
 @pytest.mark.parametrize(("a", "b", "decls"), [
     ("\\frac{x^2-1}{x-1}", "x+1", {}),  # a hole at x = 1 of one side only
     ("\\frac{(n+1)!}{(n-1)!}", "n(n+1)", {}),  # poles of the gamma function that cancel
