@@ -108,6 +108,17 @@ def test_integers_are_sampled_at_whole_numbers_only(answer, expected):
     assert expression(answer, expected, symbols=["n"]).verdict == "wrong"
 
 
+def test_a_name_the_question_uses_as_a_bound_is_an_integer_without_a_declaration():
+    """n bounds a sum, so it is whole: (-1)^{2n} is 1 there, cos(pi n) is not (n = 3: -1)."""
+    assert grader.check({"kind": "expression", "answer": "(-1)^{2n}\\sum_{i=1}^{n} i",
+                         "expected": "\\frac{n(n+1)}{2}"}).verdict == "correct"
+    wrong = grader.check({"kind": "expression", "answer": "\\cos(\\pi n)\\sum_{i=1}^{n} i",
+                          "expected": "\\frac{n(n+1)}{2}"})
+    n = int(point_of(wrong.feedback)["n"])
+    assert wrong.verdict == "wrong" and n % 2 == 1
+    assert Fraction(wrong.counterexample.answer) == -Fraction(n * (n + 1), 2)
+
+
 def test_a_positive_integer_starts_at_one():
     """0^n is 0 for n >= 1 and 1 at n = 0 (0^0 = 1, as the README says)."""
     assert 0 ** 0 == 1 and all(0 ** n == 0 for n in range(1, 10))
