@@ -316,6 +316,28 @@ MESSAGES: dict[str, dict[str, str]] = {
     "counterexample_step": {"en": "For example, with {point}: this line gives {answer}, {before} "
                                   "gives {expected}.",
                             "zh": "例如，取 {point} 时：这一行等于 {answer}，{before}等于 {expected}。"},
+    # One side undefined where the other is a real number: a difference in real domain, either
+    # way round (grader/README.md, "Declared domains and the one real-domain rule").
+    "domain_answer": {"en": "For example, with {point}: your answer is undefined (not a real "
+                            "number) while the expected answer gives {expected}; the two are "
+                            "not defined for the same values.",
+                      "zh": "例如，取 {point} 时：你的答案无定义（不是实数），而标准答案等于 "
+                            "{expected}；两者的定义域不同。"},
+    "domain_expected": {"en": "For example, with {point}: the expected answer is undefined (not "
+                              "a real number) while your answer gives {answer}; the two are not "
+                              "defined for the same values.",
+                        "zh": "例如，取 {point} 时：标准答案无定义（不是实数），而你的答案等于 "
+                              "{answer}；两者的定义域不同。"},
+    "domain_step_line": {"en": "For example, with {point}: this line is undefined (not a real "
+                               "number) while {before} gives {expected}; the two are not defined "
+                               "for the same values.",
+                         "zh": "例如，取 {point} 时：这一行无定义（不是实数），而{before}等于 "
+                               "{expected}；两者的定义域不同。"},
+    "domain_step_before": {"en": "For example, with {point}: {before} is undefined (not a real "
+                                 "number) while this line gives {answer}; the two are not "
+                                 "defined for the same values.",
+                           "zh": "例如，取 {point} 时：{before}无定义（不是实数），而这一行等于 "
+                                 "{answer}；两者的定义域不同。"},
     "value_not_real": {"en": "a value that is not a real number", "zh": "非实数值"},
     "value_undefined": {"en": "an undefined value (outside its real domain, a division by zero "
                               "or an overflow)",

@@ -13,6 +13,7 @@ from .files import write_text_atomically
 from .folders import configured_folders
 from .images import ImageConflict, images_folder, write_images
 from .loader import load_bank, load_bank_folders
+from .positive_names import bank_positive_warnings
 from .problems import BankError
 from .schema import bank_file_schema
 from .stats import bank_stats, format_stats
@@ -43,7 +44,7 @@ def cmd_validate(args) -> int:
     if bank is None:
         return EXIT_INVALID
     files = len({loc.path for loc in bank.locations.values()})
-    warnings = bank_language_warnings(bank)
+    warnings = [*bank_language_warnings(bank), *bank_positive_warnings(bank)]
     for found in warnings:
         print(f"warning: {found}")
     count = len(warnings)

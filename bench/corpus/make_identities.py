@@ -296,7 +296,9 @@ for name, lhs, rhs in [
     ("exp of a multiple of log (expected on x > 0)", "exp(3*log(x))", "x^3"),
     ("difference of logarithms (expected on x > 0)", "log(1 + x) - log(x)", "log(1 + 1/x)"),
 ]:
-    formula("exp-log-identity", EXPLOG + name, lhs, rhs, "correct")
+    # the answer is real where the expected is not (x < 0): a difference in real domain, wrong
+    # by the one rule applied in both directions (issue 29)
+    formula("exp-log-identity", EXPLOG + name, lhs, rhs, "wrong")
 for expected, answer in [("log(e)", "1"), ("log(1)", "0"), ("log(8)", "3*log(2)"),
                          ("exp(0)", "1"), ("log(100)", "2*log(10)")]:
     formula("exp-log-identity", EXPLOG + "special values", expected, answer, "correct")
@@ -332,11 +334,14 @@ for name, lhs, rhs in [
     ("product rule (expected on x > 0)", "x^a*x^b", "x^(a + b)"),
     ("quotient rule (expected on x > 0)", "x^a/x^b", "x^(a - b)"),
     ("power rule (expected on x > 0)", "(x^a)^2", "x^(2*a)"),
+]:
+    formula("power-identity", POW + name, lhs, rhs, "correct")
+for name, lhs, rhs in [  # the answer is real where the expected is not: wrong (issue 29)
     ("product of roots (expected on x, y >= 0)", "sqrt(x)*sqrt(y)", "sqrt(x*y)"),
     ("square of a root (expected on x >= 0)", "sqrt(x)^2", "x"),
     ("half powers (expected on x >= 0)", "x^(1/2)*x^(1/2)", "x"),
 ]:
-    formula("power-identity", POW + name, lhs, rhs, "correct")
+    formula("power-identity", POW + name, lhs, rhs, "wrong")
 formula("power-identity", POW + "root of a square, written with bars", "sqrt(x^2)", "|x|",
         "correct", plain=(None, "abs(x)"))
 
@@ -629,7 +634,7 @@ for name, lhs, rhs, plain, verdict in [
     ("sqrt(x^2) = |x|", "sqrt(x^2)", "abs(x)", None, "correct"),
     ("log(x^2) = 2 log x on all reals", "log(x^2)", "2*log(x)", None, "wrong"),
     ("log(x^2) = 2 log|x|", "log(x^2)", "2*log(|x|)", (None, "2*log(abs(x))"), "correct"),
-    ("2 log x = log(x^2) (expected on x > 0)", "2*log(x)", "log(x^2)", None, "correct"),
+    ("2 log x = log(x^2) (expected on x > 0)", "2*log(x)", "log(x^2)", None, "wrong"),
     ("log(xy) = log x + log y for negative x, y", "log(x*y)", "log(x) + log(y)", None, "wrong"),
     ("log(x/y) = log x - log y for negative x, y", "log(x/y)", "log(x) - log(y)", None, "wrong"),
     ("exp(log x) = x on all reals", "x", "exp(log(x))", None, "wrong"),
@@ -649,7 +654,7 @@ for name, lhs, rhs, plain, verdict in [
     ("arcsin(sin x) = x", "arcsin(sin(x))", "x", ("asin(sin(x))", None), "wrong"),
     ("arctan(tan x) = x", "arctan(tan(x))", "x", ("atan(tan(x))", None), "wrong"),
     ("sin(arcsin x) = x (expected on [-1, 1])", "sin(arcsin(x))", "x", ("sin(asin(x))", None),
-     "correct"),
+     "wrong"),
     ("arccos(cos x) = x", "arccos(cos(x))", "x", ("acos(cos(x))", None), "wrong"),
     ("arctan x + arctan(1/x) = pi/2 for negative x", "pi/2", "arctan(x) + arctan(1/x)",
      (None, "atan(x) + atan(1/x)"), "wrong"),
@@ -889,7 +894,7 @@ for expected, answer, verdict, pe, pa in [
     ("arcsin(x)", "asin(x)", "correct", "asin(x)", None),
     ("arccos(x)", "acos(x)", "correct", "acos(x)", None),
     ("arctan(x)", "atan(x)", "correct", "atan(x)", None),
-    ("arcsin(x) + arccos(x)", "pi/2", "correct", "asin(x) + acos(x)", None),
+    ("arcsin(x) + arccos(x)", "pi/2", "wrong", "asin(x) + acos(x)", None),
     ("pi/2", "arcsin(x) + arccos(x)", "wrong", None, "asin(x) + acos(x)"),
     ("pi/2 - arcsin(x)", "arccos(x)", "correct", "pi/2 - asin(x)", "acos(x)"),
     ("arctan(x)", "arcsin(x/sqrt(1 + x^2))", "correct", "atan(x)", "asin(x/sqrt(1 + x**2))"),
@@ -996,7 +1001,9 @@ for expected, answer, verdict, pe, pa in [
     ("exp(x)*exp(y)", r"e^{x+y}", "correct", None, "e**(x + y)"),
     ("exp(x)", r"\exp(x)", "correct", None, "exp(x)"),
     ("|x|", r"\left| x \right|", "correct", "abs(x)", "abs(x)"),
-    ("x^(1/3)", r"\sqrt[3]{x}", "correct", None, "x**(1/3)"),
+    # \sqrt[3]{x} is the real cube root (grader/README.md, Notation), real at x < 0 where
+    # x^(1/3) is not (a real power of a negative base): a difference in real domain (issue 29)
+    ("x^(1/3)", r"\sqrt[3]{x}", "wrong", None, "cbrt(x)"),
     ("2*sin(x)*cos(x)", r"2 \sin x \cos x", "correct", None, "2*sin(x)*cos(x)"),
     ("sin(x)^2", r"$\sin^2 x$", "correct", None, "sin(x)**2"),
     ("sin(x)^2", r"\(\sin^2 x\)", "correct", None, "sin(x)**2"),

@@ -33,9 +33,10 @@ from ..reading.latex import to_latex
 from ..reading.names import Declarations
 from ..reading.nodes import Mul, Neg, Node, Num, Pow, is_constant, symbol_names, walk
 from ..reading.parser import parse_with_notes
-from ..result import Result, Step, StepStatus
+from ..result import Counterexample, Result, Step, StepStatus
 from ..values.counterexample import format_value
 from ..values.decide import canonical_shape, sampling_env, uses_matrices
+from ..values.domains import NO_DOMAINS, Domains, shared_restricted
 from ..values.evaluate import evaluate
 from ..values.indexed import Indexing
 from .exact_decimal import undefined_everywhere
@@ -152,7 +153,8 @@ def _reaches(last: Node, target: Node, symbolic: SymbolicCheck | None,
         return moments_equal(last, target, decls)
     if _same(last, target, symbolic, indexing) == "equal":
         return True
-    return used is not None and approximately(last, target, used)[0] == "equal"
+    return used is not None and \
+        approximately(last, target, used, domains=indexing.domains)[0] == "equal"
 
 
 def _same(a: Node, b: Node, symbolic: SymbolicCheck | None, indexing: Indexing) -> str:
@@ -181,7 +183,7 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
             node, None
     if approximation is not None:
         step = _check_approximation(number, node, previous, approximation, interpreted, lang,
-                                    before)
+                                    before, indexing.domains)
         return step, node, approximation
     try:
         verdict = full_verdict(node, previous, symbolic, indexing)
@@ -244,9 +246,10 @@ def joined_text(first: str, second: str, lang: str) -> str:
 
 
 def _check_approximation(number: int, node: Node, previous: Node, tol: Approximation,
-                         interpreted: str, lang: str, before: str = "") -> Step:
+                         interpreted: str, lang: str, before: str = "",
+                         domains: Domains = NO_DOMAINS) -> Step:
     try:
-        status, values = approximately(node, previous, tol, lang)
+        status, values = approximately(node, previous, tol, lang, domains)
     except EvalError as err:
         text = message("step_cannot_decide_because", lang, line=number,
                        reason=reason(err, lang))
@@ -260,18 +263,24 @@ def _check_approximation(number: int, node: Node, previous: Node, tol: Approxima
                   tolerance=tol.describe(lang))
     if values is not None:
         point, here, value_before = values
-        key = "values_step" if not point else "counterexample_step"
-        why += ("" if lang == "zh" else " ") + message(key, lang, point=point, answer=here,
-                                                      expected=value_before, before=before)
+        if point:  # with the side that is undefined named, when one is (feedback.py)
+            text_ = counterexample_text(Counterexample(point, here, value_before), lang,
+                                        "counterexample_step", before)
+        else:
+            text_ = message("values_step", lang, point=point, answer=here,
+                            expected=value_before, before=before)
+        why += ("" if lang == "zh" else " ") + text_
     return _step(number, "does_not_follow", interpreted, why)
 
 
 def approximately(node: Node, previous: Node, tol: Approximation, lang: str = "en",
-                  ) -> tuple[str, tuple[str, str, str] | None]:
+                  domains: Domains = NO_DOMAINS) -> tuple[str, tuple[str, str, str] | None]:
     """("equal" | "different" | "undecided", (point, this value, the value before) where they
-    differ): the two sampled at the same points, compared within `tol`."""
+    differ): the two sampled at the same points (inside the declared `domains`), compared
+    within `tol`; a point where only one of them is real counts, either way round (the one
+    real-domain rule, grader/README.md)."""
     matrix_mode = uses_matrices(node, previous)
-    env = sampling_env(matrix_mode)
+    env = shared_restricted(sampling_env(matrix_mode), domains, ("sampling", matrix_mode, False))
     a, b = evaluate(node, env), evaluate(previous, env)
     if canonical_shape(a, not matrix_mode) != canonical_shape(b, not matrix_mode):
         return "different", None
@@ -282,12 +291,16 @@ def approximately(node: Node, previous: Node, tol: Approximation, lang: str = "e
         b_ok = (np.isfinite(b) & (np.abs(b.imag) <= 1e-9 * (1 + np.abs(b.real)))).all(axis=1)
         close = (np.abs(a - b) <= tol.atol + tol.rtol * np.abs(b) + 1e-12 * np.abs(b)).all(axis=1)
     bad = b_ok & ~(a_ok & close)
+    if b_ok.any():  # where the line before is real somewhere, this line real where it is not
+        bad |= a_ok & ~b_ok
     if bad.any():
         j = int(np.argmax(bad))
         if a.shape[1] != 1:  # vectors and matrices: the step's feedback says no more
             return "different", None
-        values = format_value(a[j, 0]) if a_ok[j] else message("value_undefined", lang)
-        return "different", (_point(node, previous, env, j), values, format_value(b[j, 0]))
+        undefined = message("value_undefined", lang)
+        here = format_value(a[j, 0]) if a_ok[j] else undefined
+        there = format_value(b[j, 0]) if b_ok[j] else undefined
+        return "different", (_point(node, previous, env, j), here, there)
     valid = a_ok & b_ok
     return ("equal" if valid.sum() * 2 >= k else "undecided"), None
 

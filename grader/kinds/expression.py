@@ -31,6 +31,7 @@ from ..values.decide import (
     uses_matrices,
     valid_count,
 )
+from ..values.domains import NO_DOMAINS, Domains, shared_restricted
 from ..values.evaluate import Env, evaluate
 from ..values.indexed import Indexing, indexed_verdict, needs_integer_points
 from .exact_decimal import undefined_everywhere
@@ -51,8 +52,9 @@ from .moment_steps import grade_moment_expression
 SHAPE_MISTAKES = frozenset(("vector_mul_shapes", "mul_shapes", "add_vector_scalar", "add_shapes",
                             "matrix_power_square", "vector_function_argument"))
 
-# (answer tree, expected tree) -> True / False / None (cannot decide); runs in the worker.
-SymbolicCheck = Callable[[Node, Node], bool | None]
+# (answer tree, expected tree, declared domains) -> True / False / None (cannot decide); runs
+# in the worker, with the declared domains as sympy's assumptions.
+SymbolicCheck = Callable[[Node, Node, Domains], bool | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,32 +69,41 @@ def prepare(text: str, decls: Declarations) -> Prepared:
     return Prepared(node, {})
 
 
-def sampled(prepared: Prepared, matrix_mode: bool) -> tuple[Env, np.ndarray]:
-    """The expected values and the environment they were sampled in (cached).
+def sampled(prepared: Prepared, matrix_mode: bool,
+            domains: Domains = NO_DOMAINS) -> tuple[Env, np.ndarray]:
+    """The expected values and the environment they were sampled in (cached), every name in
+    its declared domain (values/domains.py).
 
     With matrix symbols, lowercase names are first read as column vectors; if the expected
     answer does not evaluate that way, every matrix symbol is square instead.
     """
-    if matrix_mode not in prepared.values:
-        env = sampling_env(matrix_mode, vectors=True)
+    key = (matrix_mode, domains)
+    if key not in prepared.values:
+        env = _declared_env(matrix_mode, True, domains)
         try:
             value = evaluate(prepared.node, env)
         except EvalError:
             if not env.column_vectors:
                 raise
-            env = sampling_env(matrix_mode, vectors=False)
+            env = _declared_env(matrix_mode, False, domains)
             value = evaluate(prepared.node, env)
         if not matrix_mode:
-            env, value = inside_the_domain(prepared.node, env, value)
-        prepared.values[matrix_mode] = (env, value)
-    return prepared.values[matrix_mode]
+            env, value = inside_the_domain(prepared.node, env, value, domains)
+        prepared.values[key] = (env, value)
+    return prepared.values[key]
 
 
-def inside_the_domain(node: Node, env: Env, value: np.ndarray) -> tuple[Env, np.ndarray]:
+def _declared_env(matrix_mode: bool, vectors: bool, domains: Domains) -> Env:
+    return shared_restricted(sampling_env(matrix_mode, vectors=vectors), domains,
+                             ("sampling", matrix_mode, vectors))
+
+
+def inside_the_domain(node: Node, env: Env, value: np.ndarray,
+                      domains: Domains = NO_DOMAINS) -> tuple[Env, np.ndarray]:
     """The samples, moved inside a narrow real domain when few of them are in it (decide.py:
     `domain_env`; a scan of SCAN_SAMPLES points when none is)."""
     if valid_count(value) == 0 and facts(node).symbols:
-        scan = scan_env(facts(node).symbols)
+        scan = domains.restrict(scan_env(facts(node).symbols))
         try:
             scanned = evaluate(node, scan)
         except (EvalError, CannotDecide):
@@ -116,7 +127,8 @@ def sampling_verdict(answer: Node, expected: Prepared | Node,
         return _indexed_sampling_verdict(answer, exp.node, indexing)
     matrix_mode = uses_matrices(answer, exp.node)
     try:
-        env, expected_value = sampled(exp, matrix_mode)
+        env, expected_value = sampled(exp, matrix_mode,
+                                      indexing.domains if indexing is not None else NO_DOMAINS)
     except CannotDecide:
         return SampleVerdict("undecided")
     except EvalError as err:
@@ -154,7 +166,8 @@ def full_verdict(answer: Node, expected: Prepared | Node,
                  symbolic: SymbolicCheck | None,
                  indexing: Indexing | None = None) -> SampleVerdict:
     exp_node = expected.node if isinstance(expected, Prepared) else expected
-    exact = exactly(answer, exp_node)  # two rational expressions: decided exactly
+    domains = indexing.domains if indexing is not None else NO_DOMAINS
+    exact = exactly(answer, exp_node, domains)  # two rational expressions: decided exactly
     if exact is not None and exact.status == "equal":
         return exact
     sampled_verdict = sampling_verdict(answer, expected, indexing)
@@ -169,7 +182,7 @@ def full_verdict(answer: Node, expected: Prepared | Node,
     verdict = confirmed(answer, exp_node, sampled_verdict, exact)
     if verdict.status == "undecided" and symbolic is not None \
             and not _has_members(answer, exp_node):
-        outcome = symbolic(answer, exp_node)
+        outcome = symbolic(answer, exp_node, domains)
         if outcome is True:
             return SampleVerdict("equal")
         if outcome is False:

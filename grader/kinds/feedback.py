@@ -75,11 +75,32 @@ def compared(line: int, lang: str) -> str:
     return message("compared_line", lang, line=line) if line else message("compared_start", lang)
 
 
+# (counterexample sentence, the undefined side) -> the sentence that says which side it is
+DOMAIN_KEYS = {("counterexample", "answer"): "domain_answer",
+               ("counterexample", "expected"): "domain_expected",
+               ("counterexample_step", "answer"): "domain_step_line",
+               ("counterexample_step", "expected"): "domain_step_before"}
+
+
+def undefined_side(example: Counterexample, lang: str) -> str | None:
+    """"answer" or "expected" when exactly that value of the counterexample has no real value
+    (values/counterexample.py writes such a value as the `value_undefined` or `value_not_real`
+    text), else None."""
+    undefined = (message("value_undefined", lang), message("value_not_real", lang))
+    answer, expected = example.answer in undefined, example.expected in undefined
+    if answer == expected:
+        return None
+    return "answer" if answer else "expected"
+
+
 def counterexample_text(example: Counterexample, lang: str, key: str, before: str = "") -> str:
     """The sentence for a counterexample (`key`: counterexample or counterexample_step; `before`
     names the line a step was compared with). With no variable to choose (an answer that is a
     number) there is no "for example, with ...": the answer's value is said, and the expected
     value is not given away."""
+    side = undefined_side(example, lang)
+    if example.point and side is not None:  # a difference in real domain: say which side
+        key = DOMAIN_KEYS[key, side]
     if example.point:
         return message(key, lang, point=example.point, answer=example.answer,
                        expected=example.expected, before=before)

@@ -1,6 +1,6 @@
 """A question's declarations as the values stage needs them: its integer names, the recursions
 of its families (`relations`, read here once per declaration set) and the names declared
-`positive` or `nonnegative` (values/indexed.py samples them at their magnitudes)."""
+`positive` or `nonnegative` (values/domains.py: every check samples them in their domain)."""
 
 from __future__ import annotations
 
@@ -27,8 +27,7 @@ def indexing_of(decls: Declarations) -> Indexing:
     names = set(decls.integers)
     for relation in relations:  # a relation's index is an integer wherever it is used
         names.add(relation.var)
-    # Sampled magnitudes are never 0, so nonnegative names are sampled like positive ones.
-    return Indexing(frozenset(names), relations, decls.positive | decls.nonnegative,
+    return Indexing(frozenset(names), relations, decls.positive, decls.nonnegative,
                     vectors=decls.vectors,
                     vector_functions=frozenset(n for n in decls.vectors if n in decls.functions),
                     matrices=decls.matrices, definitions=definitions)

@@ -40,7 +40,7 @@ class NeedsWorker(Exception):  # noqa: N818 - a signal, not an error
     """Sampling could not decide and the symbolic check must run in the contained worker."""
 
 
-def _defer_to_worker(answer, expected):
+def _defer_to_worker(answer, expected, domains):
     raise NeedsWorker
 
 

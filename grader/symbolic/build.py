@@ -33,6 +33,7 @@ from ..reading.nodes import (
     Sym,
     Transpose,
 )
+from ..values.domains import Domains
 
 _FUNCS = {
     "sqrt": sympy.sqrt, "cbrt": lambda u: sympy.real_root(u, 3), "exp": sympy.exp,
@@ -52,6 +53,27 @@ _MULTI_FUNCS = {"max": sympy.Max, "min": sympy.Min, "log": sympy.log,  # log(x, 
 
 def symbol(name: str) -> sympy.Symbol:
     return sympy.Symbol(name, real=True)
+
+
+def declared(expr, domains: Domains):
+    """`expr` with each name of a declared domain carrying it as an assumption (values/domains.py;
+    so sqrt(x^2) = x for a positive x, sin(pi n) = 0 for an integer n)."""
+    if not (domains.positive or domains.nonnegative or domains.integers) or \
+            not hasattr(expr, "xreplace"):
+        return expr
+    names = {s.name: s for s in expr.free_symbols if isinstance(s, sympy.Symbol)}
+    swap = {}
+    for name, old in names.items():
+        assumptions = {}
+        if name in domains.integers:
+            assumptions["integer"] = True
+        if name in domains.positive:
+            assumptions["positive"] = True
+        elif name in domains.nonnegative:
+            assumptions["nonnegative"] = True
+        if assumptions and old.is_commutative:
+            swap[old] = sympy.Symbol(name, real=True, **assumptions)
+    return expr.xreplace(swap) if swap else expr
 
 
 def to_sympy(node: Node) -> sympy.Expr:

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 
 from ..errors import CannotDecide
 from ..reading.nodes import Node
+from ..values.domains import NO_DOMAINS, Domains
 
 SOFT_BUDGET_S = 0.8
 
@@ -38,16 +39,18 @@ def time_budget(seconds: float):
         signal.signal(signal.SIGALRM, previous)
 
 
-def symbolic_equal(answer: Node, expected: Node, budget: float = SOFT_BUDGET_S) -> bool | None:
+def symbolic_equal(answer: Node, expected: Node, domains: Domains = NO_DOMAINS,
+                   budget: float = SOFT_BUDGET_S) -> bool | None:
     """True if sympy proves a - b = 0; False if a - b simplifies to a nonzero number or a nonzero
-    rational function (exact arithmetic); None otherwise."""
+    rational function (exact arithmetic); None otherwise. The names' declared domains are
+    sympy's assumptions (positive, nonnegative, integer; real otherwise)."""
     import sympy
 
-    from .build import to_sympy
+    from .build import declared, to_sympy
 
     try:
         with time_budget(budget):
-            a, b = to_sympy(answer), to_sympy(expected)
+            a, b = declared(to_sympy(answer), domains), declared(to_sympy(expected), domains)
             if isinstance(a, sympy.MatrixBase) or isinstance(b, sympy.MatrixBase):
                 if not (isinstance(a, sympy.MatrixBase) and isinstance(b, sympy.MatrixBase)) \
                         or a.shape != b.shape:

@@ -7,7 +7,7 @@
   absolute tolerance (tiny values), is checked again at a few points in multi-precision
   arithmetic, as is an "undecided" whose valid points disagree only slightly; a float
   "different" is kept only when some point's difference is certified there (a point where only
-  the answer is undefined, when its limit there is not the expected value). An agreement at
+  one of the two is undefined, when its limit there is not the other's value). An agreement at
   rounding level is checked at BEYOND_DOUBLE points: differences below double precision count.
   An expected answer written with long decimals is compared at their precision (own_precision).
 - Numbers without a finite value: `inf` is `inf` (the floats skip infinite values), and
@@ -29,8 +29,9 @@ from ..errors import GraderError
 from ..reading.constant import constant_value
 from ..reading.nodes import Factorial, Node, Num, Pow, facts, is_constant, walk
 from ..result import Counterexample
-from .counterexample import NICE_VALUES, nice_difference
+from .counterexample import nice_difference, nice_values
 from .decide import PointMasks, SampleVerdict, enough_valid
+from .domains import NO_DOMAINS, Domains
 from .evaluate import Env
 from .exact import exact_value, identical, rational_form
 from .extended import extended_value
@@ -43,11 +44,15 @@ BEYOND_DOUBLE = 2  # near points where a rounding-level agreement is checked in 
 LONG_DECIMAL = 10  # a decimal key with this many significant figures is compared at its precision
 ORDINARY = (1e-4, 1e4)  # constants of these magnitudes need no check beyond double precision
 EXPONENT_AMPLIFIES = 30
+# Certified differences (precise.difference_at): values that differ, or a difference in real
+# domain either way round that is not removable.
+DIFFERENCES = ("different", "answer_undefined", "expected_undefined")
 
 
-def exactly(answer: Node, expected: Node) -> SampleVerdict | None:
+def exactly(answer: Node, expected: Node, domains: Domains = NO_DOMAINS) -> SampleVerdict | None:
     """The modular test's verdict on two rational expressions (None for anything else): run
-    before the float samples, which an "equal" verdict then does not need."""
+    before the float samples, which an "equal" verdict then does not need. A "different"
+    verdict's counterexample lies in the names' declared `domains`."""
     ra = rational_form(answer)
     re = rational_form(expected) if ra is not None else None
     if ra is None or re is None:
@@ -57,7 +62,7 @@ def exactly(answer: Node, expected: Node) -> SampleVerdict | None:
         return None  # a long decimal key is compared at its own precision (_beyond_double)
     if same:
         return SampleVerdict("equal", path="exact")
-    return SampleVerdict("different", example=exact_counterexample(ra.node, re.node),
+    return SampleVerdict("different", example=exact_counterexample(ra.node, re.node, domains),
                          path="exact")
 
 
@@ -130,8 +135,7 @@ def _beyond_double(answer: Node, expected: Node, verdict: SampleVerdict) -> Samp
     tolerance = own_precision(expected)
     try:
         for j in near[:count].tolist():
-            if difference_at(answer, expected, env, j, tolerance) in ("different",
-                                                                      "answer_undefined"):
+            if difference_at(answer, expected, env, j, tolerance) in DIFFERENCES:
                 return replace(verdict, status="different", sample=j, certified=True,
                                shown=texts_at(answer, expected, env, j), path="precise")
     except NotPrecise:
@@ -208,7 +212,7 @@ def _half_unit(text: str) -> float | None:
 
 def _certified(answer: Node, expected: Node, env: Env, j: int) -> bool:
     found = difference_at(answer, expected, env, j, own_precision(expected))
-    return found in ("different", "answer_undefined")
+    return found in DIFFERENCES
 
 
 def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleVerdict:
@@ -221,7 +225,8 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> Sa
     if differing:
         try:
             nice = nice_difference(answer, expected, env.column_vectors,
-                                   certify=lambda e, j: _certified(answer, expected, e, j))
+                                   certify=lambda e, j: _certified(answer, expected, e, j),
+                                   domains_of=env)
         except (GraderError, FloatingPointError, ValueError):  # a nice point is optional
             nice = None
         if nice is not None:
@@ -241,7 +246,7 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> Sa
     worst = near_rounding[np.argsort(-points.relative[near_rounding])][:MAX_CONFIRM]
     for j in [*loose, *worst]:
         found = difference_at(answer, expected, env, int(j), own_precision(expected))
-        if found in ("different", "answer_undefined"):
+        if found in DIFFERENCES:
             return replace(verdict, status="different", sample=int(j), certified=True,
                            shown=texts_at(answer, expected, env, int(j)), path="precise")
         if found not in ("equal", "removable"):
@@ -249,14 +254,18 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> Sa
     return replace(verdict, status="equal", sample=None, path="precise")
 
 
-def exact_counterexample(answer: Node, expected: Node) -> Counterexample | None:
-    """A hand-checkable point (x = 2, 1, 3, -1, 1/2, ...) where both are defined and their exact
-    values differ, the one whose values are shortest to write (the first whose values are at
-    most SHORT_TEXT characters), with both values written to the digits that show it."""
+def exact_counterexample(answer: Node, expected: Node,
+                         domains: Domains = NO_DOMAINS) -> Counterexample | None:
+    """A hand-checkable point (x = 2, 1, 3, -1, 1/2, ...; inside the names' declared domains)
+    where both are defined and their exact values differ, the one whose values are shortest to
+    write (the first whose values are at most SHORT_TEXT characters), with both values written
+    to the digits that show it."""
     names = sorted(facts(answer).symbols | facts(expected).symbols)
-    values = [Fraction(v).limit_denominator(8) for v in NICE_VALUES]
+    values = [[Fraction(v).limit_denominator(8) for v in
+               nice_values(name, domains.positive, domains.nonnegative, domains.integers)]
+              for name in names]
     best = None  # the point whose values are shortest to write (2^10000 + 1 at x = 2 is not)
-    for i, combo in enumerate(product(values, repeat=len(names))):
+    for i, combo in enumerate(product(*values)):
         if i >= MAX_EXACT_CANDIDATES:
             break
         point = dict(zip(names, combo, strict=True))

@@ -21,6 +21,9 @@ from .decide import compare_values
 from .evaluate import Env, FunctionModel, evaluate
 
 NICE_VALUES = (2.0, 1.0, 3.0, -1.0, 0.5, -2.0, 1.5, 4.0)
+# Names with a declared domain (values/domains.py) take nice values inside it.
+NICE_POSITIVE = (2.0, 1.0, 3.0, 0.5, 1.5, 4.0)
+NICE_NONNEGATIVE = (2.0, 1.0, 3.0, 0.0, 0.5, 1.5, 4.0)
 NICE_FUNCTIONS = (("t^2", "p2"), ("t^3", "p3"), ("sin(t)", "sin"), ("e^t", "exp"))
 MAX_CANDIDATES = 64  # e.g. 8 x 8: every pair of nice values for two symbols
 MIN_CANDIDATES = 16  # enough random integer matrices to find one that shows a difference
@@ -28,13 +31,26 @@ NICE_MATRIX_SIZE = 2
 MAX_CERTIFIED_TRIES = 4  # nice points whose float difference is checked in multi-precision
 
 
+def nice_values(name: str, positive: frozenset[str], nonnegative: frozenset[str],
+                integers: frozenset[str] = frozenset()) -> tuple:
+    """The nice values of a name inside its declared domain (whole ones for an integer)."""
+    if name in positive:
+        values = NICE_POSITIVE
+    else:
+        values = NICE_NONNEGATIVE if name in nonnegative else NICE_VALUES
+    return tuple(v for v in values if v.is_integer()) if name in integers else values
+
+
 @lru_cache(maxsize=256)
 def nice_env(names: tuple[str, ...], functions: tuple[str, ...], matrices: tuple[str, ...],
-             column_vectors: bool = False) -> Env:
+             column_vectors: bool = False, positive: frozenset[str] = frozenset(),
+             nonnegative: frozenset[str] = frozenset()) -> Env:
     """Candidate points: a full grid over the first symbols and functions (nice values x nice
-    functions, at most MAX_CANDIDATES points), seeded picks for the rest. Deterministic for its
-    arguments, so one Env per combination of names is shared."""
-    dims = [(name, len(NICE_VALUES)) for name in names] + \
+    functions, at most MAX_CANDIDATES points), seeded picks for the rest; names declared
+    positive or nonnegative take nice values in their domain. Deterministic for its arguments,
+    so one Env per combination of names is shared."""
+    values_of = {name: nice_values(name, positive, nonnegative) for name in names}
+    dims = [(name, len(values_of[name])) for name in names] + \
            [(name, len(NICE_FUNCTIONS)) for name in functions]
     k, strides = 1, {}
     for name, size in dims:
@@ -50,9 +66,11 @@ def nice_env(names: tuple[str, ...], functions: tuple[str, ...], matrices: tuple
             return [(j // strides[name]) % size for j in range(k)]
         return rng.integers(0, size, k).tolist()
 
-    env = Env(k=k, n=NICE_MATRIX_SIZE, seed=7, column_vectors=column_vectors)
+    env = Env(k=k, n=NICE_MATRIX_SIZE, seed=7, column_vectors=column_vectors,
+              positive=positive, nonnegative=nonnegative)
     for name in names:
-        env.symbols[name] = np.array([NICE_VALUES[d] for d in digits(name, len(NICE_VALUES))],
+        values = values_of[name]
+        env.symbols[name] = np.array([values[d] for d in digits(name, len(values))],
                                      dtype=complex)
     for name in functions:
         coef = {key: np.zeros(k) for key in ("a", "b", "c", "h", "g", "p2", "p3")}
@@ -74,15 +92,21 @@ def nice_env(names: tuple[str, ...], functions: tuple[str, ...], matrices: tuple
 
 
 def nice_difference(answer: Node, expected: Node, column_vectors: bool = False,
-                    certify: Callable[[Env, int], bool] | None = None) -> tuple | None:
+                    certify: Callable[[Env, int], bool] | None = None,
+                    domains_of: Env | None = None) -> tuple | None:
     """The first nice point where the two formulas differ in floats (and, given `certify`, where
     that difference is certified), as (environment, index, answer values, expected values);
-    None if there is none."""
+    None if there is none. The names keep the declared domains of `domains_of` (the
+    environment the verdict was sampled in)."""
     fa, fe = facts(answer), facts(expected)
     if fa.multi_arg or fe.multi_arg:
         return None
-    env = nice_env(tuple(sorted(fa.symbols | fe.symbols)), tuple(sorted(fa.functions | fe.functions)),
-                   tuple(sorted(fa.matrices | fe.matrices)), column_vectors)
+    names = tuple(sorted(fa.symbols | fe.symbols))
+    positive = domains_of.positive & set(names) if domains_of is not None else frozenset()
+    nonnegative = domains_of.nonnegative & set(names) if domains_of is not None else frozenset()
+    env = nice_env(names, tuple(sorted(fa.functions | fe.functions)),
+                   tuple(sorted(fa.matrices | fe.matrices)), column_vectors,
+                   frozenset(positive), frozenset(nonnegative))
     a, e = evaluate(answer, env), evaluate(expected, env)
     verdict = compare_values(a, e, flatten_vectors=not (fa.matrices | fe.matrices))
     if verdict.status != "different":
@@ -105,7 +129,8 @@ def find_counterexample(answer: Node, expected: Node, random_env: Env,
     matrices = sorted(fa.matrices | fe.matrices)
     if nice is None and search:
         try:
-            nice = nice_difference(answer, expected, random_env.column_vectors)
+            nice = nice_difference(answer, expected, random_env.column_vectors,
+                                   domains_of=random_env)
         except Exception:  # noqa: BLE001 - a nicer example is optional; fall back to the random one
             nice = None
     if nice is not None:
@@ -139,6 +164,8 @@ def _value_text(value: np.ndarray, prefix: str, lang: str) -> str:
     real = finite and (np.abs(z.imag) <= 1e-9 * (1 + np.abs(z.real))).all()
     if not real:
         return message("value_not_real" if finite else "value_undefined", lang)
+    if z.size == 1 and float(z.real.flat[0]).is_integer():
+        return format_value(value)  # a whole number is written exactly (integer points)
     return prefix + format_value(value)
 
 

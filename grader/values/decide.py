@@ -3,9 +3,11 @@
 Rule: evaluate both trees at k random points (random n x n matrices for matrix symbols, random
 smooth functions for undefined functions). With plain symbols the k = 24 points are 8 near ones
 (|x| in 0.2..2) and 16 spread over the decades 0.001..100,000, both signs (evaluate.Env.symbol).
-A point is *valid* when both values are finite and real. Points outside the expected answer's
-real domain are skipped; a point inside it where the learner's answer is not real (2 log x for
-log x^2 at x = -1) counts as a clear difference.
+A point is *valid* when both values are finite and real. A point where exactly one of the two
+is real (2 log x for log x^2 at x = -1, either way round) is a difference in real domain: it
+counts as a difference unless confirm.py finds it removable (the undefined side's limit there
+is the other's value); points where neither is real are skipped. Names with a declared domain
+are sampled only inside it (domains.py).
 - some valid point differs clearly (|a-b| > 1e-4 max(|a|,|b|) + 1e-8)  -> different
 - enough points are valid (6, or half of k when k < 12) and all agree
   (|a-b| <= 1e-7 max(|a|,|b|) + 1e-10)                                   -> equal
@@ -60,7 +62,8 @@ class SampleVerdict:
 
 class PointMasks:
     """Per sample point (bool arrays of length k): both values valid; a clear difference; tight
-    agreement; the answer undefined where the expected answer is defined. On demand (confirm.py):
+    agreement; exactly one of the two undefined (not a real number) where the other is defined.
+    On demand (confirm.py):
     agreement at rounding level, and the relative difference."""
 
     __slots__ = ("valid", "clear", "tight", "undefined", "_diff", "_scale")
@@ -148,7 +151,8 @@ def domain_env(env: Env, expected_value: np.ndarray, k: int) -> Env | None:
         return None
     picks = inside[np.arange(k) % len(inside)]
     rng = np.random.default_rng([SEED, len(inside)])
-    seek = Env(k=k, n=env.n, seed=env.seed, column_vectors=env.column_vectors)
+    seek = Env(k=k, n=env.n, seed=env.seed, column_vectors=env.column_vectors,
+               positive=env.positive, nonnegative=env.nonnegative)
     kept = min(len(inside), k)
     for name, values in env.symbols.items():
         factor = 1 + rng.uniform(-SEEK_SPREAD, SEEK_SPREAD, k)
@@ -216,7 +220,7 @@ def compare_values(answer: np.ndarray, expected: np.ndarray, flatten_vectors: bo
     with np.errstate(all="ignore"):
         clear = (diff > CLEAR_RTOL * scale + CLEAR_ATOL).any(axis=1) & valid
         tight = (diff <= TIGHT_RTOL * scale + TIGHT_ATOL).all(axis=1) & valid
-    undefined = expected_ok & ~answer_ok  # undefined where the expected answer is defined
+    undefined = _domain_difference(answer_ok, expected_ok)
     return _verdict(PointMasks(valid, clear, tight, undefined, diff, scale), env)
 
 
@@ -234,9 +238,17 @@ def _compare_scalars(answer: np.ndarray, expected: np.ndarray, env: Env | None) 
     with np.errstate(all="ignore"):
         clear = (diff > CLEAR_RTOL * scale + CLEAR_ATOL) & valid
         tight = (diff <= TIGHT_RTOL * scale + TIGHT_ATOL) & valid
-    undefined = expected_ok & ~answer_ok
+    undefined = _domain_difference(answer_ok, expected_ok)
     # PointMasks keeps (k, entries) arrays: one column here
     return _verdict(PointMasks(valid, clear, tight, undefined, diff[:, None], scale[:, None]), env)
+
+
+def _domain_difference(answer_ok: np.ndarray, expected_ok: np.ndarray) -> np.ndarray:
+    """The points where one side is real and the other is not. Where the expected answer is
+    real at no point at all, there is no real domain to compare: nothing is counted there."""
+    if not np.count_nonzero(expected_ok):
+        return expected_ok
+    return expected_ok != answer_ok
 
 
 def _verdict(points: PointMasks, env: Env | None) -> SampleVerdict:

@@ -98,6 +98,10 @@ class Env:
     # (output, input); a family's members take the family's), and vectors defined by a relation.
     sizes: dict = field(default_factory=dict)
     definitions: dict = field(default_factory=dict)
+    # Declared domains (values/domains.py): names whose values are > 0, and >= 0. A limit taken
+    # at a point of such a name stays inside its domain (precise.py: one-sided at 0).
+    positive: frozenset = frozenset()
+    nonnegative: frozenset = frozenset()
 
     def bound(self, name: str, values: np.ndarray) -> Env:
         """This environment with the index `name` of a sum or product set to `values` (the

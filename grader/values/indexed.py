@@ -38,8 +38,10 @@ from ..result import Counterexample
 from .confirm import texts_that_differ
 from .counterexample import format_value
 from .decide import MATRIX_SIZE, SEED, SampleVerdict, compare_values
+from .domains import Domains
 from .evaluate import Env, evaluate
 from .exact import exact_value
+from .precise import NotPrecise, difference_at
 from .shapes import VectorSpace, infer_space
 from .vector_sampling import vector_verdict, with_space
 
@@ -58,11 +60,12 @@ EXACT_POINTS = 8  # the first points: an empty range and distinct integer values
 @dataclass(frozen=True, slots=True)
 class Indexing:
     """What a question declares about its names' values: integer names, the families'
-    relations, and the names whose values are positive or nonnegative (sampled as |x|)."""
+    relations, and the names declared positive or nonnegative (values/domains.py)."""
 
     integers: frozenset[str] = frozenset()
     relations: tuple[Relation, ...] = ()
     positive: frozenset[str] = frozenset()
+    nonnegative: frozenset[str] = frozenset()
     # Declared vectors (issue 25): their names, the vector functions, and the vectors defined
     # by a relation (`y = x + Wx`); `space` is their sizes, inferred from the lines being
     # compared (values/shapes.py; set by the kinds that read the lines).
@@ -72,6 +75,10 @@ class Indexing:
     definitions: tuple[tuple[str, Node], ...] = ()
     space: VectorSpace | None = None
 
+    @property
+    def domains(self) -> Domains:
+        return Domains(self.positive, self.nonnegative, self.integers)
+
 
 NO_INDEXING = Indexing()
 
@@ -79,10 +86,10 @@ NO_INDEXING = Indexing()
 def needs_integer_points(answer: Node, expected: Node, indexing: Indexing | None) -> bool:
     if facts(answer).indexed or facts(expected).indexed:
         return True
-    if indexing is None or not (indexing.integers or indexing.positive):
+    if indexing is None or not indexing.integers:
         return False
     used = facts(answer).symbols | facts(expected).symbols
-    return bool((indexing.integers | indexing.positive) & used)
+    return bool(indexing.integers & used)
 
 
 def integer_names(nodes: tuple[Node, ...], indexing: Indexing) -> set[str]:
@@ -127,7 +134,7 @@ def indexed_env(nodes: tuple[Node, ...], matrix_mode: bool, indexing: Indexing,
     free = set(names)
     ranges = tuple(dict.fromkeys((r.lower, r.upper, r.descending) for r in _ranges(nodes, free)))
     indices = tuple(dict.fromkeys(m.index for m in _members(nodes, free)))
-    key = (names, ranges, indices, matrix_mode, vectors, indexing.relations, indexing.positive)
+    key = (names, ranges, indices, matrix_mode, vectors, indexing.relations, indexing.domains)
     env = _ENVS.get(key)
     if env is None:
         if len(_ENVS) >= MAX_SHARED_ENVS:
@@ -147,9 +154,8 @@ def _new_env(names: tuple[str, ...], ranges: tuple, indices: tuple, matrix_mode:
     # with a cubic F): with relations, near values only, and depths up to RELATION_HIGH.
     wide = 0 if matrix_mode or indexing.relations else WIDE_POINTS
     env = Env(k=k, n=MATRIX_SIZE, seed=SEED, column_vectors=vectors and matrix_mode, wide=wide)
+    env = indexing.domains.restrict(env, skip=set(names))  # the real names' declared domains
     env.relations = {r.family: r for r in indexing.relations}
-    for name in sorted(indexing.positive - set(names)):  # a > 0: its samples' magnitudes
-        env.symbols[name] = np.abs(env.symbol(name)).astype(complex)
     if not names:
         return env
     high = RELATION_HIGH if indexing.relations else INTEGER_HIGH
@@ -161,6 +167,9 @@ def _new_env(names: tuple[str, ...], ranges: tuple, indices: tuple, matrix_mode:
     for column, name in enumerate(names):
         probe.symbols[name] = table[:, column].astype(complex)
     keep = np.ones(len(table), dtype=bool)
+    for column, name in enumerate(names):  # a positive integer is 1..9
+        if name in indexing.positive:
+            keep &= table[:, column] >= 1
     empty = np.zeros(len(table), dtype=bool)
     for lower, upper, descending in ranges:
         try:
@@ -209,11 +218,17 @@ def indexed_verdict(answer: Node, expected: Node, indexing: Indexing | None) -> 
                              env=env)
     if verdict.status == "shape":
         return verdict
+    if verdict.status == "different" and not matrix_mode:
+        verdict = _domain_differences(answer, expected, env, verdict, answer_value)
     if verdict.status == "equal" and verdict.points.rounding_level(env.k - env.wide):
         return verdict  # agreement at rounding level: the float rule of confirm.py
     exact = None if matrix_mode else _exact_verdict(answer, expected, env, verdict.sample)
     if exact is not None:
         return exact
+    if verdict.status == "different" and verdict.points.undefined[verdict.sample]:
+        # one side undefined there: counterexample.py writes the point and says which, in the
+        # learner's language
+        return replace(verdict, certified=True)
     if verdict.status == "different":  # the point as sampled: integer names, both values
         j = verdict.sample
         shown = ", ".join(f"{n} = {int(env.symbols[n][j].real)}"
@@ -222,6 +237,39 @@ def indexed_verdict(answer: Node, expected: Node, indexing: Indexing | None) -> 
                                  format_value(expected_value[j]))
         return replace(verdict, example=example)
     return verdict
+
+
+def _domain_differences(answer: Node, expected: Node, env: Env, verdict: SampleVerdict,
+                        answer_value: np.ndarray) -> SampleVerdict:
+    """The points where exactly one formula is undefined, looked at in multi-precision
+    (precise.difference_at): a removable one (`(n+1)!/(n-1)!` for `n(n+1)` at n = 0, either way
+    round) is dropped. Formulas with sums or members, which precise.py does not evaluate, keep
+    the float facts there, except that a point where only the expected answer (or the line
+    before) is undefined is skipped: without its limit it cannot be told from a removable one."""
+    points = verdict.points
+    dropped = np.zeros_like(points.valid)
+    for j in np.flatnonzero(points.undefined & ~points.clear).tolist():
+        try:
+            found = difference_at(answer, expected, env, j)
+        except (NotPrecise, GraderError):
+            found = None
+        if found in ("removable", "both_undefined", "equal") or (
+                found is None and _real_at(answer_value, j)):
+            dropped[j] = True
+    if not dropped.any():
+        return verdict
+    status = points.decide(dropped)
+    if status != "different":
+        return replace(verdict, status=status, sample=None)
+    kept = [j for j in points.differing() if not dropped[j]]
+    return replace(verdict, sample=kept[0])
+
+
+def _real_at(values: np.ndarray, j: int) -> bool:
+    """Whether every entry of the value at sample j is a finite real number."""
+    z = np.asarray(values[j])
+    with np.errstate(all="ignore"):
+        return bool(np.isfinite(z).all() and (np.abs(z.imag) <= 1e-9 * (1 + np.abs(z.real))).all())
 
 
 def _exact_verdict(answer: Node, expected: Node, env: Env,

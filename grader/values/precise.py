@@ -12,8 +12,9 @@ d = answer − expected is
   a learner is not an artefact;
 - zero when both are within their noise floors (1e-20 and 1e-50 of the largest magnitude);
 - unknown otherwise (None).
-Where the answer is undefined and the expected answer is not, the answer's limit is taken
-(`_limit_agrees`): a removable singularity ((n+1)!/(n-1)! at n = -1) is not a difference.
+Where one formula is undefined and the other is not (either way round), the undefined one's
+limit is taken (`_limit_agrees`): a removable singularity ((n+1)!/(n-1)! at n = -1) is not a
+difference.
 The noise floor is an estimate (cancellation is bounded by the largest magnitude met, as in
 bench/corpus/identity_checks.py), not interval arithmetic: a certificate rests on two
 evaluations at different precisions agreeing far above it.
@@ -304,9 +305,10 @@ def _value(node: Node, env: Env, j: int, dps: int, shift: dict | None = None):
 def difference_at(answer: Node, expected: Node, env: Env, j: int,
                   tolerance: float = 0.0) -> str | None:
     """At sample j: "equal", "different" (certified), "answer_undefined" (the expected value is
-    a real number and the answer's is not, at both precisions, nor its limit), "removable" (the
-    answer is undefined there but its limit is the expected value: not a difference),
-    "expected_undefined", or None (cannot tell). A `tolerance` (relative to the expected value:
+    a real number and the answer's is not, at both precisions, nor its limit),
+    "expected_undefined" (the same the other way round), "removable" (one side is undefined
+    there but its limit is the other's value: not a difference), "both_undefined", or None
+    (cannot tell). A `tolerance` (relative to the expected value:
     the precision of the decimals it is written with, confirm.py) makes a certified difference
     within it "equal". Raises NotPrecise for trees this module leaves to floats."""
     answer, expected = expand_derivatives(answer), expand_derivatives(expected)
@@ -321,7 +323,15 @@ def difference_at(answer: Node, expected: Node, env: Env, j: int,
     e_hi, scale_e = _value(expected, env, j, HIGH_DPS)
     s_hi = max(scale_a, scale_e)
     if e_lo is None or e_hi is None:
-        return "expected_undefined" if e_lo is None and e_hi is None else None
+        if e_lo is not None or e_hi is not None:
+            return None
+        if a_lo is None and a_hi is None:
+            return "both_undefined"
+        if a_lo is None or a_hi is None:
+            return None
+        # the one rule, the other way round: the expected answer undefined where the answer is
+        # a real number is a difference in real domain, unless its limit there is that number
+        return "removable" if _limit_agrees(expected, a_hi, env, j) else "expected_undefined"
     if a_lo is None or a_hi is None:
         if a_lo is None and a_hi is None:
             return "removable" if _limit_agrees(answer, e_hi, env, j) else "answer_undefined"
@@ -336,18 +346,23 @@ def difference_at(answer: Node, expected: Node, env: Env, j: int,
     return None
 
 
-def _limit_agrees(answer: Node, expected_value, env: Env, j: int) -> bool:
-    """Whether the answer, undefined at sample j, tends to the expected value there (a removable
-    singularity: (n+1)!/(n-1)! at n = -1, log_c(1) at c = 1): evaluated at 60 digits at two
-    points LIMIT_STEP away on either side (every name moved by its own multiple of the step, so
-    that a cancellation along a line such as x = y is left too), both values must be defined
-    and agree with the expected value to LIMIT_AGREE of its size. A pole, a jump, a point outside
-    the real domain (sqrt(x)^2 at x = -2) fails."""
+def _limit_agrees(undefined: Node, value_there, env: Env, j: int) -> bool:
+    """Whether a formula undefined at sample j tends to `value_there` (the other formula's value)
+    there (a removable singularity: (n+1)!/(n-1)! at n = -1, log_c(1) at c = 1): evaluated at 60
+    digits at two points LIMIT_STEP away on either side (every name moved by its own multiple of
+    the step, so that a cancellation along a line such as x = y is left too), both values must
+    be defined and agree with `value_there` to LIMIT_AGREE of its size. A pole, a jump, a point
+    outside the real domain (sqrt(x)^2 at x = -2) fails. A name declared positive or
+    nonnegative moves only upwards from 0 (values/domains.py): the limit is taken inside its
+    domain, so |x|/x tends to 1 at x = 0 when x >= 0 is declared."""
     names = sorted(set(env.symbols))
+    signless = env.positive | env.nonnegative
     for side in (1, -1):
         shift = {name: side * LIMIT_STEP * (1 + i / 7) * (-1) ** i for i, name in enumerate(names)}
-        value, _ = _value(answer, env, j, HIGH_DPS, shift)
-        if value is None or abs(value - expected_value) > LIMIT_AGREE * (1 + abs(expected_value)):
+        for name in signless & shift.keys():
+            shift[name] = abs(shift[name])
+        value, _ = _value(undefined, env, j, HIGH_DPS, shift)
+        if value is None or abs(value - value_there) > LIMIT_AGREE * (1 + abs(value_there)):
             return False
     return True
 

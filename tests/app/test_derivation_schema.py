@@ -147,3 +147,34 @@ def test_a_target_is_read_with_the_new_fields_declared(open_page):  # noqa: F811
     at = open_page("derivation", symbols="x", integers="n", target="2x", lines="x + x\n2x")
     assert not at.exception
     assert at.success[1].value == "The last line equals the target."
+
+
+def test_the_page_the_bank_and_the_json_lines_request_share_one_schema():
+    """Issue 29 item 7: one declaration schema, the same field names on the page, in the bank's
+    YAML, in the grader's request and in the grader's own declarations."""
+    from dataclasses import fields
+
+    from grader.kinds import request
+    from grader.reading.names import Declarations as GraderDeclarations
+    from quizbank.question_types import DECLARATION_FIELDS
+
+    page = tuple(f.name for f in fields(Declarations))
+    read = (*request.DECLARED_FIELDS, *request.INDEX_FIELDS, request.RELATIONS_FIELD,
+            request.VECTORS_FIELD, *request.RANDOM_FIELDS)
+    assert page == DECLARATION_FIELDS
+    assert set(page) == set(read) == {f.name for f in fields(GraderDeclarations)}
+
+
+@pytest.mark.parametrize(("lines", "boxes", "status"), [
+    ("\\sqrt{x}\\sqrt{x}\nx", {"positive": "x"}, LineStatus.VERIFIED),
+    ("x\n\\sqrt{x}\\sqrt{x}", {"positive": "x"}, LineStatus.VERIFIED),
+    ("\\sqrt{x}\\sqrt{x}\nx", {}, LineStatus.BROKEN),
+    ("x\n\\sqrt{x}\\sqrt{x}", {}, LineStatus.BROKEN),  # the rule holds both ways round
+    ("\\operatorname{sign}(x)\n1", {"positive": "x"}, LineStatus.VERIFIED),
+    ("\\operatorname{sign}(x)\n1", {"nonnegative": "x"}, LineStatus.BROKEN),  # x = 0
+])
+def test_the_domain_boxes_reach_the_grader(lines, boxes, status):
+    decl, problems = declarations_from_text("x", "", "", **boxes)
+    assert problems == []
+    report = check(lines, decl)
+    assert report.lines[-1].status == status, report.lines[-1].feedback
