@@ -49,7 +49,7 @@ language_switch()
 if class_deployment:
     account_box()  # who is signed in, "Sign out"; no picker: the profile is the identity's
 else:
-    profile_picker()  # the one current profile, chosen here for every page (state.current_profile_id)
+    profile_picker()  # the one current profile, chosen here for every page (widgets.current_profile)
 st.sidebar.caption(f"**{tr('common.app_name')}** · {tr('common.tagline')}")
 keep_formulas_whole()  # on a phone, an inline formula scrolls rather than breaking in two
 try:

@@ -77,7 +77,7 @@ def signed_in_profile_id() -> int | None:
     bound = st.session_state.get(BOUND_KEY)  # server-side: a browser cannot set it
     if bound is not None and bound[0] == identity:
         return bound[1]
-    from app_pages.widgets.progress import store  # the store (SQLAlchemy) only when needed
+    from app_pages.widgets.progress_store import store  # the store (SQLAlchemy) only when needed
     from tutor.store import TutorError
     from tutor.store.identities import profile_for_identity, seen_in
 
@@ -118,7 +118,7 @@ def current_sign_in() -> SignIn | None:
 def _sign_in_refused() -> str | None:
     """Why this session's sign-in cannot go on (the `account.*` message), or None when it can:
     too old or without the claims that bound it, or signed out (on any replica)."""
-    from app_pages.widgets.progress import store  # the store (SQLAlchemy) only when needed
+    from app_pages.widgets.progress_store import store  # the store (SQLAlchemy) only when needed
     from tutor.store import TutorError, utc_now
     from tutor.store.sign_outs import sign_in_ended
 
@@ -187,7 +187,7 @@ def _sign_out() -> None:
     """"Sign out": the sign-in is recorded as over in the database first (every copy of the
     cookie then stops working, on every replica), then Streamlit clears the cookie. When the
     database cannot record it the learner stays signed in and is told, to try again."""
-    from app_pages.widgets.progress import store
+    from app_pages.widgets.progress_store import store
     from tutor.store import TutorError
     from tutor.store.sign_outs import end_sign_in
 

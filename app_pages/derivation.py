@@ -28,8 +28,9 @@ from app_pages.flows.derivation_check import (
     parse_share,
     share_value,
 )
-from app_pages.state import current_profile_id, keep_in_url, lang, tr, tr_n
+from app_pages.state import keep_in_url, lang, tr, tr_n
 from app_pages.widgets import progress, resources
+from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.derivation_view import check, report_view
 from app_pages.widgets.text_limits import cut_note, limited
 from quizbank.text_derivations import text_derivations

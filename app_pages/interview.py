@@ -11,10 +11,11 @@ import random
 import streamlit as st
 
 from app_pages.flows.question_session import CONFIDENCE_LEVEL
-from app_pages.state import current_profile_id, lang, tr
+from app_pages.state import lang, tr
 from app_pages.widgets import answer_inputs as inputs
 from app_pages.widgets import drafts, flow_state, interview_history, progress, recording, resources
 from app_pages.widgets.answer_inputs import labelled
+from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.feedback import rating_panel
 from app_pages.widgets.interview_view import rubric_form
 from app_pages.widgets.interview_widgets import (

@@ -9,8 +9,9 @@ import streamlit as st
 
 from app_pages.flows.plain_text import markdown_escaped
 from app_pages.flows.question_list import STATUS_FILTERS, Row, SearchIndex, Status, question_rows
-from app_pages.state import current_profile_id, frame_params, lang, option_labels, tr
+from app_pages.state import lang, option_labels, tr
 from app_pages.widgets import progress, resources
+from app_pages.widgets.current_profile import current_profile_id, frame_params
 from app_pages.widgets.text_limits import cut_note, limited
 from quizbank.enums import Difficulty, QuestionType, Topic
 from tutor.store import TutorError, utc_now

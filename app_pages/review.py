@@ -5,8 +5,9 @@ import streamlit as st
 
 from app_pages.flows.practice import next_due
 from app_pages.flows.question_session import from_draft, to_draft
-from app_pages.state import current_profile_id, lang, tr
+from app_pages.state import lang, tr
 from app_pages.widgets import drafts, flow_state, progress, recording, resources
+from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.question_view import question_view
 from tutor.dashboard import due_summary
 from tutor.store import TutorError, utc_now

@@ -121,52 +121,15 @@ def remember_language(where=None) -> None:
     )
 
 
-def current_profile_id() -> int | None:
-    """The id of the one current profile: every page reads it here and nowhere else.
-
-    The shell's sidebar picker settles it before the page runs (`set_current_profile`); the first
-    call of a session (or of a page script run without the shell, as in AppTest) resolves it: the
-    URL's `?profile=` when that profile exists, else the first profile, else a new one named
-    "My profile" in the learner's language. None only while the progress store cannot be opened
-    (the shell then shows why in the sidebar).
-    """
-    chosen = st.session_state.get(PROFILE_KEY)
-    if chosen is None:
-        chosen = _resolve_profile_id(st.query_params.get(PROFILE_PARAM))
-        st.session_state[PROFILE_KEY] = chosen
-    return chosen
+def chosen_profile_id() -> int | None:
+    """The profile this session works on, None until it is resolved; pages read the current
+    profile through `app_pages.widgets.current_profile.current_profile_id`, which resolves it."""
+    return st.session_state.get(PROFILE_KEY)
 
 
 def set_current_profile(profile_id: int | None) -> None:
     """Make `profile_id` the current profile (the picker and "New profile" call this)."""
     st.session_state[PROFILE_KEY] = profile_id
-
-
-def _resolve_profile_id(wanted: object) -> int | None:
-    # Imported here: every module of the app imports this one, which must not pull in the
-    # store (SQLAlchemy) by itself.
-    from app_pages.auth import class_mode, signed_in_profile_id
-    from app_pages.flows.profiles import choose_profile
-    from app_pages.widgets.resources import progress_store
-    from tutor.store import TutorError
-
-    if class_mode():  # the identity's profile, whatever the link says
-        return signed_in_profile_id()
-    try:
-        return choose_profile(progress_store(), wanted, default_name=tr("profile.default_name")).id
-    except TutorError:
-        return None
-
-
-def frame_params() -> dict[str, str]:
-    """The frame's query parameters (language, current profile), for a link that opens a page in
-    a new tab: `st.column_config.LinkColumn` URLs, `st.page_link(..., query_params=...)`."""
-    from app_pages.auth import class_mode
-
-    params = {LANG_PARAM: lang()}
-    if (profile := st.session_state.get(PROFILE_KEY)) is not None and not class_mode():
-        params[PROFILE_PARAM] = str(profile)
-    return params
 
 
 def keep_in_url(param: str, value: str | None) -> None:

@@ -14,8 +14,8 @@ from typing import Any
 
 import streamlit as st
 
-from app_pages.state import current_profile_id
 from app_pages.widgets import progress
+from app_pages.widgets.current_profile import current_profile_id
 from tutor.store import ENV_URL, DraftWriter, TutorError
 from tutor.store.drafts import encode_draft, load_draft
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages.flows.practice import Filters, PracticeRun
-from app_pages.state import current_profile_id
+from app_pages.widgets.current_profile import current_profile_id
 
 _RUN = "{page}.run"
 _FILTERS = "{page}.filters"

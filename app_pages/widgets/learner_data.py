@@ -7,7 +7,8 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages.flows.plain_text import markdown_escaped
-from app_pages.state import current_profile_id, lang, tr
+from app_pages.state import lang, tr
+from app_pages.widgets.current_profile import current_profile_id
 from tutor.class_view import LearnerRow
 from tutor.store import ProfileError, TutorError
 

@@ -1,11 +1,10 @@
 """The progress store in the app's frame: the sidebar profile picker (drawn once, by the shell,
-before the page) and the attempt writer for the current profile. A store problem (corrupt, locked,
-unwritable file) is shown in the learner's language; the page keeps working without saving.
+before the page) and the recording of attempts for the current profile. The store and its attempt
+writer are opened in `app_pages.widgets.progress_store` (`store` and `attempt_writer` are used from
+here too); a store problem is shown in the learner's language and the page keeps working without
+saving.
 
-Attempts go through one `AttemptWriter` per store: put in this server's spool on disk (fsynced),
-then written in order by its thread and retried while the database is busy or down; a server
-restarted after a crash writes what its spool holds (the writer is made with the store, so it
-starts at once). The page waits up to `SAVE_WAIT_S` for the write (it takes milliseconds), and
+The page waits up to `SAVE_WAIT_S` for an attempt's write (it takes milliseconds), and
 `save_status` says where the session's answers are: "not saved yet" until one is durable (on disk
 here or in the database), "saved on this server" until the database has it, then "saved". Nothing
 claims more: the rating ("Recorded for review as …") comes only from the database's answer.
@@ -13,32 +12,14 @@ claims more: the rating ("Recorded for review as …") comes only from the datab
 
 from __future__ import annotations
 
-import os
-
 import streamlit as st
 
 from app_pages.flows.profiles import choose_profile, parse_profile_id
-from app_pages.state import (
-    PROFILE_PARAM,
-    current_profile_id,
-    keep_in_url,
-    lang,
-    set_current_profile,
-    tr,
-)
-from app_pages.widgets import resources
+from app_pages.state import PROFILE_PARAM, keep_in_url, lang, set_current_profile, tr
+from app_pages.widgets.current_profile import current_profile_id
+from app_pages.widgets.progress_store import attempt_writer, store
 from tutor.i18n import LANGUAGES, t
-from tutor.store import (
-    ENV_URL,
-    AttemptWriter,
-    ProgressStore,
-    SaveState,
-    Spool,
-    StoreUnavailable,
-    TutorError,
-    database_tag,
-    spool_dir_for,
-)
+from tutor.store import ProgressStore, SaveState, StoreUnavailable, TutorError
 from tutor.store.records import MAX_ANSWER_CHARS
 
 SAVE_WAIT_S = 1.0
@@ -52,33 +33,6 @@ NEW_NAME_KEY = "profile.new_name"
 _CREATE_ERROR = "profile.create_error"
 
 
-@st.cache_resource(show_spinner=False)
-def _attempt_writer(url: str | None) -> AttemptWriter:
-    # One writer per store (`url` keys the cache): the sessions never compete for the write lock.
-    # Made, it first writes what a crashed server left in this store's spool.
-    db = resources.progress_store()
-    return AttemptWriter(db, spool=Spool(spool_dir_for(db.url), database=database_tag(db.url)))
-
-
-def attempt_writer() -> AttemptWriter | None:
-    """The server's attempt writer (None while the store cannot be opened)."""
-    try:
-        return _attempt_writer(os.environ.get(ENV_URL))
-    except StoreUnavailable:
-        return None
-
-
-def store() -> ProgressStore | None:
-    """The shared store, or None (with the reason in the sidebar) when it cannot be opened."""
-    try:
-        db = resources.progress_store()
-    except StoreUnavailable as exc:
-        st.sidebar.error(exc.message(lang()), icon=":material/database:")
-        return None
-    attempt_writer()  # with the store: a spool left by a crash is written at once
-    return db
-
-
 def shown_name(name: str) -> str:
     """The profile made on the first visit is named in that visit's language; show it in the
     current one ("My profile" / "我的档案"). Names a learner typed are shown as typed."""
@@ -87,7 +41,7 @@ def shown_name(name: str) -> str:
 
 
 def profile_picker() -> None:
-    """Sidebar: the current profile and "New profile". Settles `state.current_profile_id()` for
+    """Sidebar: the current profile and "New profile". Settles `current_profile_id()` for
     this run (a profile deleted meanwhile falls back to the first) and writes it into the URL."""
     db = store()
     if db is None:

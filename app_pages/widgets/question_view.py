@@ -16,10 +16,11 @@ import streamlit as st
 
 from app_pages.flows import question_session as flow
 from app_pages.flows.exercises import tolerance_value
-from app_pages.state import current_profile_id, tr
+from app_pages.state import tr
 from app_pages.widgets import answer_inputs as inputs
 from app_pages.widgets import feedback, recording
 from app_pages.widgets.bank_text import bank_markdown
+from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.interview_view import interview_question
 from tutor.i18n import t
 
