@@ -12,6 +12,7 @@ derivation's id, opens them checked.
 
 import streamlit as st
 
+from app_pages import state
 from app_pages.flows.derivation_check import (
     FIELD_LIMITS,
     MAX_LINES,
@@ -28,7 +29,7 @@ from app_pages.flows.derivation_check import (
     parse_share,
     share_value,
 )
-from app_pages.state import keep_in_url, lang, tr, tr_n
+from app_pages.state import DerivationPage, keep_in_url, lang, page_state, tr, tr_n
 from app_pages.widgets import progress, resources
 from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.derivation_view import check, report_view
@@ -46,9 +47,7 @@ resources.warm_grader()
 KEYS = {name: f"derivation.{name}" for name in PARAMS}  # draft field -> widget key
 MORE_NAME_FIELDS = NAME_FIELDS[3:]  # integers, families, positive, nonnegative: folded away
 RANDOM_FIELDS = ("random", "independent", "zero_mean")  # folded away with them
-_DRAFT, _CHECKED = "derivation.draft", "derivation.checked"
-_SHARED = "derivation.shared"  # (the derivation, its ?share= value) once saved or opened by id
-_NOT_FOUND, _SAVE_FAILED = "derivation.share_not_found", "derivation.save_failed"
+page = page_state(DerivationPage)
 
 
 def saved_draft(share: tuple[int, str]) -> DerivationDraft | None:
@@ -67,29 +66,29 @@ def restore_fields() -> None:
     """On arriving at the page (its widgets are gone after another page): a link's draft (the
     fields in the URL, or a saved derivation's id), else this tab's last draft. A link's lines
     are checked at once."""
-    if all(key in st.session_state for key in KEYS.values()):
+    if all(state.has_widget_value(key) for key in KEYS.values()):
         return
     linked = DerivationDraft.from_params(st.query_params)
     share = parse_share(st.query_params.get(SHARE_PARAM))
     if share is not None and linked is None:
         linked = saved_draft(share)
         if linked is None:
-            st.session_state[_NOT_FOUND] = True
+            page.link_not_found = True
         else:
-            st.session_state[_SHARED] = (linked, share_value(*share))
-    draft = linked or st.session_state.get(_DRAFT) or DerivationDraft()
+            page.shared = (linked, share_value(*share))
+    draft = linked or page.fields or DerivationDraft()
     if draft.preset not in presets and draft.preset not in text_presets:
         draft = DerivationDraft(**{**draft.params(), "preset": ""})
     for name, key in KEYS.items():
-        st.session_state[key] = getattr(draft, name)
+        state.set_widget_value(key, getattr(draft, name))
     if linked is not None and not linked.is_empty:
-        st.session_state[_CHECKED] = draft
+        page.checked = draft
 
 
 def load_preset() -> None:
     """Fill the inputs from a bank derivation question (its start as the first line), or from a
     text's derivation (its block as written, in the learner's language)."""
-    chosen = st.session_state[KEYS["preset"]]
+    chosen = state.widget_value(KEYS["preset"])
     if (text := text_presets.get(chosen)) is not None:
         source, target, lines = text, "", text.lines.get(lang())
     elif (q := presets.get(chosen)) is not None:
@@ -101,7 +100,7 @@ def load_preset() -> None:
     values |= {"random": ", ".join(source.random), "zero_mean": ", ".join(source.zero_mean),
                "independent": "; ".join(", ".join(g) for g in source.independent)}
     for name, value in values.items():
-        st.session_state[KEYS[name]] = value
+        state.set_widget_value(KEYS[name], value)
 
 
 def name_problem(problem: NameProblem) -> str:
@@ -123,9 +122,9 @@ st.selectbox(  # "" is "my own derivation": a real option, so no untranslated pl
                     for tid, t in text_presets.items()},
                  **{qid: resources.question_title(q, lang()) for qid, q in presets.items()}}.get,
 )
-if (chosen := presets.get(st.session_state.get(KEYS["preset"]))) is not None:
+if (chosen := presets.get(state.widget_value(KEYS["preset"]))) is not None:
     st.markdown(chosen.prompt.get(lang()))
-elif (text := text_presets.get(st.session_state.get(KEYS["preset"]))) is not None:
+elif (text := text_presets.get(state.widget_value(KEYS["preset"]))) is not None:
     st.caption(tr("derivation.text_preset_source", section=text.source.section))
 
 # No form: each field is saved (to the URL) when the learner leaves it, so a reload keeps it.
@@ -141,7 +140,7 @@ st.text_input(tr("derivation.target_label"), placeholder="1 + F'(x)",
 cut_note(KEYS["target"], FIELD_LIMITS["target"], lang())
 # The rest of the declaration schema, folded away until used (a link or preset that fills one
 # opens it).
-more = any(st.session_state.get(KEYS[name])
+more = any(state.widget_value(KEYS[name])
            for name in (*MORE_NAME_FIELDS, "relations", *VECTOR_FIELDS, *RANDOM_FIELDS))
 with st.expander(tr("derivation.more_declarations"), expanded=more, icon=":material/tune:"):
     more_cols = st.columns(4)
@@ -173,8 +172,8 @@ st.text_area(tr("derivation.lines_label"), height=200,
              placeholder="diff(x + F(x), x)\ndiff(x, x) + diff(F(x), x)\n1 + F'(x)",
              help=tr("derivation.lines_help"), **limited(KEYS["lines"], FIELD_LIMITS["lines"]))
 cut_note(KEYS["lines"], FIELD_LIMITS["lines"], lang())
-draft = DerivationDraft(**{name: st.session_state.get(key) or "" for name, key in KEYS.items()})
-st.session_state[_DRAFT] = draft
+draft = DerivationDraft(**{name: state.widget_value(key) or "" for name, key in KEYS.items()})
+page.fields = draft
 
 
 def save_for_link(draft: DerivationDraft) -> None:
@@ -186,15 +185,16 @@ def save_for_link(draft: DerivationDraft) -> None:
             raise ValueError("no progress store")
         save_draft(db, profile, SHARE_KEY_PREFIX + token, draft.params())
     except (TutorError, ValueError):
-        st.session_state[_SAVE_FAILED] = True
+        page.save_failed = True
         return
-    st.session_state[_SHARED] = (draft, share_value(profile, token))
+    page.shared = (draft, share_value(profile, token))
 
 
-if st.session_state.pop(_NOT_FOUND, False):
+if page.link_not_found:
+    page.link_not_found = False
     st.warning(tr("derivation.share_not_found"), icon=":material/link_off:")
 fits = draft.fits_in_link()
-shared = st.session_state.get(_SHARED)
+shared = page.shared
 saved = not fits and shared is not None and shared[0] == draft
 for name in PARAMS:
     keep_in_url(name, draft.params().get(name) if fits else None)
@@ -205,15 +205,16 @@ elif not fits:
     st.caption(tr("derivation.too_long_for_link", n=draft.link_length(), limit=MAX_LINK_CHARS))
     st.button(tr("derivation.save_for_link"), icon=":material/link:", key="derivation.save_link",
               on_click=save_for_link, args=(draft,))
-    if st.session_state.pop(_SAVE_FAILED, False):
+    if page.save_failed:
+        page.save_failed = False
         st.warning(tr("derivation.save_failed"), icon=":material/database:")
 elif not draft.is_empty:
     st.caption(tr("derivation.link_note"))
 
 if st.button(tr("derivation.check"), type="primary", icon=":material/rule:", key="derivation.check"):
-    st.session_state[_CHECKED] = draft
+    page.checked = draft
 
-if st.session_state.get(_CHECKED) == draft:
+if page.checked == draft:
     decl, problems = draft.declarations()
     lines = [line for line in draft.lines.splitlines() if line.strip()]
     if problems:

@@ -3,10 +3,11 @@ the same question screen as Practice. A brand-new learner is told how Review wor
 
 import streamlit as st
 
+from app_pages import state
 from app_pages.flows.practice import next_due
 from app_pages.flows.question_session import from_draft, to_draft
 from app_pages.state import lang, tr
-from app_pages.widgets import drafts, flow_state, progress, recording, resources
+from app_pages.widgets import drafts, progress, recording, resources
 from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.question_view import question_view
 from tutor.dashboard import due_summary
@@ -25,7 +26,7 @@ if record is None or db is None:
 
 catalog = resources.catalog()
 resources.warm_grader()
-run = flow_state.run(PAGE)
+run = state.question_run(PAGE, current_profile_id())
 try:
     queue = db.review_queue(current_profile_id(), utc_now())
 except TutorError as exc:
@@ -43,7 +44,7 @@ def open_next(skip: str | None) -> None:
         run.open(catalog[qid])
 
 
-if flow_state.first_visit(PAGE):  # a reload: the question that was on screen, as it was
+if state.first_visit(PAGE, current_profile_id()):  # a reload: the question that was on screen, as it was
     draft = drafts.load(PAGE)
     question = catalog.get(draft.get("question_id")) if isinstance(draft, dict) else None
     restored = from_draft(draft, question) if question is not None else None

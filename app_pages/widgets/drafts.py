@@ -12,16 +12,11 @@ import os
 import threading
 from typing import Any
 
-import streamlit as st
-
+from app_pages.state import SavedState, page_state
 from app_pages.widgets import progress
 from app_pages.widgets.current_profile import current_profile_id
 from tutor.store import ENV_URL, DraftWriter, TutorError
 from tutor.store.drafts import encode_draft, load_draft
-
-# what this session last wrote for a profile, to skip writing the same again
-_LAST = "draft.{key}.saved.{profile}"
-
 
 _writers: dict[str | None, DraftWriter] = {}  # one per store URL, shared by every session
 _writers_lock = threading.Lock()
@@ -54,7 +49,7 @@ def load(key: str) -> Any | None:
             value = load_draft(db, pid, key)
         except TutorError:
             return None
-    st.session_state[_LAST.format(key=key, profile=pid)] = encode_draft(key, value)
+    page_state(SavedState).scratch[key, pid] = encode_draft(key, value)
     return value
 
 
@@ -66,14 +61,15 @@ def sync(key: str, value: Any) -> None:
     except ValueError:
         return  # too large to be a draft: the next change tries again
     db, pid = _where()
-    if db is None or st.session_state.get(_LAST.format(key=key, profile=pid)) == encoded:
+    # what this session last wrote for the profile: the same is not written again
+    if db is None or page_state(SavedState).scratch.get((key, pid)) == encoded:
         return
     writer().put_encoded(pid, key, encoded)
-    st.session_state[_LAST.format(key=key, profile=pid)] = encoded
+    page_state(SavedState).scratch[key, pid] = encoded
 
 
 def clear(key: str) -> None:
     db, pid = _where()
-    st.session_state.pop(_LAST.format(key=key, profile=pid), None)
+    page_state(SavedState).scratch.pop((key, pid), None)
     if db is not None:
         writer().put(pid, key, None)
