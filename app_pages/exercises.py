@@ -35,7 +35,7 @@ resources.warm_grader()
 questions = resources.exercise_questions()  # template -> its generated question
 names = list(questions)
 page = page_state(ExercisesPage)
-run = state.question_run(PAGE, current_profile_id())
+run = state.question_queue(PAGE, current_profile_id())
 
 
 def problem_of(session) -> tuple | None:

@@ -40,7 +40,7 @@ bank = resources.bank()
 catalog = resources.catalog()
 resources.warm_grader()
 page = page_state(PracticePage)
-run = state.question_run(PAGE, current_profile_id())
+run = state.question_queue(PAGE, current_profile_id())
 first_visit = state.first_visit(PAGE, current_profile_id())
 
 if first_visit:  # a reload or a link: the URL's filters, before the widgets are drawn

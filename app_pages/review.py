@@ -26,7 +26,7 @@ if record is None or db is None:
 
 catalog = resources.catalog()
 resources.warm_grader()
-run = state.question_run(PAGE, current_profile_id())
+run = state.question_queue(PAGE, current_profile_id())
 try:
     queue = db.review_queue(current_profile_id(), utc_now())
 except TutorError as exc:
@@ -39,7 +39,7 @@ def open_next(skip: str | None) -> None:
     fresh = db.review_queue(current_profile_id(), utc_now())
     qid = next_due(fresh, catalog, skip=skip)
     if qid is None:
-        run.current = None
+        run.close()
     else:
         run.open(catalog[qid])
 

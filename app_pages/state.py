@@ -28,7 +28,7 @@ from tutor.i18n import LANGUAGES, has, normalize_language, t, tn
 
 if TYPE_CHECKING:
     from app_pages.flows.derivation_check import DerivationDraft
-    from app_pages.flows.practice import Filters, PracticeRun
+    from app_pages.flows.practice import Filters, QuestionQueue
     from tutor.interview import InterviewSession
 
 LANG_KEY = "lang"
@@ -291,13 +291,13 @@ def profile_key(key: str, profile_id: int | None) -> str:
     return f"{key}@{profile_id}"
 
 
-def question_run(page: str, profile_id: int | None) -> PracticeRun:
-    """The profile's run through questions on the page, created on first use."""
+def question_queue(page: str, profile_id: int | None) -> QuestionQueue:
+    """The profile's queue of questions on the page, created on first use."""
     key = profile_key(_RUN.format(page=page), profile_id)
     if key not in st.session_state:
-        from app_pages.flows.practice import PracticeRun
+        from app_pages.flows.practice import QuestionQueue
 
-        st.session_state[key] = PracticeRun()
+        st.session_state[key] = QuestionQueue()
     return st.session_state[key]
 
 

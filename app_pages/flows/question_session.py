@@ -173,6 +173,10 @@ class QuestionSession:
         """Interview: the learner's answer is in and the model answer is shown."""
         return self.draft_answer is not None
 
+    def keep_typed(self, typed: Mapping[str, Any]) -> None:
+        """What the learner has put in the widgets, for the scratch copy a reload restores."""
+        self.typed = dict(typed)
+
     def show_model_answer(self, answer: str, confidence: str) -> None:
         if confidence not in CONFIDENCES:
             raise ValueError(f"confidence must be one of {CONFIDENCES}, got {confidence!r}")
@@ -202,6 +206,18 @@ def show_model_answer(session: QuestionSession, question, answer: str, confidenc
         confidence=CONFIDENCE_LEVEL[confidence], mode=mode, phase=Phase.FIRST,
         slow_after_seconds=None, unassessed=True, key=session.unassessed_key))
     session.held_saved = stored is not None
+
+
+def confirm_ticks(session: QuestionSession, question, ticked: Iterable[str], *, lang: str,
+                  record: Callable | None, mode: str = "practice") -> Graded:
+    """Interview: the learner confirms the rubric ticks. The ticks grade the answer shown with the
+    model answer, the grade is recorded (it assesses the answer recorded then) and the solution
+    stays shown."""
+    graded = submit(session, question, {"text": session.draft_answer, "ticked": list(ticked)},
+                    confidence=session.draft_confidence or "medium", lang=lang)
+    saved = save(session, question, graded, record=record, mode=mode)
+    session.revealed = True
+    return saved
 
 
 def open_session(question, *, rng: random.Random, serial: int = 0, seed: int | None = None,

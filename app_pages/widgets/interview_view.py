@@ -78,11 +78,7 @@ def interview_question(question, session: flow.QuestionSession, lang: str, *, ke
         ticked = rubric_form(question, _suggested_once(question, session.draft_answer, key), lang,
                              key=key, locked=assessed)
         if ticked is not None and not assessed:
-            graded = flow.submit(session, question,
-                                 {"text": session.draft_answer, "ticked": ticked},
-                                 confidence=session.draft_confidence or "medium", lang=lang)
-            flow.save(session, question, graded, record=record, mode=mode)
-            session.revealed = True
+            flow.confirm_ticks(session, question, ticked, lang=lang, record=record, mode=mode)
     last = session.last
     if last is None:
         return

@@ -66,7 +66,7 @@ def question_view(question, session: flow.QuestionSession, lang: str, *, key: st
     if kind == "interview":
         interview_question(question, session, lang, key=wkey, record=record, mode=mode,
                            rerate=rerate, go_to=go_to)
-        session.typed = inputs.typed_values(question, wkey)
+        session.keep_typed(inputs.typed_values(question, wkey))
         return
     if kind == "derivation":
         _derivation_givens(question, lang)
@@ -82,7 +82,7 @@ def question_view(question, session: flow.QuestionSession, lang: str, *, key: st
     notice = take_notice(wkey)
     if notice:
         st.warning(notice)
-    session.typed = inputs.typed_values(question, wkey)
+    session.keep_typed(inputs.typed_values(question, wkey))
 
     last = session.last
     if last is not None:

@@ -176,6 +176,20 @@ def test_an_interview_answer_is_recorded_when_the_model_answer_is_shown(store):
     assert graded.counted and graded.rating == assessed.rating == store.list_cards(me.id)[0].last_rating
 
 
+def test_confirming_the_ticks_assesses_the_held_answer_and_shows_the_solution(store):
+    # the event the interview widget sends (it set `session.revealed` itself before)
+    me = store.create_profile("Ada")
+    session = opened(INTERVIEW, now=None)
+    flow.show_model_answer(session, INTERVIEW, "identity", "high", record=writer(store, me.id))
+    assert not session.revealed
+    graded = flow.confirm_ticks(session, INTERVIEW, ["identity"], lang="en",
+                                record=writer(store, me.id))
+    (row,) = store.list_attempts(me.id)  # the held answer, assessed: one row
+    assert (row.unassessed, row.verdict, row.answer) == (False, "correct", "identity")
+    assert session.revealed and session.last.rubric.verdict == "correct"
+    assert graded.counted and graded.confidence == "high"
+
+
 def test_ticks_given_while_the_held_answer_waits_in_the_spool_assess_it(store):
     # The database is away: the answer recorded with the model answer is queued (the page gets
     # no record back, so no row id), then the ticks are queued after it. Written in order once
