@@ -17,10 +17,10 @@ from quizbank.author_templates import TYPES, template_yaml
 from quizbank.authoring import (
     AuthorTestsFailed,
     SaveRefused,
-    check_draft,
+    check_source,
     in_folders,
     question_yaml,
-    save_draft,
+    save_source,
 )
 from quizbank.folders import configured_folders
 
@@ -88,29 +88,29 @@ with edit_col:
         page.source = typed
         page.results = None
     text = page.source
-    draft = check_draft(text, bank, replaces=page.replaces)
-    view.problems_list(draft.problems)
-    view.warnings_list(draft.warnings)
+    checked = check_source(text, bank, replaces=page.replaces)
+    view.problems_list(checked.problems)
+    view.warnings_list(checked.warnings)
 
     test_cols = st.columns(2)
     run_tests = test_cols[0].button(tr("author.run_tests"), key="author.run_tests",
-                                    icon=":material/checklist:", disabled=not draft.ok)
+                                    icon=":material/checklist:", disabled=not checked.ok)
     run_mutations = test_cols[1].button(tr("author.run_mutations"), key="author.run_mutations",
-                                        icon=":material/bug_report:", disabled=not draft.ok)
-    if draft.ok and (run_tests or run_mutations):
+                                        icon=":material/bug_report:", disabled=not checked.ok)
+    if checked.ok and (run_tests or run_mutations):
         from quizbank.author_tests import run_question_tests
         from quizbank.grading import grade as grade_question
 
         with st.spinner(tr("author.running")):
             if run_tests:
-                outcomes = run_question_tests(draft.question, lambda k: "", grade_question,
+                outcomes = run_question_tests(checked.question, lambda k: "", grade_question,
                                               lang())
                 page.results = ("tests", outcomes)
             else:
                 from quizbank.mutations import MUTATION_TYPES, run_question_mutations
 
-                outcomes = (run_question_mutations(draft.question, grade_question, lang=lang())
-                            if isinstance(draft.question, MUTATION_TYPES) else [])
+                outcomes = (run_question_mutations(checked.question, grade_question, lang=lang())
+                            if isinstance(checked.question, MUTATION_TYPES) else [])
                 page.results = ("mutations", outcomes)
     results = page.results
     if results is not None:
@@ -127,7 +127,7 @@ with edit_col:
     if save_cols[1].button(tr("author.save_button"), type="primary", key="author.save_button",
                            icon=":material/save:"):
         try:
-            path = save_draft(text, bank, folder=folders.author_folder, file_name=file_name,
+            path = save_source(text, bank, folder=folders.author_folder, file_name=file_name,
                               replaces=page.replaces)
         except AuthorTestsFailed as refused:
             failed = sum(not o.passed for o in refused.outcomes)
@@ -139,18 +139,18 @@ with edit_col:
             st.error(tr("author.save_refused"))
             view.problems_list(refused.problems)
         else:
-            page.replaces = draft.question.id
+            page.replaces = checked.question.id
             page.file_name = file_name
-            st.success(tr("author.saved", id=draft.question.id, path=str(path)),
+            st.success(tr("author.saved", id=checked.question.id, path=str(path)),
                        icon=":material/task_alt:")
 
 with preview_col:
     st.subheader(tr("author.preview"))
-    if draft.question is None:
+    if checked.question is None:
         st.info(tr("author.preview_needs_valid"))
     else:
         seed = 1
-        if draft.question.type == "generated":
+        if checked.question.type == "generated":
             seed = whole_number_box(tr("author.seed"), low=SEED_RANGE[0], high=SEED_RANGE[1],
                                     default=7, key="author.seed")
         # The interface's language first: st.tabs opens on its first tab.
@@ -158,7 +158,7 @@ with preview_col:
         tabs = st.tabs([LANGUAGE_NAMES[code] for code in preview_langs])
         for tab, preview_lang in zip(tabs, preview_langs, strict=True):
             with tab:
-                view.preview(draft.question, preview_lang, seed)
+                view.preview(checked.question, preview_lang, seed)
 
 with st.expander(tr("author.moodle_title"), icon=":material/swap_horiz:"):
     view.moodle_tools(bank, folders)

@@ -5,8 +5,8 @@ derivations as they write them (quizbank/text_derivations.yaml, pasted as one bl
 learner's language, with their declarations).
 
 What the learner typed is kept in the URL (a share link that a reload also keeps) while it fits in
-`MAX_LINK_CHARS`; past that the page offers to save it (a draft of the profile under a random id)
-and the URL then carries only `?share=<profile>-<id>`. A link that carries lines, or a saved
+`MAX_LINK_CHARS`; past that the page offers to save it (the profile's scratch work, under a random
+id) and the URL then carries only `?share=<profile>-<id>`. A link that carries lines, or a saved
 derivation's id, opens them checked.
 """
 
@@ -22,9 +22,9 @@ from app_pages.flows.derivation_check import (
     SHARE_KEY_PREFIX,
     SHARE_PARAM,
     VECTOR_FIELDS,
-    DerivationDraft,
+    DerivationFields,
     NameProblem,
-    draft_from_saved,
+    fields_from_saved,
     new_share_token,
     parse_share,
     share_value,
@@ -44,13 +44,13 @@ st.caption(tr("derivation.intro"))
 presets = {q.id: q for q in resources.bank().by_type("derivation")}
 text_presets = text_derivations()  # their ids (text-…, paper-…) are not question ids
 resources.warm_grader()
-KEYS = {name: f"derivation.{name}" for name in PARAMS}  # draft field -> widget key
+KEYS = {name: f"derivation.{name}" for name in PARAMS}  # field -> widget key
 MORE_NAME_FIELDS = NAME_FIELDS[3:]  # integers, families, positive, nonnegative: folded away
 RANDOM_FIELDS = ("random", "independent", "zero_mean")  # folded away with them
 page = page_state(DerivationPage)
 
 
-def saved_draft(share: tuple[int, str]) -> DerivationDraft | None:
+def saved_fields(share: tuple[int, str]) -> DerivationFields | None:
     """The derivation a `?share=` link names, read from the store (None if not there)."""
     db = progress.store()
     if db is None:
@@ -59,30 +59,30 @@ def saved_draft(share: tuple[int, str]) -> DerivationDraft | None:
         data = load_draft(db, share[0], SHARE_KEY_PREFIX + share[1])
     except (TutorError, ValueError):
         return None
-    return draft_from_saved(data)
+    return fields_from_saved(data)
 
 
 def restore_fields() -> None:
-    """On arriving at the page (its widgets are gone after another page): a link's draft (the
-    fields in the URL, or a saved derivation's id), else this tab's last draft. A link's lines
+    """On arriving at the page (its widgets are gone after another page): a link's fields (in
+    the URL, or a saved derivation's id), else this tab's last fields. A link's lines
     are checked at once."""
     if all(state.has_widget_value(key) for key in KEYS.values()):
         return
-    linked = DerivationDraft.from_params(st.query_params)
+    linked = DerivationFields.from_params(st.query_params)
     share = parse_share(st.query_params.get(SHARE_PARAM))
     if share is not None and linked is None:
-        linked = saved_draft(share)
+        linked = saved_fields(share)
         if linked is None:
             page.link_not_found = True
         else:
             page.shared = (linked, share_value(*share))
-    draft = linked or page.fields or DerivationDraft()
-    if draft.preset not in presets and draft.preset not in text_presets:
-        draft = DerivationDraft(**{**draft.params(), "preset": ""})
+    fields = linked or page.fields or DerivationFields()
+    if fields.preset not in presets and fields.preset not in text_presets:
+        fields = DerivationFields(**{**fields.params(), "preset": ""})
     for name, key in KEYS.items():
-        state.set_widget_value(key, getattr(draft, name))
+        state.set_widget_value(key, getattr(fields, name))
     if linked is not None and not linked.is_empty:
-        page.checked = draft
+        page.checked = fields
 
 
 def load_preset() -> None:
@@ -172,51 +172,51 @@ st.text_area(tr("derivation.lines_label"), height=200,
              placeholder="diff(x + F(x), x)\ndiff(x, x) + diff(F(x), x)\n1 + F'(x)",
              help=tr("derivation.lines_help"), **limited(KEYS["lines"], FIELD_LIMITS["lines"]))
 cut_note(KEYS["lines"], FIELD_LIMITS["lines"], lang())
-draft = DerivationDraft(**{name: state.widget_value(key) or "" for name, key in KEYS.items()})
-page.fields = draft
+fields = DerivationFields(**{name: state.widget_value(key) or "" for name, key in KEYS.items()})
+page.fields = fields
 
 
-def save_for_link(draft: DerivationDraft) -> None:
+def save_for_link(fields: DerivationFields) -> None:
     """Save a derivation too long for a link under a random id; the link then carries the id."""
     db, profile = progress.store(), current_profile_id()
     token = new_share_token()
     try:
         if db is None or profile is None:  # no store: the sidebar says why
             raise ValueError("no progress store")
-        save_draft(db, profile, SHARE_KEY_PREFIX + token, draft.params())
+        save_draft(db, profile, SHARE_KEY_PREFIX + token, fields.params())
     except (TutorError, ValueError):
         page.save_failed = True
         return
-    page.shared = (draft, share_value(profile, token))
+    page.shared = (fields, share_value(profile, token))
 
 
 if page.link_not_found:
     page.link_not_found = False
     st.warning(tr("derivation.share_not_found"), icon=":material/link_off:")
-fits = draft.fits_in_link()
+fits = fields.fits_in_link()
 shared = page.shared
-saved = not fits and shared is not None and shared[0] == draft
+saved = not fits and shared is not None and shared[0] == fields
 for name in PARAMS:
-    keep_in_url(name, draft.params().get(name) if fits else None)
+    keep_in_url(name, fields.params().get(name) if fits else None)
 keep_in_url(SHARE_PARAM, shared[1] if saved else None)
 if saved:
     st.caption(tr("derivation.saved_link_note"))
 elif not fits:
-    st.caption(tr("derivation.too_long_for_link", n=draft.link_length(), limit=MAX_LINK_CHARS))
+    st.caption(tr("derivation.too_long_for_link", n=fields.link_length(), limit=MAX_LINK_CHARS))
     st.button(tr("derivation.save_for_link"), icon=":material/link:", key="derivation.save_link",
-              on_click=save_for_link, args=(draft,))
+              on_click=save_for_link, args=(fields,))
     if page.save_failed:
         page.save_failed = False
         st.warning(tr("derivation.save_failed"), icon=":material/database:")
-elif not draft.is_empty:
+elif not fields.is_empty:
     st.caption(tr("derivation.link_note"))
 
 if st.button(tr("derivation.check"), type="primary", icon=":material/rule:", key="derivation.check"):
-    page.checked = draft
+    page.checked = fields
 
-if page.checked == draft:
-    decl, problems = draft.declarations()
-    lines = [line for line in draft.lines.splitlines() if line.strip()]
+if page.checked == fields:
+    decl, problems = fields.declarations()
+    lines = [line for line in fields.lines.splitlines() if line.strip()]
     if problems:
         st.error(tr("derivation.bad_names"), icon=":material/error:")
         st.text("\n".join(name_problem(p) for p in problems))  # quotes learner text: plain
@@ -225,7 +225,7 @@ if page.checked == draft:
     else:
         if len(lines) > MAX_LINES:
             st.warning(tr("derivation.too_many_lines", max=MAX_LINES, n=len(lines)))
-        report = check(lines, decl, lang(), target=draft.target or None)
+        report = check(lines, decl, lang(), target=fields.target or None)
         if report.all_verified:
             st.success(tr_n("derivation.all_verified", len(report.checked)), icon=":material/verified:")
         elif report.first_broken is not None:

@@ -2,8 +2,8 @@
 (`app_pages.flows.exercises`), answered, graded and recorded like any Practice question.
 
 The problem is named by (template, seed, difficulty), kept in the URL so a reload or a shared link
-reopens the same numbers; the typed answers and tries are saved as a draft. The problem's numbers
-can be copied as NumPy or MATLAB assignments, to check a hand computation in code.
+reopens the same numbers; the typed answers and tries are saved as scratch work. The problem's
+numbers can be copied as NumPy or MATLAB assignments, to check a hand computation in code.
 """
 
 import streamlit as st
@@ -16,7 +16,7 @@ from app_pages.flows.exercises import (
     numbers_as_code,
     parse_share_params,
 )
-from app_pages.flows.question_session import from_draft, to_draft
+from app_pages.flows.question_session import from_scratch, to_scratch
 from app_pages.state import ExercisesPage, lang, option_labels, page_state, tr
 from app_pages.widgets import drafts, recording, resources
 from app_pages.widgets.current_profile import current_profile_id
@@ -45,10 +45,10 @@ def problem_of(session) -> tuple | None:
     return variant.template, variant.seed, variant.difficulty
 
 
-def open_problem(template: str, seed: int | None, difficulty: str, draft=None) -> None:
-    """Put this problem on screen: from the draft when the draft is this very problem."""
+def open_problem(template: str, seed: int | None, difficulty: str, scratch=None) -> None:
+    """Put this problem on screen: from the scratch work when it is this very problem."""
     question = questions[template]
-    restored = from_draft(draft, question) if draft else None
+    restored = from_scratch(scratch, question) if scratch else None
     if restored is not None and problem_of(restored) == (template, seed, difficulty):
         run.resume(restored)
     else:
@@ -64,15 +64,16 @@ def new_problem() -> None:
 
 linked = parse_share_params(st.query_params, names)
 if state.first_visit(PAGE, current_profile_id()):
-    draft = drafts.load(PAGE)
+    scratch = drafts.load(PAGE)
     if linked is not None:
-        open_problem(*linked, draft=draft)
+        open_problem(*linked, scratch=scratch)
     else:
         if "template" in st.query_params:
             st.warning(tr("exercises.bad_link"))
-        variant = (draft or {}).get("variant") if isinstance(draft, dict) else None
+        variant = (scratch or {}).get("variant") if isinstance(scratch, dict) else None
         if isinstance(variant, dict) and variant.get("template") in questions:
-            open_problem(variant["template"], variant.get("seed"), variant.get("difficulty"), draft)
+            open_problem(variant["template"], variant.get("seed"), variant.get("difficulty"),
+                         scratch)
         if run.current is None:
             open_problem(names[0], None, DEFAULT_DIFFICULTY)
 elif linked is not None and linked != page.url_problem:
@@ -125,4 +126,4 @@ with st.container(border=True):
         st.caption(tr("exercises.share_help"))
         st.code(share_link(), language=None)
     question_view(question, session, lang(), key=PAGE, record=record, rerate=rerate)
-drafts.sync(PAGE, to_draft(session))
+drafts.sync(PAGE, to_scratch(session))

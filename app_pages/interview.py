@@ -1,8 +1,8 @@
 """Mock interview: a timed run of interview questions; answer (or say "I don't know"), rate
 confidence, reveal the model answer, tick the key points, hear the follow-ups; a summary with what
 to practise, with the time spent on each question. The interview in progress and the answer being
-typed are saved as a draft, so a reload or a server restart brings them back with the time still
-running. At 00:00 the answer as typed is submitted (the page says so). Finished interviews are kept
+typed are saved as scratch work, so a reload or a server restart brings them back with the time
+still running. At 00:00 the answer as typed is submitted (the page says so). Finished interviews are kept
 in the profile's history (a setting, `tutor.interview.HISTORY_SETTING`) and listed under the
 setup form."""
 
@@ -44,14 +44,15 @@ rerate = recording.rerater()
 bank = resources.bank()
 
 if state.first_visit(PAGE, current_profile_id()):  # a reload or a restart: the interview as it was
-    draft = drafts.load(PAGE)
+    scratch = drafts.load(PAGE)
     try:
-        restored = InterviewSession.from_dict(draft["session"]) if isinstance(draft, dict) else None
+        restored = (InterviewSession.from_dict(scratch["session"]) if isinstance(scratch, dict)
+                    else None)
     except (KeyError, ValueError):
         restored = None
     if restored is not None and all(q in bank.questions for q in restored.question_ids):
         state.set_interview_session(current_profile_id(), restored)
-        for name, value in (draft.get("typed") or {}).items():
+        for name, value in (scratch.get("typed") or {}).items():
             # An empty box is not restored: a value set from here replaces what the browser's
             # box holds, and after a failover it may hold words typed but not sent yet.
             if value not in ("", None):
@@ -90,7 +91,7 @@ if session is None:
     st.stop()
 
 
-def save_draft(session, key: str | None = None) -> None:
+def save_scratch(session, key: str | None = None) -> None:
     typed = {}
     if key is not None:
         typed = {k: state.widget_value(k) for k in (f"{key}.answer", f"{key}.confidence")
@@ -104,7 +105,7 @@ def start_again() -> None:
 
 
 if session.stage is Stage.DONE:
-    save_draft(session)
+    save_scratch(session)
     summary = summary_view(session, bank, lang(), on_again=start_again)
     interview_history.remember(session, summary)
     st.stop()
@@ -187,4 +188,4 @@ else:  # FOLLOWUPS
     if not last:
         cols[1].button(tr("interview.finish"), icon=":material/stop:", key=f"{key}.finish",
                        on_click=lambda: go(session.finish()))
-save_draft(state.interview_session(current_profile_id()), key)
+save_scratch(state.interview_session(current_profile_id()), key)

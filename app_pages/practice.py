@@ -1,8 +1,8 @@
 """Practice: choose topics, types and difficulty; answer one question at a time; see why.
 
 The question on screen and the filters are in the URL (`?q=…&seed=…&topics=…`), and the question's
-state (tries, hints, what was typed) is saved as a draft: a reload, a bookmark or a server restart
-brings back the same question with the same numbers and the same text.
+state (tries, hints, what was typed) is saved as scratch work: a reload, a bookmark or a server
+restart brings back the same question with the same numbers and the same text.
 """
 
 import streamlit as st
@@ -18,7 +18,7 @@ from app_pages.flows.practice import (
     matching_ids,
     practice_params,
 )
-from app_pages.flows.question_session import from_draft, to_draft
+from app_pages.flows.question_session import from_scratch, to_scratch
 from app_pages.state import PracticePage, lang, page_state, tr, tr_n
 from app_pages.widgets import drafts, recording, resources
 from app_pages.widgets.answer_inputs import labelled
@@ -71,12 +71,12 @@ filters_changed = state.filters_changed(PAGE, filters)
 unknown = None
 
 
-def open_linked(question_id: str, seed: int | None, draft) -> bool:
-    """Open the question a link names, from the draft when the draft is that very question."""
+def open_linked(question_id: str, seed: int | None, scratch) -> bool:
+    """Open the question a link names, from the scratch work when it is that very question."""
     question = catalog.get(question_id)
     if question is None:
         return False
-    restored = from_draft(draft, question) if draft else None
+    restored = from_scratch(scratch, question) if scratch else None
     if restored is not None and (seed is None or restored.seed in (None, seed)):
         run.resume(restored)
     else:
@@ -87,12 +87,12 @@ def open_linked(question_id: str, seed: int | None, draft) -> bool:
 if requested in catalog:
     run.open(catalog[requested])
 elif first_visit:
-    draft = drafts.load(PAGE)
+    scratch = drafts.load(PAGE)
     if link.question_id is not None:
-        if not open_linked(link.question_id, link.seed, draft):
+        if not open_linked(link.question_id, link.seed, scratch):
             unknown = link.question_id
-    elif isinstance(draft, dict) and draft.get("question_id") in catalog:
-        open_linked(draft["question_id"], None, draft)
+    elif isinstance(scratch, dict) and scratch.get("question_id") in catalog:
+        open_linked(scratch["question_id"], None, scratch)
     if run.current is None:
         run.next(catalog, ids)
 elif link.question_id not in (None, page.url_question):
@@ -133,7 +133,7 @@ def current_question() -> None:
                   go_to=lambda qid: run.open(catalog[qid]))
     st.button(tr("practice.next" if session.revealed else "practice.skip"), key="practice.next",
               icon=":material/skip_next:", on_click=run.next, args=(catalog, ids))
-    drafts.sync(PAGE, to_draft(session))
+    drafts.sync(PAGE, to_scratch(session))
 
 
 current_question()

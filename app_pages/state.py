@@ -27,7 +27,7 @@ import streamlit as st
 from tutor.i18n import LANGUAGES, has, normalize_language, t, tn
 
 if TYPE_CHECKING:
-    from app_pages.flows.derivation_check import DerivationDraft
+    from app_pages.flows.derivation_check import DerivationFields
     from app_pages.flows.practice import Filters, QuestionQueue
     from tutor.interview import InterviewSession
 
@@ -157,7 +157,7 @@ def keep_in_url(param: str, value: str | None) -> None:
 
 # ---- widget values -----------------------------------------------------------------------------
 # A widget drawn with `key=` keeps its value in the session under that key: reading it, giving it a
-# value before it is drawn (a draft, a preset, a link) or clearing it goes through these.
+# value before it is drawn (scratch work, a preset, a link) or clearing it goes through these.
 
 
 def widget_value(key: str, default: Any = None) -> Any:
@@ -227,9 +227,9 @@ class QuestionListPage:
 
 @dataclass
 class DerivationPage:
-    fields: DerivationDraft | None = None  # what the boxes held at the end of the last run
-    checked: DerivationDraft | None = None  # the fields last checked ("Check", or a link)
-    shared: tuple[DerivationDraft, str] | None = None  # saved or opened by id: (fields, ?share=)
+    fields: DerivationFields | None = None  # what the boxes held at the end of the last run
+    checked: DerivationFields | None = None  # the fields last checked ("Check", or a link)
+    shared: tuple[DerivationFields, str] | None = None  # saved or opened by id: (fields, ?share=)
     link_not_found: bool = False  # a ?share= link named nothing in the store: say so once
     save_failed: bool = False  # "Save for a link" could not write: say so once
 

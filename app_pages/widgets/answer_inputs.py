@@ -1,11 +1,11 @@
 """One input per question type, outside any form: a typed answer reaches the server when the box
 is left or Enter is pressed, so it is shown as the grader reads it ("interpreted as") and saved in
-the draft before the learner submits.
+the scratch copy before the learner submits.
 
 Every widget of a question is keyed `<key>.<name>` (name: `text`, `choice`, `choice.<option>`,
 `order`, `lines`, `gen.<answer>`, `answer`, `confidence`). `answer_from_state` reads the answer back
 from those keys in the shape `quizbank.grading.grade` takes, so a button callback can grade it;
-`typed_values` / `restore_typed` carry them through a draft. Bank text (options, steps) is
+`typed_values` / `restore_typed` carry them through the scratch copy. Bank text (options, steps) is
 authored Markdown; learner text is only ever shown through `st.code` or the grader's LaTeX.
 """
 
@@ -68,7 +68,7 @@ def widget_names(question) -> list[str]:
 
 
 def typed_values(question, key: str) -> dict[str, Any]:
-    """What the learner has put in this question's widgets (JSON-ready), for the draft."""
+    """What the learner has put in this question's widgets (JSON-ready), for the scratch copy."""
     values = {}
     for name in widget_names(question):
         value = widget_value(f"{key}.{name}")
@@ -78,7 +78,8 @@ def typed_values(question, key: str) -> dict[str, Any]:
 
 
 def restore_typed(question, key: str, typed: Mapping[str, Any]) -> None:
-    """Put a draft's values back into the widgets before they are drawn (once per session)."""
+    """Put the scratch copy's values back into the widgets before they are drawn (once per
+    session)."""
     for name in widget_names(question):
         if name in typed:
             default_widget_value(f"{key}.{name}", typed[name])
@@ -265,7 +266,7 @@ def interview_input(key: str, lang: str | None = None) -> None:
 
 def confidence_input(key: str, lang: str | None = None) -> None:
     """Low / medium / high, asked with every answer (the review scheduler uses it). The default
-    is set through the session state, so a draft's value can stand in for it."""
+    is set through the session state, so a scratch copy's value can stand in for it."""
     lang = lang or current_lang()
     default_widget_value(f"{key}.confidence", DEFAULT_CONFIDENCE)
     st.radio(t("practice.confidence", lang), CONFIDENCES,

@@ -66,7 +66,7 @@ def interview_question(question, session: flow.QuestionSession, lang: str, *, ke
 
     if session.answer_shown:
         st.caption(t("practice.your_answer", lang))
-        st.text(session.draft_answer)  # the learner's words, never Markdown/HTML
+        st.text(session.held_answer)  # the learner's words, never Markdown/HTML
     with st.expander(t("practice.model_answer", lang), expanded=True, icon=":material/record_voice_over:"):
         st.markdown(question.model_answer.get(lang))
 
@@ -75,7 +75,7 @@ def interview_question(question, session: flow.QuestionSession, lang: str, *, ke
     if session.answer_shown:
         # assessed once: whether the store counted it or recorded it as practice
         assessed = session.last is not None
-        ticked = rubric_form(question, _suggested_once(question, session.draft_answer, key), lang,
+        ticked = rubric_form(question, _suggested_once(question, session.held_answer, key), lang,
                              key=key, locked=assessed)
         if ticked is not None and not assessed:
             flow.confirm_ticks(session, question, ticked, lang=lang, record=record, mode=mode)
