@@ -6,12 +6,12 @@ Who may use it: without accounts, the person running the app is its instructor (
 
 import streamlit as st
 
-from app_pages.auth import class_mode
 from app_pages.flows.question_session import SEED_RANGE
 from app_pages.state import LANGUAGE_NAMES, AuthorPage, lang, page_state, set_widget_value, tr, tr_n
 from app_pages.widgets import author_view as view
 from app_pages.widgets import resources
 from app_pages.widgets.answer_inputs import labelled
+from app_pages.widgets.auth import class_mode
 from app_pages.widgets.number_box import whole_number_box
 from quizbank.author_templates import TYPES, template_yaml
 from quizbank.authoring import (

@@ -127,6 +127,6 @@ def test_a_circle_hidden_in_a_function_and_a_relative_import_is_found(tmp_path):
 
 def test_the_walk_reads_the_project_imports_it_must_see():
     graph = import_graph(ROOT)
-    assert "app_pages.state" in graph["app_pages.auth"]  # at module level
-    assert "app_pages.widgets.progress_store" in graph["app_pages.auth"]  # inside functions
+    assert "app_pages.state" in graph["app_pages.widgets.auth"]  # at module level
+    assert "app_pages.widgets.progress_store" in graph["app_pages.widgets.auth"]  # inside functions
     assert "app_pages.startup" in graph["app_pages.widgets.resources"]  # the one left out above

@@ -1,6 +1,6 @@
 """The one current profile, as every page reads it, and the frame's query parameters for links.
 
-Above the state (`app_pages.state`, which only keeps the id) and the sign-in (`app_pages.auth`):
+Above the state (`app_pages.state`, which only keeps the id) and the sign-in (`app_pages.widgets.auth`):
 resolving the profile needs both, and neither needs this module.
 """
 
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages.auth import class_mode, signed_in_profile_id
 from app_pages.state import (
     LANG_PARAM,
     PROFILE_PARAM,
@@ -18,6 +17,7 @@ from app_pages.state import (
     tr,
 )
 from app_pages.widgets import resources
+from app_pages.widgets.auth import class_mode, signed_in_profile_id
 
 
 def current_profile_id() -> int | None:

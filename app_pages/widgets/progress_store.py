@@ -7,7 +7,7 @@ then written in order by its thread and retried while the database is busy or do
 restarted after a crash writes what its spool holds (the writer is made with the store, so it
 starts at once).
 
-Below the profile and the sign-in (`app_pages.auth`, `app_pages.widgets.current_profile`), which
+Below the profile and the sign-in (`app_pages.widgets.auth`, `app_pages.widgets.current_profile`), which
 open the store through here: this module knows no profile.
 """
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages.auth import import_policy
 from app_pages.state import leave_notice, take_notice, tr, tr_n
 from app_pages.widgets import resources
+from app_pages.widgets.auth import import_policy
 from app_pages.widgets.uploader_css import uploader_css
 from tutor.store import TutorError
 from tutor.transfer import ImportPolicy, export_csv, export_json, import_json
