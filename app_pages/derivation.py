@@ -36,7 +36,7 @@ from app_pages.widgets.derivation_view import check, report_view
 from app_pages.widgets.text_limits import cut_note, limited
 from quizbank.text_derivations import text_derivations
 from tutor.store import TutorError
-from tutor.store.drafts import load_draft, save_draft
+from tutor.store.scratch import load_draft, save_draft
 
 st.title(tr("derivation.title"))
 st.caption(tr("derivation.intro"))

@@ -16,7 +16,7 @@ from app_pages.state import SavedState, page_state
 from app_pages.widgets import progress
 from app_pages.widgets.current_profile import current_profile_id
 from tutor.store import ENV_URL, DraftWriter, TutorError
-from tutor.store.drafts import encode_draft, load_draft
+from tutor.store.scratch import encode_draft, load_draft
 
 _writers: dict[str | None, DraftWriter] = {}  # one per store URL, shared by every session
 _writers_lock = threading.Lock()

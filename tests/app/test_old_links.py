@@ -12,7 +12,7 @@ import pytest
 from tests.app.learner_fixtures import database_url  # noqa: F401
 from tests.app.shell_helpers import open_app, profile_state
 from tutor.store import ProgressStore
-from tutor.store.drafts import save_draft
+from tutor.store.scratch import save_draft
 
 PRACTICE = "/practice?q=gen-deep-mlp-gradient-norms&seed=17&lang=zh&profile=2"
 PRACTICE_PLAIN = "/practice?q=basics-residual-from-target&lang=en"

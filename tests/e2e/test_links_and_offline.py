@@ -13,7 +13,7 @@ from app_pages.flows.derivation_check import SHARE_KEY_PREFIX, new_share_token, 
 from tests.e2e.learner_steps import main, open_url
 from tutor.i18n import t
 from tutor.store import ProgressStore
-from tutor.store.drafts import save_draft
+from tutor.store.scratch import save_draft
 
 QUESTION = "basics-residual-block-form"
 PROMPT = {"en": "A plain network block is written", "zh": "普通神经网络模块写为"}

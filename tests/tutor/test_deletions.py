@@ -13,9 +13,9 @@ from tutor.learner_data import main as learner_data
 from tutor.learner_data import retention_period
 from tutor.store import NewAttempt, ProfileError
 from tutor.store.deletions import Reason, delete_learner, deletion_log, purge_inactive
-from tutor.store.drafts import save_draft
 from tutor.store.identities import Seen, profile_for_identity
 from tutor.store.schema import attempts, cards, deletions, drafts, identities, profiles, settings
+from tutor.store.scratch import save_draft
 
 from .conftest import T0
 

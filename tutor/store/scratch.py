@@ -9,7 +9,7 @@ replaces the previous value. Drafts are not part of an export: they are scratch 
     clear_draft(store, profile_id, "practice")
     write_drafts(store, [(profile_id, "practice", encoded_or_None, when), …])  # one transaction
 
-The pages save through `tutor.store.draft_writer.DraftWriter`, which batches `write_drafts`.
+The pages save through `tutor.store.scratch_writer.DraftWriter`, which batches `write_drafts`.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def save_draft(store: Database, profile_id: int, key: str, value: Any, *,
 
 def write_drafts(store: Database, rows: list[tuple[int, str, str | None, datetime]]) -> None:
     """Several drafts in one transaction: (profile id, key, encoded JSON or None to clear, when).
-    A draft of a profile that no longer exists is skipped (`tutor.store.draft_writer`)."""
+    A draft of a profile that no longer exists is skipped (`tutor.store.scratch_writer`)."""
     saves = [{"profile_id": p, "key": k, "value": v, "updated_at": m.astimezone(UTC)}
              for p, k, v, m in rows if v is not None]
     clears = [{"p": p, "k": k} for p, k, v, _ in rows if v is None]

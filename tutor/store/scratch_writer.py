@@ -10,7 +10,7 @@ thread.
 A page saves its draft on most script runs (what was typed, the question on screen). Written in
 the script run, each save was a transaction of its own on the path of every interaction. Here
 `put` only records the newest value of that draft and wakes the writer thread, which writes
-whatever is waiting in one transaction (`tutor.store.drafts.write_drafts`): under load many
+whatever is waiting in one transaction (`tutor.store.scratch.write_drafts`): under load many
 sessions' drafts share one commit, and a draft changed twice before it was written is written
 once. The value is written milliseconds later; a process killed in between loses those
 milliseconds of typing (a draft is scratch work). "Busy" (`locked`, or
@@ -32,8 +32,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tutor.store.database import Database
-from tutor.store.drafts import encode_draft, write_drafts
 from tutor.store.retry import retry_while_busy
+from tutor.store.scratch import encode_draft, write_drafts
 
 EXIT_FLUSH_S = 5.0
 _log = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ class DraftWriter:
         self.put_encoded(profile_id, key, None if value is None else encode_draft(key, value))
 
     def put_encoded(self, profile_id: int, key: str, encoded: str | None) -> None:
-        """`put` for a value already encoded by `tutor.store.drafts.encode_draft` (None: clear)."""
+        """`put` for a value already encoded by `tutor.store.scratch.encode_draft` (None: clear)."""
         with self._lock:
             self._waiting[(profile_id, key)] = (encoded, datetime.now(UTC))
             self._ensure_thread()

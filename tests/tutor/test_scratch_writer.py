@@ -9,8 +9,8 @@ import threading
 import pytest
 
 from tutor.store import DraftWriter, ProgressStore
-from tutor.store.drafts import MAX_DRAFT_CHARS, load_draft, save_draft
 from tutor.store.schema import drafts
+from tutor.store.scratch import MAX_DRAFT_CHARS, load_draft, save_draft
 
 from .conftest import T0
 

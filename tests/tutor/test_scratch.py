@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tutor.store import ProfileError, ProgressStore
-from tutor.store.drafts import MAX_DRAFT_CHARS, clear_draft, load_draft, save_draft
+from tutor.store.scratch import MAX_DRAFT_CHARS, clear_draft, load_draft, save_draft
 
 from .conftest import T0
 
