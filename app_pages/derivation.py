@@ -36,7 +36,7 @@ from app_pages.widgets.derivation_view import check, report_view
 from app_pages.widgets.text_limits import cut_note, limited
 from quizbank.text_derivations import text_derivations
 from tutor.store import TutorError
-from tutor.store.scratch import load_draft, save_draft
+from tutor.store.scratch import load_scratch, save_scratch
 
 st.title(tr("derivation.title"))
 st.caption(tr("derivation.intro"))
@@ -56,7 +56,7 @@ def saved_fields(share: tuple[int, str]) -> DerivationFields | None:
     if db is None:
         return None
     try:
-        data = load_draft(db, share[0], SHARE_KEY_PREFIX + share[1])
+        data = load_scratch(db, share[0], SHARE_KEY_PREFIX + share[1])
     except (TutorError, ValueError):
         return None
     return fields_from_saved(data)
@@ -183,7 +183,7 @@ def save_for_link(fields: DerivationFields) -> None:
     try:
         if db is None or profile is None:  # no store: the sidebar says why
             raise ValueError("no progress store")
-        save_draft(db, profile, SHARE_KEY_PREFIX + token, fields.params())
+        save_scratch(db, profile, SHARE_KEY_PREFIX + token, fields.params())
     except (TutorError, ValueError):
         page.save_failed = True
         return

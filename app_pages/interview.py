@@ -91,7 +91,7 @@ if session is None:
     st.stop()
 
 
-def save_scratch(session, key: str | None = None) -> None:
+def sync_scratch(session, key: str | None = None) -> None:
     typed = {}
     if key is not None:
         typed = {k: state.widget_value(k) for k in (f"{key}.answer", f"{key}.confidence")
@@ -105,7 +105,7 @@ def start_again() -> None:
 
 
 if session.stage is Stage.DONE:
-    save_scratch(session)
+    sync_scratch(session)
     summary = summary_view(session, bank, lang(), on_again=start_again)
     interview_history.remember(session, summary)
     st.stop()
@@ -188,4 +188,4 @@ else:  # FOLLOWUPS
     if not last:
         cols[1].button(tr("interview.finish"), icon=":material/stop:", key=f"{key}.finish",
                        on_click=lambda: go(session.finish()))
-save_scratch(state.interview_session(current_profile_id()), key)
+sync_scratch(state.interview_session(current_profile_id()), key)

@@ -1,7 +1,7 @@
 """Drafts for the pages: the question on screen and what was typed, saved to the store as the
 learner goes (once per run that changed them) and read back after a reload or a server restart.
 
-Saving is best effort and off the script run: one `DraftWriter` per store writes the newest value
+Saving is best effort and off the script run: one `ScratchWriter` per store writes the newest value
 of each draft a few milliseconds later, many sessions' drafts in one transaction, and retries
 while the store is busy. Without a profile or a store the page goes on without drafts.
 """
@@ -15,20 +15,20 @@ from typing import Any
 from app_pages.state import SavedState, page_state
 from app_pages.widgets import progress
 from app_pages.widgets.current_profile import current_profile_id
-from tutor.store import ENV_URL, DraftWriter, TutorError
-from tutor.store.scratch import encode_draft, load_draft
+from tutor.store import ENV_URL, ScratchWriter, TutorError
+from tutor.store.scratch import encode_scratch, load_scratch
 
-_writers: dict[str | None, DraftWriter] = {}  # one per store URL, shared by every session
+_writers: dict[str | None, ScratchWriter] = {}  # one per store URL, shared by every session
 _writers_lock = threading.Lock()
 
 
-def writer() -> DraftWriter:
+def writer() -> ScratchWriter:
     """The draft writer of the current store (call only when `progress.store()` opened it)."""
     url = os.environ.get(ENV_URL)
     found = _writers.get(url)  # a dict lookup: this is on every script run's path
     if found is None:
         with _writers_lock:
-            found = _writers.get(url) or _writers.setdefault(url, DraftWriter(progress.store()))
+            found = _writers.get(url) or _writers.setdefault(url, ScratchWriter(progress.store()))
     return found
 
 
@@ -46,10 +46,10 @@ def load(key: str) -> Any | None:
     waiting, value = writer().pending(pid, key)  # put a moment ago, not written yet
     if not waiting:
         try:
-            value = load_draft(db, pid, key)
+            value = load_scratch(db, pid, key)
         except TutorError:
             return None
-    page_state(SavedState).scratch[key, pid] = encode_draft(key, value)
+    page_state(SavedState).scratch[key, pid] = encode_scratch(key, value)
     return value
 
 
@@ -57,7 +57,7 @@ def sync(key: str, value: Any) -> None:
     """Save `value` as this screen's draft when it differs from what was saved last (encoded once:
     the same text is compared and handed to the writer)."""
     try:
-        encoded = encode_draft(key, value)
+        encoded = encode_scratch(key, value)
     except ValueError:
         return  # too large to be a draft: the next change tries again
     db, pid = _where()

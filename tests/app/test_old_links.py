@@ -12,7 +12,7 @@ import pytest
 from tests.app.learner_fixtures import database_url  # noqa: F401
 from tests.app.shell_helpers import open_app, profile_state
 from tutor.store import ProgressStore
-from tutor.store.scratch import save_draft
+from tutor.store.scratch import save_scratch
 
 PRACTICE = "/practice?q=gen-deep-mlp-gradient-norms&seed=17&lang=zh&profile=2"
 PRACTICE_PLAIN = "/practice?q=basics-residual-from-target&lang=en"
@@ -69,7 +69,7 @@ def test_a_derivation_link_fills_the_fields_and_checks_them(two_profiles):
 
 def test_a_saved_derivation_link_opens_what_was_saved(two_profiles):
     # stored as the checker saved it before: a scratch entry of profile 1 under this very key
-    save_draft(two_profiles, 1, "derivation-share:AbCdEfGhIjKl",
+    save_scratch(two_profiles, 1, "derivation-share:AbCdEfGhIjKl",
                {"symbols": "x", "functions": "F", "lines": "diff(x + F(x), x)\n1 + F'(x)"})
     at = open_link(DERIVATION_SHARED)
     assert at.text_area(key="derivation.lines").value == "diff(x + F(x), x)\n1 + F'(x)"
