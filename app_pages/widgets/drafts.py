@@ -1,9 +1,10 @@
-"""Drafts for the pages: the question on screen and what was typed, saved to the store as the
+"""Scratch work for the pages (the module keeps its first name: the server preloads it by
+that name, app_pages/startup.py): the question on screen and what was typed, saved to the store as the
 learner goes (once per run that changed them) and read back after a reload or a server restart.
 
 Saving is best effort and off the script run: one `ScratchWriter` per store writes the newest value
-of each draft a few milliseconds later, many sessions' drafts in one transaction, and retries
-while the store is busy. Without a profile or a store the page goes on without drafts.
+of each screen's scratch work a few milliseconds later, many sessions' in one transaction, and
+retries while the store is busy. Without a profile or a store the page goes on without it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ _writers_lock = threading.Lock()
 
 
 def writer() -> ScratchWriter:
-    """The draft writer of the current store (call only when `progress.store()` opened it)."""
+    """The scratch writer of the current store (call only when `progress.store()` opened it)."""
     url = os.environ.get(ENV_URL)
     found = _writers.get(url)  # a dict lookup: this is on every script run's path
     if found is None:
@@ -39,7 +40,7 @@ def _where():
 
 
 def load(key: str) -> Any | None:
-    """The profile's draft for this screen, or None."""
+    """The profile's scratch work for this screen, or None."""
     db, pid = _where()
     if db is None:
         return None
@@ -54,12 +55,12 @@ def load(key: str) -> Any | None:
 
 
 def sync(key: str, value: Any) -> None:
-    """Save `value` as this screen's draft when it differs from what was saved last (encoded once:
+    """Save `value` as this screen's scratch work when it differs from what was saved last (encoded once:
     the same text is compared and handed to the writer)."""
     try:
         encoded = encode_scratch(key, value)
     except ValueError:
-        return  # too large to be a draft: the next change tries again
+        return  # too large to keep: the next change tries again
     db, pid = _where()
     # what this session last wrote for the profile: the same is not written again
     if db is None or page_state(SavedState).scratch.get((key, pid)) == encoded:
