@@ -1,5 +1,5 @@
 """The app's shell: page config, the app's frame (language switch, profile picker, or sign-in in
-a class deployment: app_pages/auth.py) and the navigation. It also runs the two pieces of server
+a class deployment: app_pages/widgets/auth.py) and the navigation. It also runs the two pieces of server
 tuning that hook into a script run: `app_pages.startup.prepare_process` (once per process: torch
 work routed to the compute worker, the first run without collections or Streamlit's REPL check,
 the warm-up after the first page) and `app_pages.session_reaper.note_this_session` (sessions of
@@ -13,10 +13,10 @@ lives in `app_pages/`; this file must stay light because it runs before the firs
 import streamlit as st
 
 from app_pages import PAGES, favicon
-from app_pages.auth import account_box, class_mode, hide_error_details, may_teach, sign_in
 from app_pages.session_reaper import note_this_session
 from app_pages.startup import first_run_finished, prepare_process
 from app_pages.state import init_session, language_switch, tr
+from app_pages.widgets.auth import account_box, class_mode, hide_error_details, may_teach, sign_in
 from app_pages.widgets.formula_style import keep_formulas_whole
 from app_pages.widgets.progress import profile_picker
 
@@ -49,7 +49,7 @@ language_switch()
 if class_deployment:
     account_box()  # who is signed in, "Sign out"; no picker: the profile is the identity's
 else:
-    profile_picker()  # the one current profile, chosen here for every page (state.current_profile_id)
+    profile_picker()  # the one current profile, chosen here for every page (widgets.current_profile)
 st.sidebar.caption(f"**{tr('common.app_name')}** · {tr('common.tagline')}")
 keep_formulas_whole()  # on a phone, an inline formula scrolls rather than breaking in two
 try:

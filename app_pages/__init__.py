@@ -36,7 +36,7 @@ class PageSpec:
     icon: str
     url_path: str
     section_key: str
-    instructor: bool = False  # in a class deployment, shown to instructors only (app_pages.auth)
+    instructor: bool = False  # in a class deployment, shown to instructors only (app_pages.widgets.auth)
 
     @property
     def path(self) -> Path:

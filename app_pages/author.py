@@ -6,21 +6,21 @@ Who may use it: without accounts, the person running the app is its instructor (
 
 import streamlit as st
 
-from app_pages.auth import class_mode
 from app_pages.flows.question_session import SEED_RANGE
-from app_pages.state import LANGUAGE_NAMES, lang, tr, tr_n
+from app_pages.state import LANGUAGE_NAMES, AuthorPage, lang, page_state, set_widget_value, tr, tr_n
 from app_pages.widgets import author_view as view
 from app_pages.widgets import resources
 from app_pages.widgets.answer_inputs import labelled
+from app_pages.widgets.auth import class_mode
 from app_pages.widgets.number_box import whole_number_box
 from quizbank.author_templates import TYPES, template_yaml
 from quizbank.authoring import (
     AuthorTestsFailed,
     SaveRefused,
-    check_draft,
+    check_source,
     in_folders,
     question_yaml,
-    save_draft,
+    save_source,
 )
 from quizbank.folders import configured_folders
 
@@ -31,7 +31,7 @@ intro = "author.intro_class" if class_mode() else "author.intro"
 st.caption(tr(intro, folder=str(folders.author_folder)))
 live = resources.live_bank()
 bank = live.bank
-state = st.session_state
+page = page_state(AuthorPage)
 
 if live.withheld:
     with st.expander(tr_n("author.withheld", len(live.withheld)), icon=":material/warning:",
@@ -44,18 +44,18 @@ for problem in folders.problems:
 
 
 def load(text: str, replaces: str | None, file_name: str) -> None:
-    """Put new text in the editor (a fresh editor instance: see view.yaml_editor)."""
-    state["author.initial"] = state["author.text"] = text
-    state["author.replaces"] = replaces
-    state["author.file_name"] = file_name
-    state["author.version"] = state.get("author.version", 0) + 1
-    state.pop("author.results", None)
+    """Put a new question source in the editor (a fresh editor instance: see view.yaml_editor)."""
+    page.initial = page.source = text
+    page.replaces = replaces
+    page.file_name = file_name
+    page.version += 1
+    page.results = None
 
 
 FIRST_TEMPLATE = "numeric"
-if "author.text" not in state:
+if page.source is None:
     load(template_yaml(FIRST_TEMPLATE), None, "my-questions.yaml")
-    state["author.kind"] = FIRST_TEMPLATE  # the template box names what the editor holds
+    set_widget_value("author.kind", FIRST_TEMPLATE)  # the template box names what the editor holds
 
 instructor_ids = sorted(q.id for q in bank if in_folders(bank, q.id, folders.instructor))
 with st.container(border=True):
@@ -64,7 +64,7 @@ with st.container(border=True):
                                    format_func=labelled("practice.type.", TYPES))
     if start_cols[0].button(tr("author.start_template"), key="author.load_template",
                             icon=":material/note_add:"):
-        load(template_yaml(kind), None, state.get("author.file_name", "my-questions.yaml"))
+        load(template_yaml(kind), None, page.file_name)
     existing = start_cols[1].selectbox(tr("author.existing"), sorted(bank.questions),
                                        index=None, key="author.existing",
                                        placeholder=tr("author.existing_placeholder"))
@@ -83,36 +83,36 @@ with st.container(border=True):
 edit_col, preview_col = st.columns([1, 1], gap="large")
 with edit_col:
     st.subheader(tr("author.yaml"))
-    typed = view.yaml_editor(state["author.initial"], state["author.version"], plain)
-    if typed is not None and typed != state["author.text"]:
-        state["author.text"] = typed
-        state.pop("author.results", None)
-    text = state["author.text"]
-    draft = check_draft(text, bank, replaces=state.get("author.replaces"))
-    view.problems_list(draft.problems)
-    view.warnings_list(draft.warnings)
+    typed = view.yaml_editor(page.initial, page.version, plain)
+    if typed is not None and typed != page.source:
+        page.source = typed
+        page.results = None
+    text = page.source
+    checked = check_source(text, bank, replaces=page.replaces)
+    view.problems_list(checked.problems)
+    view.warnings_list(checked.warnings)
 
     test_cols = st.columns(2)
     run_tests = test_cols[0].button(tr("author.run_tests"), key="author.run_tests",
-                                    icon=":material/checklist:", disabled=not draft.ok)
+                                    icon=":material/checklist:", disabled=not checked.ok)
     run_mutations = test_cols[1].button(tr("author.run_mutations"), key="author.run_mutations",
-                                        icon=":material/bug_report:", disabled=not draft.ok)
-    if draft.ok and (run_tests or run_mutations):
+                                        icon=":material/bug_report:", disabled=not checked.ok)
+    if checked.ok and (run_tests or run_mutations):
         from quizbank.author_tests import run_question_tests
         from quizbank.grading import grade as grade_question
 
         with st.spinner(tr("author.running")):
             if run_tests:
-                outcomes = run_question_tests(draft.question, lambda k: "", grade_question,
+                outcomes = run_question_tests(checked.question, lambda k: "", grade_question,
                                               lang())
-                state["author.results"] = ("tests", outcomes)
+                page.results = ("tests", outcomes)
             else:
                 from quizbank.mutations import MUTATION_TYPES, run_question_mutations
 
-                outcomes = (run_question_mutations(draft.question, grade_question, lang=lang())
-                            if isinstance(draft.question, MUTATION_TYPES) else [])
-                state["author.results"] = ("mutations", outcomes)
-    results = state.get("author.results")
+                outcomes = (run_question_mutations(checked.question, grade_question, lang=lang())
+                            if isinstance(checked.question, MUTATION_TYPES) else [])
+                page.results = ("mutations", outcomes)
+    results = page.results
     if results is not None:
         with st.container(border=True):
             (view.author_test_results if results[0] == "tests" else view.mutation_results)(
@@ -121,36 +121,36 @@ with edit_col:
     st.subheader(tr("author.save"))
     save_cols = st.columns([3, 1])
     file_name = save_cols[0].text_input(tr("author.file_name"),
-                                        value=state.get("author.file_name", "my-questions.yaml"),
-                                        key=f"author.file.{state['author.version']}",
+                                        value=page.file_name,
+                                        key=f"author.file.{page.version}",
                                         help=tr("author.file_help", folder=str(folders.author_folder)))
     if save_cols[1].button(tr("author.save_button"), type="primary", key="author.save_button",
                            icon=":material/save:"):
         try:
-            path = save_draft(text, bank, folder=folders.author_folder, file_name=file_name,
-                              replaces=state.get("author.replaces"))
+            path = save_source(text, bank, folder=folders.author_folder, file_name=file_name,
+                              replaces=page.replaces)
         except AuthorTestsFailed as refused:
             failed = sum(not o.passed for o in refused.outcomes)
             st.error(tr_n("author.save_refused_tests", failed, total=len(refused.outcomes)),
                      icon=":material/block:")
-            state["author.results"] = ("tests", list(refused.outcomes))
+            page.results = ("tests", list(refused.outcomes))
             view.author_test_results(refused.outcomes)
         except SaveRefused as refused:
             st.error(tr("author.save_refused"))
             view.problems_list(refused.problems)
         else:
-            state["author.replaces"] = draft.question.id
-            state["author.file_name"] = file_name
-            st.success(tr("author.saved", id=draft.question.id, path=str(path)),
+            page.replaces = checked.question.id
+            page.file_name = file_name
+            st.success(tr("author.saved", id=checked.question.id, path=str(path)),
                        icon=":material/task_alt:")
 
 with preview_col:
     st.subheader(tr("author.preview"))
-    if draft.question is None:
+    if checked.question is None:
         st.info(tr("author.preview_needs_valid"))
     else:
         seed = 1
-        if draft.question.type == "generated":
+        if checked.question.type == "generated":
             seed = whole_number_box(tr("author.seed"), low=SEED_RANGE[0], high=SEED_RANGE[1],
                                     default=7, key="author.seed")
         # The interface's language first: st.tabs opens on its first tab.
@@ -158,7 +158,7 @@ with preview_col:
         tabs = st.tabs([LANGUAGE_NAMES[code] for code in preview_langs])
         for tab, preview_lang in zip(tabs, preview_langs, strict=True):
             with tab:
-                view.preview(draft.question, preview_lang, seed)
+                view.preview(checked.question, preview_lang, seed)
 
 with st.expander(tr("author.moodle_title"), icon=":material/swap_horiz:"):
     view.moodle_tools(bank, folders)

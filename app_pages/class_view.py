@@ -4,9 +4,9 @@ tutor.class_view."""
 
 import streamlit as st
 
-from app_pages.auth import require_instructor
 from app_pages.state import lang, tr, tr_n
 from app_pages.widgets import progress, resources
+from app_pages.widgets.auth import require_instructor
 from app_pages.widgets.class_tables import class_csv, learner_table, mastery_table
 from app_pages.widgets.learner_data import learner_data_section
 from app_pages.widgets.tables import data_table

@@ -4,11 +4,12 @@ history (CSV, JSON) and import a JSON export."""
 
 import streamlit as st
 
-from app_pages.auth import class_mode
-from app_pages.state import current_profile_id, lang, tr
+from app_pages.state import lang, tr
 from app_pages.widgets import dashboard_charts as charts
 from app_pages.widgets import progress, resources
 from app_pages.widgets.attempt_history import attempts_table, question_table
+from app_pages.widgets.auth import class_mode
+from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.transfer_view import transfer_section
 from tutor.dashboard import dashboard_data
 from tutor.store import TutorError, utc_now

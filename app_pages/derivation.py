@@ -5,13 +5,14 @@ derivations as they write them (quizbank/text_derivations.yaml, pasted as one bl
 learner's language, with their declarations).
 
 What the learner typed is kept in the URL (a share link that a reload also keeps) while it fits in
-`MAX_LINK_CHARS`; past that the page offers to save it (a draft of the profile under a random id)
-and the URL then carries only `?share=<profile>-<id>`. A link that carries lines, or a saved
+`MAX_LINK_CHARS`; past that the page offers to save it (the profile's scratch work, under a random
+id) and the URL then carries only `?share=<profile>-<id>`. A link that carries lines, or a saved
 derivation's id, opens them checked.
 """
 
 import streamlit as st
 
+from app_pages import state
 from app_pages.flows.derivation_check import (
     FIELD_LIMITS,
     MAX_LINES,
@@ -21,20 +22,21 @@ from app_pages.flows.derivation_check import (
     SHARE_KEY_PREFIX,
     SHARE_PARAM,
     VECTOR_FIELDS,
-    DerivationDraft,
+    DerivationFields,
     NameProblem,
-    draft_from_saved,
+    fields_from_saved,
     new_share_token,
     parse_share,
     share_value,
 )
-from app_pages.state import current_profile_id, keep_in_url, lang, tr, tr_n
+from app_pages.state import DerivationPage, keep_in_url, lang, page_state, tr, tr_n
 from app_pages.widgets import progress, resources
+from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.derivation_view import check, report_view
 from app_pages.widgets.text_limits import cut_note, limited
 from quizbank.text_derivations import text_derivations
 from tutor.store import TutorError
-from tutor.store.drafts import load_draft, save_draft
+from tutor.store.scratch import load_scratch, save_scratch
 
 st.title(tr("derivation.title"))
 st.caption(tr("derivation.intro"))
@@ -42,53 +44,51 @@ st.caption(tr("derivation.intro"))
 presets = {q.id: q for q in resources.bank().by_type("derivation")}
 text_presets = text_derivations()  # their ids (text-…, paper-…) are not question ids
 resources.warm_grader()
-KEYS = {name: f"derivation.{name}" for name in PARAMS}  # draft field -> widget key
+KEYS = {name: f"derivation.{name}" for name in PARAMS}  # field -> widget key
 MORE_NAME_FIELDS = NAME_FIELDS[3:]  # integers, families, positive, nonnegative: folded away
 RANDOM_FIELDS = ("random", "independent", "zero_mean")  # folded away with them
-_DRAFT, _CHECKED = "derivation.draft", "derivation.checked"
-_SHARED = "derivation.shared"  # (the derivation, its ?share= value) once saved or opened by id
-_NOT_FOUND, _SAVE_FAILED = "derivation.share_not_found", "derivation.save_failed"
+page = page_state(DerivationPage)
 
 
-def saved_draft(share: tuple[int, str]) -> DerivationDraft | None:
+def saved_fields(share: tuple[int, str]) -> DerivationFields | None:
     """The derivation a `?share=` link names, read from the store (None if not there)."""
     db = progress.store()
     if db is None:
         return None
     try:
-        data = load_draft(db, share[0], SHARE_KEY_PREFIX + share[1])
+        data = load_scratch(db, share[0], SHARE_KEY_PREFIX + share[1])
     except (TutorError, ValueError):
         return None
-    return draft_from_saved(data)
+    return fields_from_saved(data)
 
 
 def restore_fields() -> None:
-    """On arriving at the page (its widgets are gone after another page): a link's draft (the
-    fields in the URL, or a saved derivation's id), else this tab's last draft. A link's lines
+    """On arriving at the page (its widgets are gone after another page): a link's fields (in
+    the URL, or a saved derivation's id), else this tab's last fields. A link's lines
     are checked at once."""
-    if all(key in st.session_state for key in KEYS.values()):
+    if all(state.has_widget_value(key) for key in KEYS.values()):
         return
-    linked = DerivationDraft.from_params(st.query_params)
+    linked = DerivationFields.from_params(st.query_params)
     share = parse_share(st.query_params.get(SHARE_PARAM))
     if share is not None and linked is None:
-        linked = saved_draft(share)
+        linked = saved_fields(share)
         if linked is None:
-            st.session_state[_NOT_FOUND] = True
+            page.link_not_found = True
         else:
-            st.session_state[_SHARED] = (linked, share_value(*share))
-    draft = linked or st.session_state.get(_DRAFT) or DerivationDraft()
-    if draft.preset not in presets and draft.preset not in text_presets:
-        draft = DerivationDraft(**{**draft.params(), "preset": ""})
+            page.shared = (linked, share_value(*share))
+    fields = linked or page.fields or DerivationFields()
+    if fields.preset not in presets and fields.preset not in text_presets:
+        fields = DerivationFields(**{**fields.params(), "preset": ""})
     for name, key in KEYS.items():
-        st.session_state[key] = getattr(draft, name)
+        state.set_widget_value(key, getattr(fields, name))
     if linked is not None and not linked.is_empty:
-        st.session_state[_CHECKED] = draft
+        page.checked = fields
 
 
 def load_preset() -> None:
     """Fill the inputs from a bank derivation question (its start as the first line), or from a
     text's derivation (its block as written, in the learner's language)."""
-    chosen = st.session_state[KEYS["preset"]]
+    chosen = state.widget_value(KEYS["preset"])
     if (text := text_presets.get(chosen)) is not None:
         source, target, lines = text, "", text.lines.get(lang())
     elif (q := presets.get(chosen)) is not None:
@@ -100,7 +100,7 @@ def load_preset() -> None:
     values |= {"random": ", ".join(source.random), "zero_mean": ", ".join(source.zero_mean),
                "independent": "; ".join(", ".join(g) for g in source.independent)}
     for name, value in values.items():
-        st.session_state[KEYS[name]] = value
+        state.set_widget_value(KEYS[name], value)
 
 
 def name_problem(problem: NameProblem) -> str:
@@ -122,9 +122,9 @@ st.selectbox(  # "" is "my own derivation": a real option, so no untranslated pl
                     for tid, t in text_presets.items()},
                  **{qid: resources.question_title(q, lang()) for qid, q in presets.items()}}.get,
 )
-if (chosen := presets.get(st.session_state.get(KEYS["preset"]))) is not None:
+if (chosen := presets.get(state.widget_value(KEYS["preset"]))) is not None:
     st.markdown(chosen.prompt.get(lang()))
-elif (text := text_presets.get(st.session_state.get(KEYS["preset"]))) is not None:
+elif (text := text_presets.get(state.widget_value(KEYS["preset"]))) is not None:
     st.caption(tr("derivation.text_preset_source", section=text.source.section))
 
 # No form: each field is saved (to the URL) when the learner leaves it, so a reload keeps it.
@@ -140,7 +140,7 @@ st.text_input(tr("derivation.target_label"), placeholder="1 + F'(x)",
 cut_note(KEYS["target"], FIELD_LIMITS["target"], lang())
 # The rest of the declaration schema, folded away until used (a link or preset that fills one
 # opens it).
-more = any(st.session_state.get(KEYS[name])
+more = any(state.widget_value(KEYS[name])
            for name in (*MORE_NAME_FIELDS, "relations", *VECTOR_FIELDS, *RANDOM_FIELDS))
 with st.expander(tr("derivation.more_declarations"), expanded=more, icon=":material/tune:"):
     more_cols = st.columns(4)
@@ -172,49 +172,51 @@ st.text_area(tr("derivation.lines_label"), height=200,
              placeholder="diff(x + F(x), x)\ndiff(x, x) + diff(F(x), x)\n1 + F'(x)",
              help=tr("derivation.lines_help"), **limited(KEYS["lines"], FIELD_LIMITS["lines"]))
 cut_note(KEYS["lines"], FIELD_LIMITS["lines"], lang())
-draft = DerivationDraft(**{name: st.session_state.get(key) or "" for name, key in KEYS.items()})
-st.session_state[_DRAFT] = draft
+fields = DerivationFields(**{name: state.widget_value(key) or "" for name, key in KEYS.items()})
+page.fields = fields
 
 
-def save_for_link(draft: DerivationDraft) -> None:
+def save_for_link(fields: DerivationFields) -> None:
     """Save a derivation too long for a link under a random id; the link then carries the id."""
     db, profile = progress.store(), current_profile_id()
     token = new_share_token()
     try:
         if db is None or profile is None:  # no store: the sidebar says why
             raise ValueError("no progress store")
-        save_draft(db, profile, SHARE_KEY_PREFIX + token, draft.params())
+        save_scratch(db, profile, SHARE_KEY_PREFIX + token, fields.params())
     except (TutorError, ValueError):
-        st.session_state[_SAVE_FAILED] = True
+        page.save_failed = True
         return
-    st.session_state[_SHARED] = (draft, share_value(profile, token))
+    page.shared = (fields, share_value(profile, token))
 
 
-if st.session_state.pop(_NOT_FOUND, False):
+if page.link_not_found:
+    page.link_not_found = False
     st.warning(tr("derivation.share_not_found"), icon=":material/link_off:")
-fits = draft.fits_in_link()
-shared = st.session_state.get(_SHARED)
-saved = not fits and shared is not None and shared[0] == draft
+fits = fields.fits_in_link()
+shared = page.shared
+saved = not fits and shared is not None and shared[0] == fields
 for name in PARAMS:
-    keep_in_url(name, draft.params().get(name) if fits else None)
+    keep_in_url(name, fields.params().get(name) if fits else None)
 keep_in_url(SHARE_PARAM, shared[1] if saved else None)
 if saved:
     st.caption(tr("derivation.saved_link_note"))
 elif not fits:
-    st.caption(tr("derivation.too_long_for_link", n=draft.link_length(), limit=MAX_LINK_CHARS))
+    st.caption(tr("derivation.too_long_for_link", n=fields.link_length(), limit=MAX_LINK_CHARS))
     st.button(tr("derivation.save_for_link"), icon=":material/link:", key="derivation.save_link",
-              on_click=save_for_link, args=(draft,))
-    if st.session_state.pop(_SAVE_FAILED, False):
+              on_click=save_for_link, args=(fields,))
+    if page.save_failed:
+        page.save_failed = False
         st.warning(tr("derivation.save_failed"), icon=":material/database:")
-elif not draft.is_empty:
+elif not fields.is_empty:
     st.caption(tr("derivation.link_note"))
 
 if st.button(tr("derivation.check"), type="primary", icon=":material/rule:", key="derivation.check"):
-    st.session_state[_CHECKED] = draft
+    page.checked = fields
 
-if st.session_state.get(_CHECKED) == draft:
-    decl, problems = draft.declarations()
-    lines = [line for line in draft.lines.splitlines() if line.strip()]
+if page.checked == fields:
+    decl, problems = fields.declarations()
+    lines = [line for line in fields.lines.splitlines() if line.strip()]
     if problems:
         st.error(tr("derivation.bad_names"), icon=":material/error:")
         st.text("\n".join(name_problem(p) for p in problems))  # quotes learner text: plain
@@ -223,7 +225,7 @@ if st.session_state.get(_CHECKED) == draft:
     else:
         if len(lines) > MAX_LINES:
             st.warning(tr("derivation.too_many_lines", max=MAX_LINES, n=len(lines)))
-        report = check(lines, decl, lang(), target=draft.target or None)
+        report = check(lines, decl, lang(), target=fields.target or None)
         if report.all_verified:
             st.success(tr_n("derivation.all_verified", len(report.checked)), icon=":material/verified:")
         elif report.first_broken is not None:

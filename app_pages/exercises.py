@@ -2,12 +2,13 @@
 (`app_pages.flows.exercises`), answered, graded and recorded like any Practice question.
 
 The problem is named by (template, seed, difficulty), kept in the URL so a reload or a shared link
-reopens the same numbers; the typed answers and tries are saved as a draft. The problem's numbers
-can be copied as NumPy or MATLAB assignments, to check a hand computation in code.
+reopens the same numbers; the typed answers and tries are saved as scratch work. The problem's
+numbers can be copied as NumPy or MATLAB assignments, to check a hand computation in code.
 """
 
 import streamlit as st
 
+from app_pages import state
 from app_pages.flows.exercises import (
     CODE_DIALECTS,
     DEFAULT_DIFFICULTY,
@@ -15,14 +16,15 @@ from app_pages.flows.exercises import (
     numbers_as_code,
     parse_share_params,
 )
-from app_pages.flows.question_session import from_draft, to_draft
-from app_pages.state import lang, option_labels, tr
-from app_pages.widgets import drafts, flow_state, recording, resources
+from app_pages.flows.question_session import from_scratch, to_scratch
+from app_pages.state import ExercisesPage, lang, option_labels, page_state, tr
+from app_pages.widgets import drafts, recording, resources
+from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.question_view import question_view
 from tutor.i18n import has
 
 PAGE = "exercises"
-TEMPLATE_KEY, DIFFICULTY_KEY, WRITTEN_KEY = "ex_template", "ex_difficulty", "ex_written"
+TEMPLATE_KEY, DIFFICULTY_KEY = "ex_template", "ex_difficulty"
 SHARE_PARAMS = ("template", "seed", "difficulty")
 
 st.title(tr("exercises.title"))
@@ -32,7 +34,8 @@ rerate = recording.rerater()
 resources.warm_grader()
 questions = resources.exercise_questions()  # template -> its generated question
 names = list(questions)
-run = flow_state.run(PAGE)
+page = page_state(ExercisesPage)
+run = state.question_queue(PAGE, current_profile_id())
 
 
 def problem_of(session) -> tuple | None:
@@ -42,36 +45,38 @@ def problem_of(session) -> tuple | None:
     return variant.template, variant.seed, variant.difficulty
 
 
-def open_problem(template: str, seed: int | None, difficulty: str, draft=None) -> None:
-    """Put this problem on screen: from the draft when the draft is this very problem."""
+def open_problem(template: str, seed: int | None, difficulty: str, scratch=None) -> None:
+    """Put this problem on screen: from the scratch work when it is this very problem."""
     question = questions[template]
-    restored = from_draft(draft, question) if draft else None
+    restored = from_scratch(scratch, question) if scratch else None
     if restored is not None and problem_of(restored) == (template, seed, difficulty):
         run.resume(restored)
     else:
         run.open(question, seed=seed, difficulty=difficulty)
-    st.session_state[TEMPLATE_KEY], st.session_state[DIFFICULTY_KEY] = template, difficulty
+    state.set_widget_value(TEMPLATE_KEY, template)
+    state.set_widget_value(DIFFICULTY_KEY, difficulty)
 
 
 def new_problem() -> None:
     """The picker changed, or "New variant": the chosen template and difficulty, fresh numbers."""
-    open_problem(st.session_state[TEMPLATE_KEY], None, st.session_state[DIFFICULTY_KEY])
+    open_problem(state.widget_value(TEMPLATE_KEY), None, state.widget_value(DIFFICULTY_KEY))
 
 
 linked = parse_share_params(st.query_params, names)
-if flow_state.first_visit(PAGE):
-    draft = drafts.load(PAGE)
+if state.first_visit(PAGE, current_profile_id()):
+    scratch = drafts.load(PAGE)
     if linked is not None:
-        open_problem(*linked, draft=draft)
+        open_problem(*linked, scratch=scratch)
     else:
         if "template" in st.query_params:
             st.warning(tr("exercises.bad_link"))
-        variant = (draft or {}).get("variant") if isinstance(draft, dict) else None
+        variant = (scratch or {}).get("variant") if isinstance(scratch, dict) else None
         if isinstance(variant, dict) and variant.get("template") in questions:
-            open_problem(variant["template"], variant.get("seed"), variant.get("difficulty"), draft)
+            open_problem(variant["template"], variant.get("seed"), variant.get("difficulty"),
+                         scratch)
         if run.current is None:
             open_problem(names[0], None, DEFAULT_DIFFICULTY)
-elif linked is not None and linked != st.session_state.get(WRITTEN_KEY):
+elif linked is not None and linked != page.url_problem:
     open_problem(*linked)  # the URL was changed by hand in this tab (not by this page)
 
 session = run.current
@@ -80,7 +85,7 @@ question = questions[template]
 for name, value in zip(SHARE_PARAMS, (template, str(seed), difficulty), strict=True):
     if st.query_params.get(name) != value:
         st.query_params[name] = value
-st.session_state[WRITTEN_KEY] = (template, seed, difficulty)
+page.url_problem = (template, seed, difficulty)
 
 
 def template_title(name: str) -> str:
@@ -121,4 +126,4 @@ with st.container(border=True):
         st.caption(tr("exercises.share_help"))
         st.code(share_link(), language=None)
     question_view(question, session, lang(), key=PAGE, record=record, rerate=rerate)
-drafts.sync(PAGE, to_draft(session))
+drafts.sync(PAGE, to_scratch(session))

@@ -3,7 +3,6 @@ fragment so moving it reruns only that demo."""
 
 import streamlit as st
 
-from app_pages.explore_charts import grouped_bars, log_lines
 from app_pages.flows.explore import (
     BLOCK_LATEX,
     MLP_DEPTHS,
@@ -19,6 +18,7 @@ from app_pages.flows.explore import (
     residual_sum,
 )
 from app_pages.state import option_labels, tr
+from app_pages.widgets.explore_charts import grouped_bars, log_lines
 from app_pages.widgets.number_box import whole_number_box
 
 

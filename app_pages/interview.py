@@ -1,8 +1,8 @@
 """Mock interview: a timed run of interview questions; answer (or say "I don't know"), rate
 confidence, reveal the model answer, tick the key points, hear the follow-ups; a summary with what
 to practise, with the time spent on each question. The interview in progress and the answer being
-typed are saved as a draft, so a reload or a server restart brings them back with the time still
-running. At 00:00 the answer as typed is submitted (the page says so). Finished interviews are kept
+typed are saved as scratch work, so a reload or a server restart brings them back with the time
+still running. At 00:00 the answer as typed is submitted (the page says so). Finished interviews are kept
 in the profile's history (a setting, `tutor.interview.HISTORY_SETTING`) and listed under the
 setup form."""
 
@@ -10,11 +10,13 @@ import random
 
 import streamlit as st
 
+from app_pages import state
 from app_pages.flows.question_session import CONFIDENCE_LEVEL
-from app_pages.state import current_profile_id, lang, tr
+from app_pages.state import lang, tr
 from app_pages.widgets import answer_inputs as inputs
-from app_pages.widgets import drafts, flow_state, interview_history, progress, recording, resources
+from app_pages.widgets import drafts, interview_history, progress, recording, resources
 from app_pages.widgets.answer_inputs import labelled
+from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.feedback import rating_panel
 from app_pages.widgets.interview_view import rubric_form
 from app_pages.widgets.interview_widgets import (
@@ -41,20 +43,21 @@ record = recording.recorder()
 rerate = recording.rerater()
 bank = resources.bank()
 
-if flow_state.first_visit(PAGE):  # a reload or a restart: the interview as it was
-    draft = drafts.load(PAGE)
+if state.first_visit(PAGE, current_profile_id()):  # a reload or a restart: the interview as it was
+    scratch = drafts.load(PAGE)
     try:
-        restored = InterviewSession.from_dict(draft["session"]) if isinstance(draft, dict) else None
+        restored = (InterviewSession.from_dict(scratch["session"]) if isinstance(scratch, dict)
+                    else None)
     except (KeyError, ValueError):
         restored = None
     if restored is not None and all(q in bank.questions for q in restored.question_ids):
-        flow_state.set_interview_session(restored)
-        for name, value in (draft.get("typed") or {}).items():
+        state.set_interview_session(current_profile_id(), restored)
+        for name, value in (scratch.get("typed") or {}).items():
             # An empty box is not restored: a value set from here replaces what the browser's
             # box holds, and after a failover it may hold words typed but not sent yet.
             if value not in ("", None):
-                st.session_state.setdefault(name, value)
-session = flow_state.interview_session()
+                state.default_widget_value(name, value)
+session = state.interview_session(current_profile_id())
 
 if session is None:
     with st.form("interview.setup", border=True):
@@ -76,7 +79,7 @@ if session is None:
             except TutorError:
                 seen = set()
         try:
-            flow_state.set_interview_session(start_interview(
+            state.set_interview_session(current_profile_id(), start_interview(
                 bank, n=count, now=now, seed=random.SystemRandom().randint(1, 10**9),
                 topics=topics or None, recently_seen=seen, time_limit_seconds=minutes * 60 * count,
             ))
@@ -88,21 +91,21 @@ if session is None:
     st.stop()
 
 
-def save_draft(session, key: str | None = None) -> None:
+def sync_scratch(session, key: str | None = None) -> None:
     typed = {}
     if key is not None:
-        typed = {k: st.session_state[k] for k in (f"{key}.answer", f"{key}.confidence")
-                 if k in st.session_state}
+        typed = {k: state.widget_value(k) for k in (f"{key}.answer", f"{key}.confidence")
+                 if state.has_widget_value(k)}
     drafts.sync(PAGE, {"session": session.to_dict(), "typed": typed})
 
 
 def start_again() -> None:
-    flow_state.set_interview_session(None)
+    state.set_interview_session(current_profile_id(), None)
     drafts.clear(PAGE)
 
 
 if session.stage is Stage.DONE:
-    save_draft(session)
+    sync_scratch(session)
     summary = summary_view(session, bank, lang(), on_again=start_again)
     interview_history.remember(session, summary)
     st.stop()
@@ -115,13 +118,13 @@ key = f"interview.{session.started_at.timestamp()}.{session.index}"
 
 
 def go(new_session) -> None:
-    flow_state.set_interview_session(new_session)
+    state.set_interview_session(current_profile_id(), new_session)
 
 
 def answered() -> None:
     text = inputs.interview_answer(key)
     if not text.strip():
-        st.session_state[f"{key}.notice"] = True
+        state.leave_notice(key)
         return
     confidence = CONFIDENCE_LEVEL[inputs.confidence_of(key)]
     go(session.submit_answer(question, text, confidence=confidence, now=utc_now(), record=record))
@@ -149,7 +152,7 @@ if session.stage is Stage.ANSWER:
     right.button(tr("interview.dont_know"), icon=":material/help:", key=f"{key}.skip",
                  width="stretch", on_click=lambda: go(session.skip(question, now=utc_now(),
                                                                    record=record)))
-    if st.session_state.pop(f"{key}.notice", None):
+    if state.take_notice(key):
         st.warning(tr("practice.empty_answer"))
 elif session.stage is Stage.REVEAL:
     run = session.current
@@ -168,7 +171,7 @@ else:  # FOLLOWUPS
         recording.save_status()
     rating_panel(run.rating, run.due, run.choices, key=key,
                  on_change=None if rerate is None else (
-                     lambda rating: go(flow_state.interview_session().rerate(rating, rerate))))
+                     lambda rating: go(state.interview_session(current_profile_id()).rerate(rating, rerate))))
     if run.skipped:
         with st.expander(tr("practice.model_answer"), expanded=True,
                          icon=":material/record_voice_over:"):
@@ -185,4 +188,4 @@ else:  # FOLLOWUPS
     if not last:
         cols[1].button(tr("interview.finish"), icon=":material/stop:", key=f"{key}.finish",
                        on_click=lambda: go(session.finish()))
-save_draft(flow_state.interview_session(), key)
+sync_scratch(state.interview_session(current_profile_id()), key)

@@ -1,12 +1,13 @@
 """Practice: choose topics, types and difficulty; answer one question at a time; see why.
 
 The question on screen and the filters are in the URL (`?q=…&seed=…&topics=…`), and the question's
-state (tries, hints, what was typed) is saved as a draft: a reload, a bookmark or a server restart
-brings back the same question with the same numbers and the same text.
+state (tries, hints, what was typed) is saved as scratch work: a reload, a bookmark or a server
+restart brings back the same question with the same numbers and the same text.
 """
 
 import streamlit as st
 
+from app_pages import state
 from app_pages.flows.practice import (
     FILTER_PARAMS,
     QUESTION_PARAM,
@@ -17,15 +18,15 @@ from app_pages.flows.practice import (
     matching_ids,
     practice_params,
 )
-from app_pages.flows.question_session import from_draft, to_draft
-from app_pages.state import lang, tr, tr_n
-from app_pages.widgets import drafts, flow_state, recording, resources
+from app_pages.flows.question_session import from_scratch, to_scratch
+from app_pages.state import PracticePage, lang, page_state, tr, tr_n
+from app_pages.widgets import drafts, recording, resources
 from app_pages.widgets.answer_inputs import labelled
+from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.question_view import question_view
 from quizbank.enums import Difficulty, QuestionType, Topic
 
 PAGE = "practice"
-WRITTEN_KEY = "practice.url_q"  # the question id this page last put in the URL
 FILTER_KEYS = {"topics": "practice.f.topics", "types": "practice.f.types",
                "difficulties": "practice.f.levels"}
 CHOICES = {"topics": [t.value for t in Topic], "types": [t.value for t in QuestionType],
@@ -38,13 +39,14 @@ rerate = recording.rerater()
 bank = resources.bank()
 catalog = resources.catalog()
 resources.warm_grader()
-run = flow_state.run(PAGE)
-first_visit = flow_state.first_visit(PAGE)
+page = page_state(PracticePage)
+run = state.question_queue(PAGE, current_profile_id())
+first_visit = state.first_visit(PAGE, current_profile_id())
 
 if first_visit:  # a reload or a link: the URL's filters, before the widgets are drawn
     linked = filters_from_params(st.query_params, CHOICES)
     for name, key in FILTER_KEYS.items():
-        st.session_state.setdefault(key, list(getattr(linked, name)))
+        state.default_widget_value(key, list(getattr(linked, name)))
 
 with st.expander(tr("practice.filters"), icon=":material/tune:"):
     cols = st.columns(3)
@@ -64,17 +66,17 @@ ids = matching_ids(bank, filters)
 st.caption(tr_n("practice.count", len(ids)))
 
 link = linked_question(st.query_params)
-requested = flow_state.take_requested()
-filters_changed = flow_state.filters_changed(PAGE, filters)
+requested = state.take_requested()
+filters_changed = state.filters_changed(PAGE, filters)
 unknown = None
 
 
-def open_linked(question_id: str, seed: int | None, draft) -> bool:
-    """Open the question a link names, from the draft when the draft is that very question."""
+def open_linked(question_id: str, seed: int | None, scratch) -> bool:
+    """Open the question a link names, from the scratch work when it is that very question."""
     question = catalog.get(question_id)
     if question is None:
         return False
-    restored = from_draft(draft, question) if draft else None
+    restored = from_scratch(scratch, question) if scratch else None
     if restored is not None and (seed is None or restored.seed in (None, seed)):
         run.resume(restored)
     else:
@@ -85,15 +87,15 @@ def open_linked(question_id: str, seed: int | None, draft) -> bool:
 if requested in catalog:
     run.open(catalog[requested])
 elif first_visit:
-    draft = drafts.load(PAGE)
+    scratch = drafts.load(PAGE)
     if link.question_id is not None:
-        if not open_linked(link.question_id, link.seed, draft):
+        if not open_linked(link.question_id, link.seed, scratch):
             unknown = link.question_id
-    elif isinstance(draft, dict) and draft.get("question_id") in catalog:
-        open_linked(draft["question_id"], None, draft)
+    elif isinstance(scratch, dict) and scratch.get("question_id") in catalog:
+        open_linked(scratch["question_id"], None, scratch)
     if run.current is None:
         run.next(catalog, ids)
-elif link.question_id not in (None, st.session_state.get(WRITTEN_KEY)):
+elif link.question_id not in (None, page.url_question):
     # the URL was changed by hand in this tab (not by this page)
     if not open_linked(link.question_id, link.seed, None):
         unknown = link.question_id
@@ -109,7 +111,7 @@ if unknown is not None:
 def sync_url(filters: Filters) -> None:
     """The question on screen and the filters, into the URL (the language is the shell's)."""
     wanted = practice_params(run.current, filters)
-    st.session_state[WRITTEN_KEY] = wanted.get(QUESTION_PARAM)
+    page.url_question = wanted.get(QUESTION_PARAM)
     for name in (QUESTION_PARAM, SEED_PARAM, *FILTER_PARAMS.values()):
         if name in wanted and st.query_params.get(name) != wanted[name]:
             st.query_params[name] = wanted[name]
@@ -131,7 +133,7 @@ def current_question() -> None:
                   go_to=lambda qid: run.open(catalog[qid]))
     st.button(tr("practice.next" if session.revealed else "practice.skip"), key="practice.next",
               icon=":material/skip_next:", on_click=run.next, args=(catalog, ids))
-    drafts.sync(PAGE, to_draft(session))
+    drafts.sync(PAGE, to_scratch(session))
 
 
 current_question()

@@ -9,14 +9,14 @@ import streamlit as st
 
 from app_pages.flows.plain_text import markdown_escaped
 from app_pages.flows.question_list import STATUS_FILTERS, Row, SearchIndex, Status, question_rows
-from app_pages.state import current_profile_id, frame_params, lang, option_labels, tr
+from app_pages.state import QuestionListPage, lang, option_labels, page_state, tr
 from app_pages.widgets import progress, resources
+from app_pages.widgets.current_profile import current_profile_id, frame_params
 from app_pages.widgets.text_limits import cut_note, limited
 from quizbank.enums import Difficulty, QuestionType, Topic
 from tutor.store import TutorError, utc_now
 
 PAGE_SIZE = 30
-_SHOWN = "questions.shown"
 BADGES = {Status.NEW: "gray", Status.CORRECT: "green", Status.WRONG: "red"}
 
 
@@ -91,9 +91,10 @@ st.caption(tr("questions.count", n=len(rows), total=len(bank.questions)))
 
 # A longer list only on request: the first screenful renders at once.
 selection = (query, tuple(topics), tuple(types), tuple(levels), tuple(statuses))
-if st.session_state.get(f"{_SHOWN}.for") != selection:
-    st.session_state[f"{_SHOWN}.for"], st.session_state[_SHOWN] = selection, PAGE_SIZE
-shown = st.session_state[_SHOWN]
+page = page_state(QuestionListPage)
+if page.shown_for != selection:
+    page.shown_for, page.shown = selection, PAGE_SIZE
+shown = page.shown
 
 if not rows:
     st.info(tr("questions.none_match"), icon=":material/search_off:")
@@ -103,7 +104,13 @@ st.html('<style>.st-key-question_list [data-testid="stPageLink"] p {white-space:
 with st.container(key="question_list"):
     for row in rows[:shown]:
         question_row(row, resources.question_title(bank.questions[row.question_id], lang()))
+
+
+def show_more() -> None:
+    page.shown = shown + PAGE_SIZE
+
+
 if len(rows) > shown:
     st.button(tr("questions.show_more", n=min(PAGE_SIZE, len(rows) - shown), left=len(rows) - shown),
               key="questions.more", icon=":material/expand_more:",
-              on_click=lambda: st.session_state.update({_SHOWN: shown + PAGE_SIZE}))
+              on_click=show_more)

@@ -3,10 +3,12 @@ the same question screen as Practice. A brand-new learner is told how Review wor
 
 import streamlit as st
 
+from app_pages import state
 from app_pages.flows.practice import next_due
-from app_pages.flows.question_session import from_draft, to_draft
-from app_pages.state import current_profile_id, lang, tr
-from app_pages.widgets import drafts, flow_state, progress, recording, resources
+from app_pages.flows.question_session import from_scratch, to_scratch
+from app_pages.state import lang, tr
+from app_pages.widgets import drafts, progress, recording, resources
+from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.question_view import question_view
 from tutor.dashboard import due_summary
 from tutor.store import TutorError, utc_now
@@ -24,7 +26,7 @@ if record is None or db is None:
 
 catalog = resources.catalog()
 resources.warm_grader()
-run = flow_state.run(PAGE)
+run = state.question_queue(PAGE, current_profile_id())
 try:
     queue = db.review_queue(current_profile_id(), utc_now())
 except TutorError as exc:
@@ -37,15 +39,15 @@ def open_next(skip: str | None) -> None:
     fresh = db.review_queue(current_profile_id(), utc_now())
     qid = next_due(fresh, catalog, skip=skip)
     if qid is None:
-        run.current = None
+        run.close()
     else:
         run.open(catalog[qid])
 
 
-if flow_state.first_visit(PAGE):  # a reload: the question that was on screen, as it was
-    draft = drafts.load(PAGE)
-    question = catalog.get(draft.get("question_id")) if isinstance(draft, dict) else None
-    restored = from_draft(draft, question) if question is not None else None
+if state.first_visit(PAGE, current_profile_id()):  # a reload: the question that was on screen, as it was
+    scratch = drafts.load(PAGE)
+    question = catalog.get(scratch.get("question_id")) if isinstance(scratch, dict) else None
+    restored = from_scratch(scratch, question) if question is not None else None
     if restored is not None:
         run.resume(restored)
 due_ids = {c.question_id for c in queue}
@@ -88,4 +90,4 @@ question_view(question, session, lang(), key=PAGE, record=record, mode="review",
 if session.revealed or session.attempted:
     st.button(tr("review.next"), key="review.next", type="secondary", icon=":material/skip_next:",
               on_click=open_next, args=(question.id,))
-drafts.sync(PAGE, to_draft(session))
+drafts.sync(PAGE, to_scratch(session))

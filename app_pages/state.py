@@ -1,4 +1,11 @@
-"""Per-user session state, set up in one place: the app's frame (language and current profile).
+"""Per-user session state, owned here: the only module that touches `st.session_state`
+(tests/app/test_state_owner.py walks the code for it, aliases included). It holds:
+
+- the app's frame: the language and the current profile's id;
+- each page's own state, one typed object per page (`page_state(AuthorPage)`), and the learner
+  pages' runs through questions, kept per profile;
+- the values of keyed widgets (Streamlit keeps them in the session: `widget_value`), and notices
+  that a callback leaves for the next run to show once (`leave_notice` / `take_notice`).
 
 Every page reads the language and the current profile through these helpers, never through raw
 `st.session_state` keys, so the keys and their defaults live here only. Both are also kept in the
@@ -12,10 +19,17 @@ signing in comes back from the identity provider to a bare "/" in a new session.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import streamlit as st
 
 from tutor.i18n import LANGUAGES, has, normalize_language, t, tn
+
+if TYPE_CHECKING:
+    from app_pages.flows.derivation_check import DerivationFields
+    from app_pages.flows.practice import Filters, QuestionQueue
+    from tutor.interview import InterviewSession
 
 LANG_KEY = "lang"
 PROFILE_KEY = "profile_id"
@@ -121,52 +135,15 @@ def remember_language(where=None) -> None:
     )
 
 
-def current_profile_id() -> int | None:
-    """The id of the one current profile: every page reads it here and nowhere else.
-
-    The shell's sidebar picker settles it before the page runs (`set_current_profile`); the first
-    call of a session (or of a page script run without the shell, as in AppTest) resolves it: the
-    URL's `?profile=` when that profile exists, else the first profile, else a new one named
-    "My profile" in the learner's language. None only while the progress store cannot be opened
-    (the shell then shows why in the sidebar).
-    """
-    chosen = st.session_state.get(PROFILE_KEY)
-    if chosen is None:
-        chosen = _resolve_profile_id(st.query_params.get(PROFILE_PARAM))
-        st.session_state[PROFILE_KEY] = chosen
-    return chosen
+def chosen_profile_id() -> int | None:
+    """The profile this session works on, None until it is resolved; pages read the current
+    profile through `app_pages.widgets.current_profile.current_profile_id`, which resolves it."""
+    return st.session_state.get(PROFILE_KEY)
 
 
 def set_current_profile(profile_id: int | None) -> None:
     """Make `profile_id` the current profile (the picker and "New profile" call this)."""
     st.session_state[PROFILE_KEY] = profile_id
-
-
-def _resolve_profile_id(wanted: object) -> int | None:
-    # Imported here: every module of the app imports this one, which must not pull in the
-    # store (SQLAlchemy) by itself.
-    from app_pages.auth import class_mode, signed_in_profile_id
-    from app_pages.flows.profiles import choose_profile
-    from app_pages.widgets.resources import progress_store
-    from tutor.store import TutorError
-
-    if class_mode():  # the identity's profile, whatever the link says
-        return signed_in_profile_id()
-    try:
-        return choose_profile(progress_store(), wanted, default_name=tr("profile.default_name")).id
-    except TutorError:
-        return None
-
-
-def frame_params() -> dict[str, str]:
-    """The frame's query parameters (language, current profile), for a link that opens a page in
-    a new tab: `st.column_config.LinkColumn` URLs, `st.page_link(..., query_params=...)`."""
-    from app_pages.auth import class_mode
-
-    params = {LANG_PARAM: lang()}
-    if (profile := st.session_state.get(PROFILE_KEY)) is not None and not class_mode():
-        params[PROFILE_PARAM] = str(profile)
-    return params
 
 
 def keep_in_url(param: str, value: str | None) -> None:
@@ -176,3 +153,212 @@ def keep_in_url(param: str, value: str | None) -> None:
             del st.query_params[param]
     elif st.query_params.get(param) != value:
         st.query_params[param] = value
+
+
+# ---- widget values -----------------------------------------------------------------------------
+# A widget drawn with `key=` keeps its value in the session under that key: reading it, giving it a
+# value before it is drawn (scratch work, a preset, a link) or clearing it goes through these.
+
+
+def widget_value(key: str, default: Any = None) -> Any:
+    return st.session_state.get(key, default)
+
+
+def set_widget_value(key: str, value: Any) -> None:
+    st.session_state[key] = value
+
+
+def default_widget_value(key: str, value: Any) -> Any:
+    """Give the widget `value` unless it already has one (the learner's choice stays); the value
+    it has."""
+    return st.session_state.setdefault(key, value)
+
+
+def has_widget_value(key: str) -> bool:
+    return key in st.session_state
+
+
+def forget_widget_value(key: str) -> None:
+    st.session_state.pop(key, None)
+
+
+# ---- notices -----------------------------------------------------------------------------------
+# A callback (or a run that reruns) leaves a message for the next run, which shows it once.
+
+
+def leave_notice(key: str, notice: Any = True) -> None:
+    st.session_state[f"{key}.notice"] = notice
+
+
+def take_notice(key: str) -> Any | None:
+    """The notice left under `key`, once (None when there is none)."""
+    return st.session_state.pop(f"{key}.notice", None)
+
+
+# ---- each page's own state, one typed object per page ------------------------------------------
+PageT = TypeVar("PageT")
+
+
+def page_key(kind: type) -> str:
+    """The session-state key of a page's state object (AppTest reads it there)."""
+    return f"page.{kind.__name__}"
+
+
+def page_state(kind: type[PageT]) -> PageT:
+    """This session's state of one page (`kind` is its class below), made on first use."""
+    return st.session_state.setdefault(page_key(kind), kind())
+
+
+@dataclass
+class PracticePage:
+    url_question: str | None = None  # the question id the page last put in the URL
+
+
+@dataclass
+class ExercisesPage:
+    url_problem: tuple | None = None  # (template, seed, difficulty) the page last put in the URL
+
+
+@dataclass
+class QuestionListPage:
+    shown: int = 0  # rows shown ("Show more" adds a page)
+    shown_for: tuple | None = None  # the search and filters they were shown for
+
+
+@dataclass
+class DerivationPage:
+    fields: DerivationFields | None = None  # what the boxes held at the end of the last run
+    checked: DerivationFields | None = None  # the fields last checked ("Check", or a link)
+    shared: tuple[DerivationFields, str] | None = None  # saved or opened by id: (fields, ?share=)
+    link_not_found: bool = False  # a ?share= link named nothing in the store: say so once
+    save_failed: bool = False  # "Save for a link" could not write: say so once
+
+
+@dataclass
+class AuthorPage:
+    initial: str = ""  # the editor's text when it was (re)made
+    source: str | None = None  # the question source (YAML) as typed; None before the first run
+    replaces: str | None = None  # the instructor question the source was opened from
+    file_name: str = "my-questions.yaml"
+    version: int = 0  # a new editor instance each time a source is loaded
+    results: tuple[str, list] | None = None  # ("tests" | "mutations", their outcomes)
+    preview_sessions: dict = field(default_factory=dict)  # preview name -> its QuestionSession
+    moodle_export: tuple | None = None  # (xml, notes) once prepared
+    moodle_reading: tuple | None = None  # ((file id, bank ids), what the import read)
+
+
+@dataclass
+class InterviewAnswers:
+    """The interview questions' state (Mock interview, and interview questions on Practice)."""
+
+    suggested: tuple | None = None  # (visit key, answer, suggested rubric ticks), matched once
+    expired_ticks: int = 0  # timer ticks since 00:00 in the answer stage
+    confirmed_ticks: dict[str, list[str]] = field(default_factory=dict)  # visit key -> ticks
+
+
+@dataclass
+class SignInCheck:
+    """Class mode: this session's identity and the sign-in the database last vouched for."""
+
+    bound: tuple | None = None  # ((issuer, subject), profile id), one lookup per session
+    checked: str | None = None  # the sign-in this session last found not signed out
+
+
+@dataclass
+class SavedState:
+    """Where this session's answers and scratch work are in the store."""
+
+    saves: list = field(default_factory=list)  # attempts whose saved state is still to be shown
+    scratch: dict = field(default_factory=dict)  # (screen, profile) -> scratch last written
+
+
+# ---- the learner pages' runs through questions, per profile -----------------------------------
+# A question on screen belongs to a profile: its tries, its verdicts and the rating recorded are
+# that profile's. The run through questions, the "looked for the scratch work" flag and the mock
+# interview are therefore kept per profile: switching profile in the sidebar mid-question starts
+# the new profile's own visit (its scratch work, or a fresh question), and switching back finds the
+# first profile's visit as it was (issue 22).
+
+_RUN = "{page}.run"
+_FILTERS = "{page}.filters"
+_REQUESTED = "practice.requested"  # a question another page asked Practice to open
+_RESTORED = "{page}.restored"  # the page has looked for its scratch work in this session
+_INTERVIEW = "interview.session"
+
+
+def profile_key(key: str, profile_id: int | None) -> str:
+    """The session-state key of `key` ("practice.run", "interview.session") for one profile."""
+    return f"{key}@{profile_id}"
+
+
+def question_queue(page: str, profile_id: int | None) -> QuestionQueue:
+    """The profile's queue of questions on the page, created on first use."""
+    key = profile_key(_RUN.format(page=page), profile_id)
+    if key not in st.session_state:
+        from app_pages.flows.practice import QuestionQueue
+
+        st.session_state[key] = QuestionQueue()
+    return st.session_state[key]
+
+
+def first_visit(page: str, profile_id: int | None) -> bool:
+    """True on the page's first run for the profile in this browser session (then: look for that
+    profile's scratch work), once."""
+    key = profile_key(_RESTORED.format(page=page), profile_id)
+    first = key not in st.session_state
+    st.session_state[key] = True
+    return first
+
+
+def filters_changed(page: str, filters: Filters) -> bool:
+    """True once each time the learner changes the filters (the first run counts)."""
+    key = _FILTERS.format(page=page)
+    changed = st.session_state.get(key) != filters
+    st.session_state[key] = filters
+    return changed
+
+
+def request_practice(question_id: str) -> None:
+    """Ask the Practice page to open this question next (a link from another page)."""
+    st.session_state[_REQUESTED] = question_id
+
+
+def take_requested() -> str | None:
+    return st.session_state.pop(_REQUESTED, None)
+
+
+def interview_session(profile_id: int | None) -> InterviewSession | None:
+    """The profile's mock interview in progress (a frozen `tutor.interview.InterviewSession`)."""
+    return st.session_state.get(profile_key(_INTERVIEW, profile_id))
+
+
+def set_interview_session(profile_id: int | None, session: InterviewSession | None) -> None:
+    st.session_state[profile_key(_INTERVIEW, profile_id)] = session
+
+
+# ---- answers graded in a callback, recorded by the next run ------------------------------------
+
+
+def unsaved_answers(key: str) -> list:
+    """The question box's graded answers not recorded yet (append to it)."""
+    return st.session_state.setdefault(f"{key}.unsaved", [])
+
+
+def take_unsaved_answers(key: str) -> list:
+    return st.session_state.pop(f"{key}.unsaved", [])
+
+
+# ---- values kept beside a widget ---------------------------------------------------------------
+# A box's last accepted number, the length of a paste that was cut: the widget's, under its key.
+
+
+def beside_widget(key: str, name: str, default: Any = None) -> Any:
+    return st.session_state.get(f"{key}.{name}", default)
+
+
+def keep_beside_widget(key: str, name: str, value: Any) -> None:
+    st.session_state[f"{key}.{name}"] = value
+
+
+def forget_beside_widget(key: str, name: str) -> None:
+    st.session_state.pop(f"{key}.{name}", None)

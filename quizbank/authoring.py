@@ -36,7 +36,7 @@ FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,80}\.ya?ml$")
 
 
 @dataclass(frozen=True)
-class Draft:
+class CheckedSource:
     """A question being edited: the validated question (None when it does not validate), every
     problem and every warning (text in one language only: `quizbank.bilingual`), with lines
     counted in the edited text."""
@@ -82,8 +82,8 @@ class _InnerLines:
         return self.inner.root_line
 
 
-def check_draft(text: str, bank: Bank, *, path: str = EDITOR_PATH,
-                replaces: str | None = None) -> Draft:
+def check_source(text: str, bank: Bank, *, path: str = EDITOR_PATH,
+                 replaces: str | None = None) -> CheckedSource:
     """Validate one question's YAML text (a mapping) against the bank it will join.
 
     `replaces` is the id of the question being edited, if any: its old version does not count as
@@ -91,19 +91,19 @@ def check_draft(text: str, bank: Bank, *, path: str = EDITOR_PATH,
     """
     document, problems = parse_yaml_text(text, path)
     if document is None:
-        return Draft(None, tuple(problems))
+        return CheckedSource(None, tuple(problems))
     if not isinstance(document.data, dict):
-        return Draft(None, (Problem(path, 1, "-", "-", "one question: a mapping starting "
+        return CheckedSource(None, (Problem(path, 1, "-", "-", "one question: a mapping starting "
                                                       "with `id:` and `type:`"),))
     parsed, problems = parse_document({"questions": [document.data]}, path,
                                       _InnerLines(document.lines))
-    (draft,) = parsed
-    problems += _against_bank(draft, bank, replaces)
+    (checked,) = parsed
+    problems += _against_bank(checked, bank, replaces)
     if problems:
-        return Draft(None, tuple(sorted(problems)), document.data)
-    warnings = question_language_warnings(draft.question, path,
+        return CheckedSource(None, tuple(sorted(problems)), document.data)
+    warnings = question_language_warnings(checked.question, path,
                                           lambda parts: document.lines.line_at(list(parts)))
-    return Draft(draft.question, (), document.data, tuple(warnings), document.lines)
+    return CheckedSource(checked.question, (), document.data, tuple(warnings), document.lines)
 
 
 class _FixedLine:
@@ -124,15 +124,15 @@ def _bank_entries(bank: Bank, keep=lambda q: True) -> list[ParsedQuestion]:
     return entries
 
 
-def _against_bank(draft: ParsedQuestion, bank: Bank, replaces: str | None) -> list[Problem]:
+def _against_bank(checked: ParsedQuestion, bank: Bank, replaces: str | None) -> list[Problem]:
     others = _bank_entries(bank, lambda q: q.id != replaces)
     problems = []
-    if draft.raw_id in {q.id for q in bank} and draft.raw_id != replaces:
-        where = bank.location(draft.raw_id)
-        problems.append(Problem(draft.path, draft.line("id"), draft.raw_id, "id",
+    if checked.raw_id in {q.id for q in bank} and checked.raw_id != replaces:
+        where = bank.location(checked.raw_id)
+        problems.append(Problem(checked.path, checked.line("id"), checked.raw_id, "id",
                                 f"duplicate id; also defined at {where}"))
-    known = [*others, draft]
-    problems += [p for p in cross_check(known) if p.path == draft.path and p.field != "id"]
+    known = [*others, checked]
+    problems += [p for p in cross_check(known) if p.path == checked.path and p.field != "id"]
     return problems
 
 
@@ -206,8 +206,8 @@ def merged_file_text(target: Path, question_text: str, question_id: str,
     return out.getvalue()
 
 
-def save_draft(text: str, bank: Bank, *, folder: Path, file_name: str,
-               replaces: str | None = None, grade: GradeQuestion | None = None) -> Path:
+def save_source(text: str, bank: Bank, *, folder: Path, file_name: str,
+                replaces: str | None = None, grade: GradeQuestion | None = None) -> Path:
     """Validate the question, run its author tests (through `grade`, by default the grader) and
     validate the whole file it lands in, then write that file atomically. The question replaces
     `replaces` in the file when it keeps that id, else it is added. Raises SaveRefused (nothing
@@ -218,25 +218,25 @@ def save_draft(text: str, bank: Bank, *, folder: Path, file_name: str,
     learners would be graded wrongly from the next page run. Work in progress stays in the
     editor (and a test can be removed or corrected in the same text), as a CI gate keeps a red
     build from being deployed."""
-    draft = check_draft(text, bank, replaces=replaces)
-    if not draft.ok:
-        raise SaveRefused(list(draft.problems))
-    _refuse_failing_tests(draft, grade or import_grade_question())
-    if draft.question.id != replaces:
+    checked = check_source(text, bank, replaces=replaces)
+    if not checked.ok:
+        raise SaveRefused(list(checked.problems))
+    _refuse_failing_tests(checked, grade or import_grade_question())
+    if checked.question.id != replaces:
         replaces = None  # a new id saves a new question ("save as"); nothing is ever dropped
     target = instructor_file(folder, file_name)
-    new_text = merged_file_text(target, text, draft.question.id, replaces)
+    new_text = merged_file_text(target, text, checked.question.id, replaces)
     _check_file_text(new_text, target, bank)
     write_text_atomically(target, new_text)
     return target
 
 
-def _refuse_failing_tests(draft: Draft, grade: GradeQuestion) -> None:
-    outcomes = run_question_tests(draft.question, lambda k: EDITOR_PATH, grade, "en")
+def _refuse_failing_tests(checked: CheckedSource, grade: GradeQuestion) -> None:
+    outcomes = run_question_tests(checked.question, lambda k: EDITOR_PATH, grade, "en")
     failed = [o for o in outcomes if not o.passed]
     if failed:
         raise AuthorTestsFailed(outcomes, [
-            Problem(EDITOR_PATH, draft.lines.line_at(["tests", o.number - 1]), o.question_id,
+            Problem(EDITOR_PATH, checked.lines.line_at(["tests", o.number - 1]), o.question_id,
                     f"tests[{o.number - 1}]",
                     f"author test #{o.number} expects {o.expected.value}, the grader says "
                     f"{o.got_text}" + (f" ({o.feedback})" if o.feedback else ""))

@@ -307,7 +307,7 @@ MAX_LINK_CHARS = 2000  # of the derivation's part of the query string: a link an
 
 
 @dataclass(frozen=True)
-class DerivationDraft:
+class DerivationFields:
     """What the learner typed into the checker; each field is also a query parameter."""
 
     symbols: str = ""
@@ -337,8 +337,8 @@ class DerivationDraft:
             independent=self.independent, zero_mean=self.zero_mean)
 
     @classmethod
-    def from_params(cls, params: Mapping[str, str]) -> DerivationDraft | None:
-        """The draft a link carries, or None when it carries none of the checker's parameters."""
+    def from_params(cls, params: Mapping[str, str]) -> DerivationFields | None:
+        """The fields a link carries, or None when it carries none of the checker's parameters."""
         found = {f.name: str(params[f.name]) for f in fields(cls) if f.name in params}
         return cls(**found) if found else None
 
@@ -357,12 +357,12 @@ class DerivationDraft:
         return not any(v.strip() for k, v in self.params().items() if k != "preset")
 
 
-PARAMS = tuple(f.name for f in fields(DerivationDraft))
+PARAMS = tuple(f.name for f in fields(DerivationFields))
 
 
 # ---- a derivation too long for a link: saved, and shared by an id ------------------------------
 SHARE_PARAM = "share"
-SHARE_KEY_PREFIX = "derivation-share:"  # + token: a draft of the profile that saved it
+SHARE_KEY_PREFIX = "derivation-share:"  # + token: scratch work of the profile that saved it
 _SHARE = re.compile(r"(\d{1,12})-([A-Za-z0-9_-]{12})")
 FIELD_LIMITS = {"symbols": 300, "functions": 300, "matrices": 300, "target": 500, "lines": 4000,
                 "preset": 200, "integers": 300, "families": 300, "positive": 300,
@@ -386,11 +386,11 @@ def parse_share(value: Any) -> tuple[int, str] | None:
     return (int(match.group(1)), match.group(2)) if match else None
 
 
-def draft_from_saved(data: Any) -> DerivationDraft | None:
+def fields_from_saved(data: Any) -> DerivationFields | None:
     """A saved derivation read back (the store's JSON is checked like any input): None unless
     it is a mapping of the checker's fields to text within the boxes' limits."""
     if not isinstance(data, Mapping) or not set(data) <= set(FIELD_LIMITS):
         return None
     if not all(isinstance(v, str) and len(v) <= FIELD_LIMITS[k] for k, v in data.items()):
         return None
-    return DerivationDraft(**data)
+    return DerivationFields(**data)

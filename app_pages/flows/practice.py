@@ -48,8 +48,9 @@ def pick_next(ids: Sequence[str], *, recent: Sequence[str], rng: random.Random) 
 
 
 @dataclass
-class PracticeRun:
-    """A learner's run through questions on one page: what is on screen and what came before."""
+class QuestionQueue:
+    """The questions a learner goes through on one page (Practice, Review, Exercises): the one on
+    screen and the ones that came before."""
 
     rng: random.Random = field(default_factory=random.Random)
     recent: list[str] = field(default_factory=list)
@@ -72,6 +73,10 @@ class PracticeRun:
         self.current = session
         self.recent = (self.recent + [session.question_id])[-50:]
         return session
+
+    def close(self) -> None:
+        """Take the question off screen: nothing is left to show (Review with nothing due)."""
+        self.current = None
 
     def next(self, questions_by_id: Mapping, ids: Sequence[str]) -> QuestionSession | None:
         """Open a random question among `ids` (avoiding recent ones); None when `ids` is empty."""

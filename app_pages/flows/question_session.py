@@ -6,7 +6,7 @@ Exercises and Review (and for interview questions there).
     graded = save(session, question, graded, record=writer, mode="practice")
     give_up(session, question, record=writer)                 # "Show the solution" / "I don't know"
     change_rating(session, 4, rerate=lambda attempt_id, rating: store.change_rating(pid, …))
-    draft = to_draft(session); from_draft(draft, question)    # what survives a reload
+    scratch = to_scratch(session); from_scratch(scratch, question)  # what survives a reload
 
 Honest attempts: a question gives `question.allowed_tries` graded tries before its solution is
 shown (the reveal), and a "show the solution" button ends it as a failure at any time. Only the
@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # the grader (numpy) is imported when the first answer is gra
 SEED_RANGE = (1, 99_999)
 CONFIDENCES = ("low", "medium", "high")
 CONFIDENCE_LEVEL = {"low": 1, "medium": 2, "high": 3}  # the store's 1..3 scale
-DRAFT_VERSION = 1
+SCRATCH_VERSION = 1
 
 
 def kind_of(question) -> str:
@@ -109,12 +109,13 @@ class QuestionSession:
     revealed: bool = False  # the worked solution is shown (right, out of tries, or given up)
     serial: int = 0  # distinguishes visits to one question (fresh widget keys)
     # the order an ordering question's steps are shown in: drawn anew for every visit (so the
-    # letters cannot be memorised), kept in the draft (a reload shows the same letters)
+    # letters cannot be memorised), kept in the scratch copy (a reload shows the same letters)
     order_seed: int = 0
     typed: dict[str, Any] = field(default_factory=dict)  # widget values, by the widget's name
-    # interview: the answer typed before the model answer is shown, then ticked on the rubric
-    draft_answer: str | None = None
-    draft_confidence: str | None = None
+    # interview: the answer held when the model answer is shown (recorded then), then ticked on
+    # the rubric
+    held_answer: str | None = None
+    held_confidence: str | None = None
     # interview: the key of the answer recorded with the model answer (the ticks assess it by its
     # key: while the database is away it is in the spool, without a row id), and whether the
     # store has it yet
@@ -171,12 +172,16 @@ class QuestionSession:
     @property
     def answer_shown(self) -> bool:
         """Interview: the learner's answer is in and the model answer is shown."""
-        return self.draft_answer is not None
+        return self.held_answer is not None
+
+    def keep_typed(self, typed: Mapping[str, Any]) -> None:
+        """What the learner has put in the widgets, for the scratch copy a reload restores."""
+        self.typed = dict(typed)
 
     def show_model_answer(self, answer: str, confidence: str) -> None:
         if confidence not in CONFIDENCES:
             raise ValueError(f"confidence must be one of {CONFIDENCES}, got {confidence!r}")
-        self.draft_answer, self.draft_confidence = answer, confidence
+        self.held_answer, self.held_confidence = answer, confidence
 
 
 def show_model_answer(session: QuestionSession, question, answer: str, confidence: str, *,
@@ -203,6 +208,18 @@ def show_model_answer(session: QuestionSession, question, answer: str, confidenc
         confidence=CONFIDENCE_LEVEL[confidence], mode=mode, phase=Phase.FIRST,
         slow_after_seconds=None, unassessed=True, key=session.unassessed_key))
     session.held_saved = stored is not None
+
+
+def confirm_ticks(session: QuestionSession, question, ticked: Iterable[str], *, lang: str,
+                  record: Callable | None, mode: str = "practice") -> Graded:
+    """Interview: the learner confirms the rubric ticks. The ticks grade the answer shown with the
+    model answer, the grade is recorded (it assesses the answer recorded then) and the solution
+    stays shown."""
+    graded = submit(session, question, {"text": session.held_answer, "ticked": list(ticked)},
+                    confidence=session.held_confidence or "medium", lang=lang)
+    saved = save(session, question, graded, record=record, mode=mode)
+    session.revealed = True
+    return saved
 
 
 def open_session(question, *, rng: random.Random, serial: int = 0, seed: int | None = None,
@@ -373,12 +390,12 @@ def change_rating(session: QuestionSession, rating: int, *,
     return changed
 
 
-# ---- drafts: what survives a reload -----------------------------------------------------------
-def to_draft(session: QuestionSession) -> dict[str, Any]:
+# ---- scratch work: what survives a reload --------------------------------------------------------
+def to_scratch(session: QuestionSession) -> dict[str, Any]:
     """The session as JSON-ready data (the variant included: a reload shows the same numbers
     without recomputing them)."""
     return {
-        "version": DRAFT_VERSION,
+        "version": SCRATCH_VERSION,
         "question_id": session.question_id,
         "tries_allowed": session.tries_allowed,
         "variant": None if session.variant is None else asdict(session.variant),
@@ -389,18 +406,19 @@ def to_draft(session: QuestionSession) -> dict[str, Any]:
         "serial": session.serial,
         "order_seed": session.order_seed,
         "typed": session.typed,
-        "draft_answer": session.draft_answer,
-        "draft_confidence": session.draft_confidence,
+        # stored under their earlier names: scratch work saved before reads back the same
+        "draft_answer": session.held_answer,
+        "draft_confidence": session.held_confidence,
         "unassessed_key": session.unassessed_key,
         "held_saved": session.held_saved,
     }
 
 
-def from_draft(data: Any, question) -> QuestionSession | None:
-    """The session a draft describes, for `question`; None when the draft is for another
-    question or cannot be read (a draft from an older version is dropped, not trusted)."""
+def from_scratch(data: Any, question) -> QuestionSession | None:
+    """The session a scratch copy describes, for `question`; None when it is for another
+    question or cannot be read (one from an older version is dropped, not trusted)."""
     try:
-        if data.get("version") != DRAFT_VERSION or data["question_id"] != question.id:
+        if data.get("version") != SCRATCH_VERSION or data["question_id"] != question.id:
             return None
         from quizbank.variants import Variant
 
@@ -416,8 +434,8 @@ def from_draft(data: Any, question) -> QuestionSession | None:
             serial=int(data["serial"]),
             order_seed=int(data.get("order_seed", data["serial"])),
             typed=dict(data["typed"]),
-            draft_answer=data.get("draft_answer"),
-            draft_confidence=data.get("draft_confidence"),
+            held_answer=data.get("draft_answer"),
+            held_confidence=data.get("draft_confidence"),
             unassessed_key=data.get("unassessed_key"),
             held_saved=bool(data.get("held_saved")),
         )

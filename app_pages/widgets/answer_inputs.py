@@ -1,11 +1,11 @@
 """One input per question type, outside any form: a typed answer reaches the server when the box
 is left or Enter is pressed, so it is shown as the grader reads it ("interpreted as") and saved in
-the draft before the learner submits.
+the scratch copy before the learner submits.
 
 Every widget of a question is keyed `<key>.<name>` (name: `text`, `choice`, `choice.<option>`,
 `order`, `lines`, `gen.<answer>`, `answer`, `confidence`). `answer_from_state` reads the answer back
 from those keys in the shape `quizbank.grading.grade` takes, so a button callback can grade it;
-`typed_values` / `restore_typed` carry them through a draft. Bank text (options, steps) is
+`typed_values` / `restore_typed` carry them through the scratch copy. Bank text (options, steps) is
 authored Markdown; learner text is only ever shown through `st.code` or the grader's LaTeX.
 """
 
@@ -20,8 +20,8 @@ import streamlit as st
 
 from app_pages.flows.exercises import answer_shape, shape_example
 from app_pages.flows.question_session import CONFIDENCES, kind_of
+from app_pages.state import default_widget_value, tr, widget_value
 from app_pages.state import lang as current_lang
-from app_pages.state import tr
 from app_pages.widgets.bank_text import IMAGE_REF, bank_images, images_as_text
 from app_pages.widgets.text_limits import cut_note, fitting, limited
 from tutor.i18n import has, t
@@ -68,55 +68,55 @@ def widget_names(question) -> list[str]:
 
 
 def typed_values(question, key: str) -> dict[str, Any]:
-    """What the learner has put in this question's widgets (JSON-ready), for the draft."""
+    """What the learner has put in this question's widgets (JSON-ready), for the scratch copy."""
     values = {}
     for name in widget_names(question):
-        value = st.session_state.get(f"{key}.{name}")
+        value = widget_value(f"{key}.{name}")
         if value is not None:
             values[name] = list(value) if isinstance(value, list | tuple) else value
     return values
 
 
 def restore_typed(question, key: str, typed: Mapping[str, Any]) -> None:
-    """Put a draft's values back into the widgets before they are drawn (once per session)."""
+    """Put the scratch copy's values back into the widgets before they are drawn (once per
+    session)."""
     for name in widget_names(question):
-        if name in typed and f"{key}.{name}" not in st.session_state:
-            st.session_state[f"{key}.{name}"] = typed[name]
-    st.session_state.setdefault(f"{key}.confidence", DEFAULT_CONFIDENCE)
+        if name in typed:
+            default_widget_value(f"{key}.{name}", typed[name])
+    default_widget_value(f"{key}.confidence", DEFAULT_CONFIDENCE)
 
 
 def answer_from_state(question, key: str) -> Any | None:
     """The answer in the widgets, or None when there is none yet."""
-    state = st.session_state
     kind = kind_of(question)
     if kind in TEXT_TYPES:
-        text = state.get(f"{key}.text") or ""
+        text = widget_value(f"{key}.text") or ""
         return text if text.strip() else None
     if kind == "choice":
         if question.multiple:
-            ticked = [o.id for o in question.options if state.get(f"{key}.choice.{o.id}")]
+            ticked = [o.id for o in question.options if widget_value(f"{key}.choice.{o.id}")]
             return ticked or None
-        picked = state.get(f"{key}.choice")
+        picked = widget_value(f"{key}.choice")
         return None if picked is None else [picked]
     if kind == "ordering":
-        return list(state.get(f"{key}.order") or ()) or None
+        return list(widget_value(f"{key}.order") or ()) or None
     if kind == "derivation":  # the grader's split: a pasted block, a chain, remarks left out
         import grader
 
-        text = state.get(f"{key}.lines") or ""
+        text = widget_value(f"{key}.lines") or ""
         pieces = grader.split_derivation(text, **question.declared_fields())
         return [p.text.strip() for p in pieces if not p.remark and p.text.strip()] or None
     if kind == "generated":
-        answers = {ask: state.get(f"{key}.gen.{ask}") or "" for ask in question.asks}
+        answers = {ask: widget_value(f"{key}.gen.{ask}") or "" for ask in question.asks}
         return answers if any(v.strip() for v in answers.values()) else None
     if kind == "interview":
-        text = fitting(state.get(f"{key}.answer"), MAX_INTERVIEW_ANSWER)
+        text = fitting(widget_value(f"{key}.answer"), MAX_INTERVIEW_ANSWER)
         return text if text.strip() else None
     raise ValueError(f"no input for question type {kind!r}")
 
 
 def confidence_of(key: str) -> str:
-    value = st.session_state.get(f"{key}.confidence")
+    value = widget_value(f"{key}.confidence")
     return value if value in CONFIDENCES else DEFAULT_CONFIDENCE
 
 
@@ -248,7 +248,7 @@ MAX_INTERVIEW_ANSWER = 4000
 def interview_answer(key: str) -> str:
     """The typed interview answer, within the limit (read by the buttons' callbacks, which may run
     before the box's own)."""
-    return fitting(st.session_state.get(f"{key}.answer"), MAX_INTERVIEW_ANSWER)
+    return fitting(widget_value(f"{key}.answer"), MAX_INTERVIEW_ANSWER)
 
 
 def interview_input(key: str, lang: str | None = None) -> None:
@@ -266,9 +266,9 @@ def interview_input(key: str, lang: str | None = None) -> None:
 
 def confidence_input(key: str, lang: str | None = None) -> None:
     """Low / medium / high, asked with every answer (the review scheduler uses it). The default
-    is set through the session state, so a draft's value can stand in for it."""
+    is set through the session state, so a scratch copy's value can stand in for it."""
     lang = lang or current_lang()
-    st.session_state.setdefault(f"{key}.confidence", DEFAULT_CONFIDENCE)
+    default_widget_value(f"{key}.confidence", DEFAULT_CONFIDENCE)
     st.radio(t("practice.confidence", lang), CONFIDENCES,
              format_func=_confidence_labels(lang).__getitem__, horizontal=True,
              key=f"{key}.confidence")

@@ -13,9 +13,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import pandas as pd
 import streamlit as st
 
-from app_pages.state import frame_params, tr
+from app_pages.state import tr
 from app_pages.widgets import resources
 from app_pages.widgets.bank_text import bank_markdown
+from app_pages.widgets.current_profile import frame_params
 from app_pages.widgets.tables import data_table
 from tutor.dashboard import date_format
 from tutor.store import utc_now

@@ -11,7 +11,7 @@ import re
 import streamlit as st
 
 from app_pages.flows.question_session import open_session
-from app_pages.state import LANGUAGE_NAMES, tr, tr_n
+from app_pages.state import LANGUAGE_NAMES, AuthorPage, page_state, tr, tr_n
 from app_pages.widgets.tables import data_table
 from app_pages.widgets.uploader_css import uploader_css
 from quizbank.authoring import EDITOR_PATH
@@ -83,7 +83,7 @@ def preview(question, preview_lang: str, seed: int) -> None:
     solution at once."""
     from app_pages.widgets.question_view import question_view
 
-    sessions = st.session_state.setdefault("author.preview_sessions", {})
+    sessions = page_state(AuthorPage).preview_sessions
     digest = hashlib.sha256(question.model_dump_json().encode()).hexdigest()[:12]
     name = f"{question.id}.{preview_lang}.{seed}.{digest}"
     if name not in sessions:  # a generated question's variant is built once, for `seed`
@@ -170,10 +170,10 @@ def moodle_tools(bank, folders) -> None:
                                 key="author.moodle.pick", placeholder=tr("author.moodle_all"))
         if st.button(tr("author.moodle_prepare"), key="author.moodle.prepare",
                      icon=":material/upload_file:"):
-            st.session_state["author.moodle.export"] = export_moodle(
+            page_state(AuthorPage).moodle_export = export_moodle(
                 [bank.questions[i] for i in chosen] if chosen else bank,
                 image_folder=lambda qid: images_folder(Path(bank.location(qid).path)))
-        prepared = st.session_state.get("author.moodle.export")
+        prepared = page_state(AuthorPage).moodle_export
         if prepared is not None:
             xml, notes = prepared
             st.download_button(tr("author.moodle_download"), xml,
@@ -193,13 +193,13 @@ def moodle_tools(bank, folders) -> None:
             return
         # Read once per file and bank, not on every rerun (a file may be 20 MB of images).
         reading = (upload.file_id, frozenset(bank.questions))
-        cached = st.session_state.get("author.moodle.reading")
+        cached = page_state(AuthorPage).moodle_reading
         if cached is None or cached[0] != reading:
             try:
                 cached = (reading, import_moodle(upload.getvalue(), taken_ids=set(bank.questions)))
             except MoodleImportRefused as refused:
                 cached = (reading, refused)
-            st.session_state["author.moodle.reading"] = cached
+            page_state(AuthorPage).moodle_reading = cached
         imported = cached[1]
         if isinstance(imported, MoodleImportRefused):
             st.error(tr(f"author.moodle.refused.{imported.code}", **imported.params))

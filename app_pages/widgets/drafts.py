@@ -1,9 +1,10 @@
-"""Drafts for the pages: the question on screen and what was typed, saved to the store as the
+"""Scratch work for the pages (the module keeps its first name: the server preloads it by
+that name, app_pages/startup.py): the question on screen and what was typed, saved to the store as the
 learner goes (once per run that changed them) and read back after a reload or a server restart.
 
-Saving is best effort and off the script run: one `DraftWriter` per store writes the newest value
-of each draft a few milliseconds later, many sessions' drafts in one transaction, and retries
-while the store is busy. Without a profile or a store the page goes on without drafts.
+Saving is best effort and off the script run: one `ScratchWriter` per store writes the newest value
+of each screen's scratch work a few milliseconds later, many sessions' in one transaction, and
+retries while the store is busy. Without a profile or a store the page goes on without it.
 """
 
 from __future__ import annotations
@@ -12,28 +13,23 @@ import os
 import threading
 from typing import Any
 
-import streamlit as st
-
-from app_pages.state import current_profile_id
+from app_pages.state import SavedState, page_state
 from app_pages.widgets import progress
-from tutor.store import ENV_URL, DraftWriter, TutorError
-from tutor.store.drafts import encode_draft, load_draft
+from app_pages.widgets.current_profile import current_profile_id
+from tutor.store import ENV_URL, ScratchWriter, TutorError
+from tutor.store.scratch import encode_scratch, load_scratch
 
-# what this session last wrote for a profile, to skip writing the same again
-_LAST = "draft.{key}.saved.{profile}"
-
-
-_writers: dict[str | None, DraftWriter] = {}  # one per store URL, shared by every session
+_writers: dict[str | None, ScratchWriter] = {}  # one per store URL, shared by every session
 _writers_lock = threading.Lock()
 
 
-def writer() -> DraftWriter:
-    """The draft writer of the current store (call only when `progress.store()` opened it)."""
+def writer() -> ScratchWriter:
+    """The scratch writer of the current store (call only when `progress.store()` opened it)."""
     url = os.environ.get(ENV_URL)
     found = _writers.get(url)  # a dict lookup: this is on every script run's path
     if found is None:
         with _writers_lock:
-            found = _writers.get(url) or _writers.setdefault(url, DraftWriter(progress.store()))
+            found = _writers.get(url) or _writers.setdefault(url, ScratchWriter(progress.store()))
     return found
 
 
@@ -44,36 +40,37 @@ def _where():
 
 
 def load(key: str) -> Any | None:
-    """The profile's draft for this screen, or None."""
+    """The profile's scratch work for this screen, or None."""
     db, pid = _where()
     if db is None:
         return None
     waiting, value = writer().pending(pid, key)  # put a moment ago, not written yet
     if not waiting:
         try:
-            value = load_draft(db, pid, key)
+            value = load_scratch(db, pid, key)
         except TutorError:
             return None
-    st.session_state[_LAST.format(key=key, profile=pid)] = encode_draft(key, value)
+    page_state(SavedState).scratch[key, pid] = encode_scratch(key, value)
     return value
 
 
 def sync(key: str, value: Any) -> None:
-    """Save `value` as this screen's draft when it differs from what was saved last (encoded once:
+    """Save `value` as this screen's scratch work when it differs from what was saved last (encoded once:
     the same text is compared and handed to the writer)."""
     try:
-        encoded = encode_draft(key, value)
+        encoded = encode_scratch(key, value)
     except ValueError:
-        return  # too large to be a draft: the next change tries again
+        return  # too large to keep: the next change tries again
     db, pid = _where()
-    if db is None or st.session_state.get(_LAST.format(key=key, profile=pid)) == encoded:
+    # what this session last wrote for the profile: the same is not written again
+    if db is None or page_state(SavedState).scratch.get((key, pid)) == encoded:
         return
     writer().put_encoded(pid, key, encoded)
-    st.session_state[_LAST.format(key=key, profile=pid)] = encoded
+    page_state(SavedState).scratch[key, pid] = encoded
 
 
 def clear(key: str) -> None:
     db, pid = _where()
-    st.session_state.pop(_LAST.format(key=key, profile=pid), None)
+    page_state(SavedState).scratch.pop((key, pid), None)
     if db is not None:
         writer().put(pid, key, None)

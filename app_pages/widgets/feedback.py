@@ -17,6 +17,7 @@ import streamlit as st
 from app_pages.flows.exercises import format_value
 from app_pages.flows.question_session import Graded, QuestionSession, kind_of
 from app_pages.state import lang as current_lang
+from app_pages.state import widget_value
 from app_pages.widgets.answer_inputs import answer_label
 from app_pages.widgets.bank_text import bank_images, bank_markdown, images_as_text
 from tutor.i18n import t
@@ -174,7 +175,7 @@ def rating_panel(rating: int | None, due: datetime | None,
         widget = f"{key}.rating.{rating}"  # a new widget once the rating changed
 
         def changed() -> None:
-            picked = st.session_state.get(widget)
+            picked = widget_value(widget)
             if picked is not None and picked != rating:
                 on_change(picked)
 

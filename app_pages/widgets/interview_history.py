@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_pages.state import current_profile_id
 from app_pages.widgets import progress
+from app_pages.widgets.current_profile import current_profile_id
 from tutor.interview import HISTORY_SETTING, add_to_history, history_entry
 from tutor.store import TutorError, utc_now
 

@@ -12,6 +12,14 @@ from collections.abc import Callable
 import streamlit as st
 
 from app_pages.flows import question_session as flow
+from app_pages.state import (
+    InterviewAnswers,
+    leave_notice,
+    page_state,
+    set_widget_value,
+    take_notice,
+    widget_value,
+)
 from app_pages.widgets import answer_inputs as inputs
 from tutor.i18n import t
 
@@ -23,17 +31,17 @@ def suggested_ticks(question, answer: str) -> set[str]:
     return set(suggest_ticks(question.rubric, answer))
 
 
-SUGGESTED_SLOT = "interview_view.suggested"  # one per session: (visit key, answer, ticks)
 
 
 def _suggested_once(question, answer: str, key: str) -> set[str]:
     # The answer is fixed once the model answer is shown: match it once per visit, not on every
     # run that draws the rubric (each match normalizes the answer once per keyword). One slot,
     # not one key per visit, so the session state does not grow with every question.
-    kept = st.session_state.get(SUGGESTED_SLOT)
+    answers = page_state(InterviewAnswers)
+    kept = answers.suggested
     if kept is None or kept[:2] != (key, answer):
         kept = (key, answer, frozenset(suggested_ticks(question, answer)))
-        st.session_state[SUGGESTED_SLOT] = kept
+        answers.suggested = kept
     return set(kept[2])
 
 
@@ -52,13 +60,13 @@ def interview_question(question, session: flow.QuestionSession, lang: str, *, ke
         right.button(t("practice.dont_know", lang), icon=":material/help:", key=f"{key}.give_up",
                      width="stretch", on_click=flow.give_up, args=(session, question),
                      kwargs={"record": record, "mode": mode})
-        if st.session_state.pop(f"{key}.notice", None):
+        if take_notice(key):
             st.warning(t("practice.empty_answer", lang))
         return
 
     if session.answer_shown:
         st.caption(t("practice.your_answer", lang))
-        st.text(session.draft_answer)  # the learner's words, never Markdown/HTML
+        st.text(session.held_answer)  # the learner's words, never Markdown/HTML
     with st.expander(t("practice.model_answer", lang), expanded=True, icon=":material/record_voice_over:"):
         st.markdown(question.model_answer.get(lang))
 
@@ -67,14 +75,10 @@ def interview_question(question, session: flow.QuestionSession, lang: str, *, ke
     if session.answer_shown:
         # assessed once: whether the store counted it or recorded it as practice
         assessed = session.last is not None
-        ticked = rubric_form(question, _suggested_once(question, session.draft_answer, key), lang,
+        ticked = rubric_form(question, _suggested_once(question, session.held_answer, key), lang,
                              key=key, locked=assessed)
         if ticked is not None and not assessed:
-            graded = flow.submit(session, question,
-                                 {"text": session.draft_answer, "ticked": ticked},
-                                 confidence=session.draft_confidence or "medium", lang=lang)
-            flow.save(session, question, graded, record=record, mode=mode)
-            session.revealed = True
+            flow.confirm_ticks(session, question, ticked, lang=lang, record=record, mode=mode)
     last = session.last
     if last is None:
         return
@@ -100,7 +104,7 @@ def _show_model_answer(session: flow.QuestionSession, question, key: str, *, rec
     # A callback runs before the rerun, so the model answer shows in this very run.
     text = inputs.interview_answer(key)
     if not text.strip():
-        st.session_state[f"{key}.notice"] = True
+        leave_notice(key)
         return
     flow.show_model_answer(session, question, text, inputs.confidence_of(key), record=record,
                            mode=mode)
@@ -129,16 +133,16 @@ def rubric_form(question, suggested: set[str], lang: str, *, key: str,
     Confirming is recorded by the button's callback, before the script runs, so the run that
     confirms already draws the form locked: Confirm is never drawn enabled after it has done its
     job (a double click finds it disabled, and Streamlit ignores a disabled button's click)."""
-    confirmed_key = f"{key}.confirmed_ticks"
+    confirmed_ticks = page_state(InterviewAnswers).confirmed_ticks
     tick_keys = {p.id: f"{key}.tick.{p.id}" for p in question.rubric}
 
     def confirm() -> None:
-        ticks = [pid for pid, k in tick_keys.items() if st.session_state.get(k)]
-        st.session_state[confirmed_key] = ticks
+        ticks = [pid for pid, k in tick_keys.items() if widget_value(k)]
+        confirmed_ticks[key] = ticks
         for pid, k in tick_keys.items():  # keep the confirmed ticks on the locked checkboxes
-            st.session_state[k] = pid in ticks
+            set_widget_value(k, pid in ticks)
 
-    confirmed = st.session_state.get(confirmed_key)
+    confirmed = confirmed_ticks.get(key)
     locked = locked or confirmed is not None
     with st.form(f"{key}.rubric_form", border=True):
         st.markdown(f"**{t('practice.rubric', lang)}**")

@@ -7,10 +7,11 @@ from datetime import datetime
 
 import streamlit as st
 
+from app_pages import state
 from app_pages.flows.plain_text import markdown_escaped
+from app_pages.state import InterviewAnswers, page_state, tr, tr_n
 from app_pages.state import lang as current_lang
-from app_pages.state import tr, tr_n
-from app_pages.widgets import flow_state
+from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.resources import question_title
 from grader import Verdict
 from tutor.interview import QuestionTime, summarize
@@ -26,7 +27,6 @@ def _clock(seconds: float) -> str:
 # when it loses focus, so this puts the words typed up to 00:00 on the server before the page
 # submits them. Our own constant script; nothing of the learner's is in it.
 _RELEASE_TYPING = "<script>document.activeElement && document.activeElement.blur();</script>"
-_EXPIRED_TICKS = "interview.expired_ticks"  # timer ticks since 00:00 in the answer stage
 
 
 @st.fragment(run_every=1.0)
@@ -40,16 +40,16 @@ def interview_timer(session) -> None:
                     text=tr("interview.time_left", clock=_clock(left)))
         if left <= 0:
             st.warning(tr("interview.time_up"), icon=":material/timer_off:")
-    current = flow_state.interview_session()
+    current = state.interview_session(current_profile_id())
+    answers = page_state(InterviewAnswers)
     if not (left <= 0 and current is not None and current.stage == "answer"):
-        st.session_state.pop(_EXPIRED_TICKS, None)
+        answers.expired_ticks = 0
         return
-    ticks = st.session_state.get(_EXPIRED_TICKS, 0)
-    st.session_state[_EXPIRED_TICKS] = ticks + 1
+    ticks, answers.expired_ticks = answers.expired_ticks, answers.expired_ticks + 1
     if ticks == 0:
         st.html(_RELEASE_TYPING, unsafe_allow_javascript=True)
     else:
-        st.session_state.pop(_EXPIRED_TICKS, None)
+        answers.expired_ticks = 0
         st.rerun(scope="app")
 
 
@@ -75,7 +75,7 @@ def stage_outcome(question, run, lang: str) -> None:
 
 
 def _practise(question_id: str) -> None:
-    flow_state.request_practice(question_id)
+    state.request_practice(question_id)
 
 
 def summary_view(session, bank, lang: str, *, on_again) -> None:

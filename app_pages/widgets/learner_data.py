@@ -7,44 +7,45 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages.flows.plain_text import markdown_escaped
-from app_pages.state import current_profile_id, lang, tr
+from app_pages.state import lang, leave_notice, set_widget_value, take_notice, tr, widget_value
+from app_pages.widgets.current_profile import current_profile_id
 from tutor.class_view import LearnerRow
 from tutor.store import ProfileError, TutorError
 
 PICK_KEY = "classview.data.learner"
 CONFIRM_KEY = "classview.data.confirm"
-DONE_KEY = "classview.data.done"  # the last deletion's message, shown after the rerun
+DONE_KEY = "classview.data.done"  # its notice: the last deletion's message, after the rerun
 
 
 def _delete(db, row: LearnerRow, profile_name: str) -> None:
     from tutor.store.deletions import delete_learner
 
     me = current_profile_id()
-    typed = st.session_state.get(CONFIRM_KEY, "")
+    typed = widget_value(CONFIRM_KEY, "")
     name = markdown_escaped(profile_name)
     if typed != profile_name:
-        st.session_state[DONE_KEY] = ("error", tr("classview.data.not_confirmed", name=name))
+        leave_notice(DONE_KEY, ("error", tr("classview.data.not_confirmed", name=name)))
         return
     if row.profile_id == me:
-        st.session_state[DONE_KEY] = ("error", tr("classview.data.not_yourself"))
+        leave_notice(DONE_KEY, ("error", tr("classview.data.not_yourself")))
         return
     try:
         done = delete_learner(db, row.profile_id, by=f"instructor #{me}")
     except ProfileError:
-        st.session_state[DONE_KEY] = ("error", tr("classview.data.gone"))
+        leave_notice(DONE_KEY, ("error", tr("classview.data.gone")))
         return
     except TutorError as exc:
-        st.session_state[DONE_KEY] = ("error", exc.message(lang()))
+        leave_notice(DONE_KEY, ("error", exc.message(lang())))
         return
-    st.session_state[CONFIRM_KEY] = ""
-    st.session_state[DONE_KEY] = ("success", tr("classview.data.deleted", name=name,
-                                                attempts=done.attempts, record=done.id))
+    set_widget_value(CONFIRM_KEY, "")
+    leave_notice(DONE_KEY, ("success", tr("classview.data.deleted", name=name,
+                                          attempts=done.attempts, record=done.id)))
 
 
 def learner_data_section(db, rows: list[LearnerRow]) -> None:
     st.subheader(tr("classview.data.title"))
     st.caption(tr("classview.data.help"))
-    if (done := st.session_state.pop(DONE_KEY, None)) is not None:
+    if (done := take_notice(DONE_KEY)) is not None:
         kind, message = done
         (st.success if kind == "success" else st.error)(message)
     if not rows:

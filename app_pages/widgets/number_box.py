@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages.state import tr
+from app_pages.state import beside_widget, default_widget_value, keep_beside_widget, tr
 from app_pages.widgets.text_limits import limited
 
 MAX_TYPED = 40  # long enough to type a wrong number and read the message, short enough to show
@@ -34,16 +34,15 @@ def whole_number_box(label: str, *, low: int, high: int, default: int, key: str,
     goes to `message_to` (default: the box's container; a narrow column can send it below)."""
     where = container if container is not None else st
     say = message_to if message_to is not None else where
-    accepted_key = f"{key}.accepted"
-    st.session_state.setdefault(key, str(default))
+    default_widget_value(key, str(default))
     text = where.text_input(label, autocomplete="off",
                             help=tr("common.number_box.help", low=f"{low:,}", high=f"{high:,}"),
                             **limited(key, MAX_TYPED))  # anything longer is refused below
     value = parse_whole(text, low, high)
     if value is None:
-        kept = st.session_state.get(accepted_key, default)
+        kept = beside_widget(key, "accepted", default)
         say.error(tr("common.number_box.refused", low=f"{low:,}", high=f"{high:,}", kept=kept),
                     icon=":material/block:")
         return kept
-    st.session_state[accepted_key] = value
+    keep_beside_widget(key, "accepted", value)
     return value

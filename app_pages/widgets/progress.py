@@ -1,11 +1,10 @@
 """The progress store in the app's frame: the sidebar profile picker (drawn once, by the shell,
-before the page) and the attempt writer for the current profile. A store problem (corrupt, locked,
-unwritable file) is shown in the learner's language; the page keeps working without saving.
+before the page) and the recording of attempts for the current profile. The store and its attempt
+writer are opened in `app_pages.widgets.progress_store` (`store` and `attempt_writer` are used from
+here too); a store problem is shown in the learner's language and the page keeps working without
+saving.
 
-Attempts go through one `AttemptWriter` per store: put in this server's spool on disk (fsynced),
-then written in order by its thread and retried while the database is busy or down; a server
-restarted after a crash writes what its spool holds (the writer is made with the store, so it
-starts at once). The page waits up to `SAVE_WAIT_S` for the write (it takes milliseconds), and
+The page waits up to `SAVE_WAIT_S` for an attempt's write (it takes milliseconds), and
 `save_status` says where the session's answers are: "not saved yet" until one is durable (on disk
 here or in the database), "saved on this server" until the database has it, then "saved". Nothing
 claims more: the rating ("Recorded for review as …") comes only from the database's answer.
@@ -13,70 +12,36 @@ claims more: the rating ("Recorded for review as …") comes only from the datab
 
 from __future__ import annotations
 
-import os
-
 import streamlit as st
 
 from app_pages.flows.profiles import choose_profile, parse_profile_id
 from app_pages.state import (
     PROFILE_PARAM,
-    current_profile_id,
+    SavedState,
     keep_in_url,
     lang,
+    leave_notice,
+    page_state,
     set_current_profile,
+    set_widget_value,
+    take_notice,
     tr,
+    widget_value,
 )
-from app_pages.widgets import resources
+from app_pages.widgets.current_profile import current_profile_id
+from app_pages.widgets.progress_store import attempt_writer, store
 from tutor.i18n import LANGUAGES, t
-from tutor.store import (
-    ENV_URL,
-    AttemptWriter,
-    ProgressStore,
-    SaveState,
-    Spool,
-    StoreUnavailable,
-    TutorError,
-    database_tag,
-    spool_dir_for,
-)
+from tutor.store import ProgressStore, SaveState, StoreUnavailable, TutorError
 from tutor.store.records import MAX_ANSWER_CHARS
 
 SAVE_WAIT_S = 1.0
-SAVES_KEY = "progress.saves"  # this session's attempts whose saved state is still to be shown
 # How often the status line looks again while an answer is not in the database: a class of 300
 # with PostgreSQL down polls 60 times a second at 5 s (each a fragment run of one element).
 POLL_S = 5.0
 
 PICKER_KEY = "profile.picker"
 NEW_NAME_KEY = "profile.new_name"
-_CREATE_ERROR = "profile.create_error"
-
-
-@st.cache_resource(show_spinner=False)
-def _attempt_writer(url: str | None) -> AttemptWriter:
-    # One writer per store (`url` keys the cache): the sessions never compete for the write lock.
-    # Made, it first writes what a crashed server left in this store's spool.
-    db = resources.progress_store()
-    return AttemptWriter(db, spool=Spool(spool_dir_for(db.url), database=database_tag(db.url)))
-
-
-def attempt_writer() -> AttemptWriter | None:
-    """The server's attempt writer (None while the store cannot be opened)."""
-    try:
-        return _attempt_writer(os.environ.get(ENV_URL))
-    except StoreUnavailable:
-        return None
-
-
-def store() -> ProgressStore | None:
-    """The shared store, or None (with the reason in the sidebar) when it cannot be opened."""
-    try:
-        db = resources.progress_store()
-    except StoreUnavailable as exc:
-        st.sidebar.error(exc.message(lang()), icon=":material/database:")
-        return None
-    attempt_writer()  # with the store: a spool left by a crash is written at once
-    return db
+_CREATE = "profile.create"  # its notice: why "Create" made no profile
 
 
 def shown_name(name: str) -> str:
@@ -87,7 +52,7 @@ def shown_name(name: str) -> str:
 
 
 def profile_picker() -> None:
-    """Sidebar: the current profile and "New profile". Settles `state.current_profile_id()` for
+    """Sidebar: the current profile and "New profile". Settles `current_profile_id()` for
     this run (a profile deleted meanwhile falls back to the first) and writes it into the URL."""
     db = store()
     if db is None:
@@ -113,7 +78,7 @@ def profile_picker() -> None:
     names = {p.id: shown_name(p.name) for p in profiles}
     # The widget shows the current profile; it never holds it (a new profile, a fallback after a
     # deletion or a link's choice all land in the session first, then in the widget).
-    st.session_state[PICKER_KEY] = chosen.id
+    set_widget_value(PICKER_KEY, chosen.id)
     st.sidebar.selectbox(tr("profile.label"), ids, key=PICKER_KEY, format_func=names.get,
                          on_change=_picked)
     with st.sidebar.popover(tr("profile.new"), icon=":material/person_add:"):
@@ -122,24 +87,24 @@ def profile_picker() -> None:
             # over its limit with a message, and the typed name stays in the box to shorten.
             st.text_input(tr("profile.name"), key=NEW_NAME_KEY)
             st.form_submit_button(tr("profile.create"), on_click=_create, args=(db,))
-        if (problem := st.session_state.pop(_CREATE_ERROR, None)) is not None:
+        if (problem := take_notice(_CREATE)) is not None:
             st.error(problem, icon=":material/error:")
 
 
 def _picked() -> None:
-    set_current_profile(st.session_state[PICKER_KEY])
+    set_current_profile(widget_value(PICKER_KEY))
 
 
 def _create(db: ProgressStore) -> None:
     # A callback: it runs before the next script run, so the new profile is current (picker,
     # URL, page) in that very run.
     try:
-        made = db.create_profile(st.session_state.get(NEW_NAME_KEY, ""))
+        made = db.create_profile(widget_value(NEW_NAME_KEY, ""))
     except TutorError as exc:
-        st.session_state[_CREATE_ERROR] = exc.message(lang())
+        leave_notice(_CREATE, exc.message(lang()))
     else:
         set_current_profile(made.id)
-        st.session_state[NEW_NAME_KEY] = ""
+        set_widget_value(NEW_NAME_KEY, "")
 
 
 def recorder():
@@ -159,9 +124,9 @@ def recorder():
             return None
         pending = writer.submit(current_profile_id(), attempt)
         # answers already in the database were said "Saved." under their verdict: forgotten
-        waiting = [p for p in st.session_state.get(SAVES_KEY) or []
-                   if p.state in (SaveState.PENDING, SaveState.SPOOLED)]
-        st.session_state[SAVES_KEY] = [*waiting, pending]
+        saved = page_state(SavedState)
+        saved.saves = [*(p for p in saved.saves if p.state in (SaveState.PENDING, SaveState.SPOOLED)),
+                       pending]
         try:
             return pending.result(timeout=SAVE_WAIT_S)
         except TimeoutError:
@@ -178,7 +143,7 @@ def save_status() -> None:
     is only in memory, "Saved on this server" while one waits for the database on disk here,
     "Saved." once all are in the database (until the next answer). While one is not in the
     database the line looks again every `POLL_S` seconds."""
-    saves = st.session_state.get(SAVES_KEY) or []
+    saves = page_state(SavedState).saves
     if any(p.state in (SaveState.PENDING, SaveState.SPOOLED) for p in saves):
         st.fragment(_save_line, run_every=POLL_S)()
     elif saves:
@@ -186,7 +151,7 @@ def save_status() -> None:
 
 
 def _save_line() -> None:
-    saves = [p for p in st.session_state.get(SAVES_KEY) or [] if p.state is not SaveState.REFUSED]
+    saves = [p for p in page_state(SavedState).saves if p.state is not SaveState.REFUSED]
     states = {p.state for p in saves}
     # the container's key says the state to the browser tests and the load generator
     if SaveState.PENDING in states:

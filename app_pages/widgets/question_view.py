@@ -16,10 +16,18 @@ import streamlit as st
 
 from app_pages.flows import question_session as flow
 from app_pages.flows.exercises import tolerance_value
-from app_pages.state import current_profile_id, tr
+from app_pages.state import (
+    leave_notice,
+    take_notice,
+    take_unsaved_answers,
+    tr,
+    unsaved_answers,
+    widget_value,
+)
 from app_pages.widgets import answer_inputs as inputs
 from app_pages.widgets import feedback, recording
 from app_pages.widgets.bank_text import bank_markdown
+from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.interview_view import interview_question
 from tutor.i18n import t
 
@@ -58,7 +66,7 @@ def question_view(question, session: flow.QuestionSession, lang: str, *, key: st
     if kind == "interview":
         interview_question(question, session, lang, key=wkey, record=record, mode=mode,
                            rerate=rerate, go_to=go_to)
-        session.typed = inputs.typed_values(question, wkey)
+        session.keep_typed(inputs.typed_values(question, wkey))
         return
     if kind == "derivation":
         _derivation_givens(question, lang)
@@ -71,17 +79,17 @@ def question_view(question, session: flow.QuestionSession, lang: str, *, key: st
     inputs.draw_input(question, session, lang, wkey)
     inputs.confidence_input(wkey, lang)
     _buttons(question, session, lang, wkey, record=record, mode=mode)
-    notice = st.session_state.pop(f"{wkey}.notice", None)
+    notice = take_notice(wkey)
     if notice:
         st.warning(notice)
-    session.typed = inputs.typed_values(question, wkey)
+    session.keep_typed(inputs.typed_values(question, wkey))
 
     last = session.last
     if last is not None:
         feedback.verdict(last, lang, kind, number=len(session.graded))
         # graded by Submit's callback: recorded now that the verdict is on its way (all of them,
         # in order, should a run have been cut short before recording one)
-        for graded in st.session_state.pop(f"{wkey}.unsaved", []):
+        for graded in take_unsaved_answers(wkey):
             flow.save(session, question, graded, record=record, mode=mode)
         if record is not None:
             recording.save_status()
@@ -126,15 +134,15 @@ def _submit(question, session: flow.QuestionSession, lang: str, wkey: str, recor
             mode: str) -> None:
     """Submit's callback: check the answer is complete and grade it."""
     answer = inputs.answer_from_state(question, wkey)
-    problem = _incomplete(question, answer, typed=st.session_state.get(f"{wkey}.lines"))
+    problem = _incomplete(question, answer, typed=widget_value(f"{wkey}.lines"))
     if problem:
-        st.session_state[f"{wkey}.notice"] = problem
+        leave_notice(wkey, problem)
         return
     graded = flow.submit(session, question, answer, confidence=inputs.confidence_of(wkey),
                          lang=lang)
     # Recorded by the run that follows, once the verdict is drawn: the learner does not wait for
     # the database write.
-    st.session_state.setdefault(f"{wkey}.unsaved", []).append(graded)
+    unsaved_answers(wkey).append(graded)
 
 
 def _incomplete(question, answer, *, typed: str | None = None) -> str | None:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages.state import current_profile_id, lang, tr
+from app_pages.state import lang, tr
 from app_pages.widgets import progress
+from app_pages.widgets.current_profile import current_profile_id
 from tutor.store import TutorError
 
 

@@ -13,21 +13,24 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app_pages.state import (
+    beside_widget,
+    forget_beside_widget,
+    keep_beside_widget,
+    set_widget_value,
+    widget_value,
+)
 from tutor.i18n import t
-
-
-def _cut_key(key: str) -> str:
-    return f"{key}.cut_from"
 
 
 def keep_what_fits(key: str, limit: int) -> None:
     """A change callback: cut the box's value to `limit` characters, remembering how long it was."""
-    value = st.session_state.get(key)
+    value = widget_value(key)
     if isinstance(value, str) and len(value) > limit:
-        st.session_state[key] = value[:limit]
-        st.session_state[_cut_key(key)] = len(value)
+        set_widget_value(key, value[:limit])
+        keep_beside_widget(key, "cut_from", len(value))
     else:
-        st.session_state.pop(_cut_key(key), None)
+        forget_beside_widget(key, "cut_from")
 
 
 def limited(key: str, limit: int) -> dict:
@@ -43,7 +46,7 @@ def fitting(text: str | None, limit: int) -> str:
 
 def cut_note(key: str, limit: int, lang: str, where=None) -> None:
     """Say, under the box, that a paste was cut: how long it was and what was kept."""
-    length = st.session_state.get(_cut_key(key))
+    length = beside_widget(key, "cut_from")
     if length:
         (where or st).warning(t("common.text_cut", lang, length=f"{length:,}",
                                 limit=f"{limit:,}", lost=f"{length - limit:,}"),

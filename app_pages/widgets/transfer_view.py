@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages.auth import import_policy
-from app_pages.state import tr, tr_n
+from app_pages.state import leave_notice, take_notice, tr, tr_n
 from app_pages.widgets import resources
+from app_pages.widgets.auth import import_policy
 from app_pages.widgets.uploader_css import uploader_css
 from tutor.store import TutorError
 from tutor.transfer import ImportPolicy, export_csv, export_json, import_json
 
-_FLASH = "dashboard.import_done"
+_DONE = "dashboard.import_done"  # its notice: what was imported, shown after the rerun
 _UPLOADER_BOX = "import_uploader"
 
 
@@ -73,10 +73,10 @@ def transfer_section(db, profile_id: int, lang: str) -> None:
             unknown = (tr_n("dashboard.import_unknown_kept", report.attempts_unknown,
                             questions=tr_n("dashboard.questions_n", report.questions_unknown))
                        if report.attempts_unknown else None)
-            st.session_state[_FLASH] = (done, unknown)
+            leave_notice(_DONE, (done, unknown))
             st.rerun()
-    if (flash := st.session_state.pop(_FLASH, None)) is not None:
-        done, unknown = flash
+    if (notice := take_notice(_DONE)) is not None:
+        done, unknown = notice
         st.success(done, icon=":material/check_circle:")
         if unknown:
             st.info(unknown, icon=":material/help:")

@@ -32,8 +32,7 @@ def open_app(page: str | None = None, lang: str = "en", **params) -> AppTest:
 
 def profile_state(at: AppTest, key: str):
     """The current profile's per-question state `key` ("practice.run", "interview.session"):
-    kept per profile (app_pages.widgets.flow_state)."""
-    from app_pages.state import PROFILE_KEY
-    from app_pages.widgets.flow_state import profile_key
+    kept per profile (app_pages.state)."""
+    from app_pages.state import PROFILE_KEY, profile_key
 
     return at.session_state[profile_key(key, at.session_state[PROFILE_KEY])]

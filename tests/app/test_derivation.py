@@ -10,7 +10,7 @@ import grader
 from app_pages.flows.derivation_check import (
     MAX_LINK_CHARS,
     Declarations,
-    DerivationDraft,
+    DerivationFields,
     NameProblem,
     declarations_from_text,
     parse_names,
@@ -93,18 +93,18 @@ def test_a_report_without_lines_is_never_all_verified():
     assert report.lines == () and not report.all_verified
 
 
-@given(st.builds(DerivationDraft, symbols=st.text(max_size=30), functions=st.text(max_size=30),
+@given(st.builds(DerivationFields, symbols=st.text(max_size=30), functions=st.text(max_size=30),
                  matrices=st.text(max_size=30), target=st.text(max_size=60),
                  lines=st.text(max_size=300), preset=st.text(max_size=30)))
 def test_a_draft_survives_its_link(draft):
     params = draft.params()
-    assert DerivationDraft.from_params(params) == (draft if params else None)
+    assert DerivationFields.from_params(params) == (draft if params else None)
     assert draft.link_length() == len(urlencode(params))
 
 
 def test_only_the_checkers_parameters_make_a_draft():
-    assert DerivationDraft.from_params({"lang": "en", "profile": "3"}) is None
-    assert DerivationDraft.from_params({"lines": "x\n2x", "q": "z"}) == DerivationDraft(lines="x\n2x")
+    assert DerivationFields.from_params({"lang": "en", "profile": "3"}) is None
+    assert DerivationFields.from_params({"lines": "x\n2x", "q": "z"}) == DerivationFields(lines="x\n2x")
 
 
 # ---- the page -----------------------------------------------------------------------------
@@ -195,7 +195,7 @@ def test_a_derivation_too_long_for_a_link_says_so_and_leaves_the_url(open_page):
     at = open_page("derivation")
     long_lines = ["x + x + x + x + x + x + x + x + x + x"] * 60
     at = fill(at, symbols="x", lines=long_lines)
-    assert DerivationDraft(symbols="x", lines="\n".join(long_lines)).link_length() > MAX_LINK_CHARS
+    assert DerivationFields(symbols="x", lines="\n".join(long_lines)).link_length() > MAX_LINK_CHARS
     assert "lines" not in at.query_params and "symbols" not in at.query_params
     assert any("too long to fit in a link" in c.value for c in at.caption)
     assert any("Only the first 40 of your 60 lines" in w.value for w in at.warning)

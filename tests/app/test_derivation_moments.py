@@ -4,7 +4,7 @@ groups, zero means) read into the request, kept in a share link, and a preset th
 import grader
 from app_pages.flows.derivation_check import (
     Declarations,
-    DerivationDraft,
+    DerivationFields,
     NameProblem,
     check_derivation,
     declarations_from_text,
@@ -47,9 +47,9 @@ def test_the_independent_case_follows_only_with_its_declaration():
 
 
 def test_the_boxes_travel_in_a_link():
-    draft = DerivationDraft(random="w, x", independent="w, x", zero_mean="w",
+    draft = DerivationFields(random="w, x", independent="w, x", zero_mean="w",
                             lines="D(w x)\nD(w) E[x^2]")
-    again = DerivationDraft.from_params(draft.params())
+    again = DerivationFields.from_params(draft.params())
     assert again == draft
     decl, _ = again.declarations()
     assert decl.independent == (("w", "x"),) and decl.zero_mean == ("w",)

@@ -7,11 +7,11 @@ import pytest
 import grader
 from app_pages.flows.derivation_check import (
     Declarations,
-    DerivationDraft,
+    DerivationFields,
     NameProblem,
     check_derivation,
     declarations_from_text,
-    draft_from_saved,
+    fields_from_saved,
 )
 from grader import StepStatus
 from tests.app.derivation_rows import REMARK, START, row_kinds
@@ -49,19 +49,19 @@ def test_a_request_without_the_new_fields_is_the_one_it_was():
 def test_an_old_share_link_opens_the_same_derivation():
     old = {"symbols": "x", "functions": "F", "lines": "diff(x + F(x), x)\n1 + F'(x)",
            "target": "1 + F'(x)"}
-    draft = DerivationDraft.from_params(old)
-    assert draft == DerivationDraft(symbols="x", functions="F", lines=old["lines"],
+    draft = DerivationFields.from_params(old)
+    assert draft == DerivationFields(symbols="x", functions="F", lines=old["lines"],
                                     target="1 + F'(x)")
     assert draft.params() == old
     assert draft.declarations()[0] == Declarations(symbols=("x",), functions=("F",))
 
 
 def test_the_new_fields_travel_in_the_link_and_in_a_saved_derivation():
-    draft = DerivationDraft(symbols="x", integers="n", families="x", positive="n",
+    draft = DerivationFields(symbols="x", integers="n", families="x", positive="n",
                             relations="x_{l+1} = x_l + 1", lines="x_0")
-    assert DerivationDraft.from_params(draft.params()) == draft
-    assert draft_from_saved(draft.params()) == draft
-    assert draft_from_saved({"relations": "y" * 1001}) is None  # beyond its box's limit
+    assert DerivationFields.from_params(draft.params()) == draft
+    assert fields_from_saved(draft.params()) == draft
+    assert fields_from_saved({"relations": "y" * 1001}) is None  # beyond its box's limit
 
 
 BLOCK = ("因为 y = x + F(x)\n"
@@ -166,12 +166,12 @@ def test_the_page_the_bank_and_the_json_lines_request_share_one_schema():
 
 
 @pytest.mark.parametrize(("lines", "boxes", "status"), [
-    ("\\sqrt{x}\\sqrt{x}\nx", {"positive": "x"}, LineStatus.VERIFIED),
-    ("x\n\\sqrt{x}\\sqrt{x}", {"positive": "x"}, LineStatus.VERIFIED),
-    ("\\sqrt{x}\\sqrt{x}\nx", {}, LineStatus.BROKEN),
-    ("x\n\\sqrt{x}\\sqrt{x}", {}, LineStatus.BROKEN),  # the rule holds both ways round
-    ("\\operatorname{sign}(x)\n1", {"positive": "x"}, LineStatus.VERIFIED),
-    ("\\operatorname{sign}(x)\n1", {"nonnegative": "x"}, LineStatus.BROKEN),  # x = 0
+    ("\\sqrt{x}\\sqrt{x}\nx", {"positive": "x"}, StepStatus.VERIFIED),
+    ("x\n\\sqrt{x}\\sqrt{x}", {"positive": "x"}, StepStatus.VERIFIED),
+    ("\\sqrt{x}\\sqrt{x}\nx", {}, StepStatus.DOES_NOT_FOLLOW),
+    ("x\n\\sqrt{x}\\sqrt{x}", {}, StepStatus.DOES_NOT_FOLLOW),  # the rule holds both ways round
+    ("\\operatorname{sign}(x)\n1", {"positive": "x"}, StepStatus.VERIFIED),
+    ("\\operatorname{sign}(x)\n1", {"nonnegative": "x"}, StepStatus.DOES_NOT_FOLLOW),  # x = 0
 ])
 def test_the_domain_boxes_reach_the_grader(lines, boxes, status):
     decl, problems = declarations_from_text("x", "", "", **boxes)

@@ -7,8 +7,8 @@ import pytest
 from app_pages.flows.derivation_check import (
     FIELD_LIMITS,
     SHARE_PARAM,
-    DerivationDraft,
-    draft_from_saved,
+    DerivationFields,
+    fields_from_saved,
     parse_share,
 )
 from tests.app.learner_fixtures import button, database_url, open_page  # noqa: F401
@@ -43,11 +43,11 @@ def test_an_unknown_or_malformed_share_id_says_so_or_is_ignored(open_page, share
 
 
 def test_a_saved_derivation_is_read_back_like_any_input():
-    assert draft_from_saved({"lines": "x", "symbols": "x"}) == DerivationDraft(symbols="x", lines="x")
-    assert draft_from_saved({"lines": 3}) is None
-    assert draft_from_saved({"lines": "x" * (FIELD_LIMITS["lines"] + 1)}) is None
-    assert draft_from_saved({"evil": "x"}) is None
-    assert draft_from_saved(["x"]) is None
+    assert fields_from_saved({"lines": "x", "symbols": "x"}) == DerivationFields(symbols="x", lines="x")
+    assert fields_from_saved({"lines": 3}) is None
+    assert fields_from_saved({"lines": "x" * (FIELD_LIMITS["lines"] + 1)}) is None
+    assert fields_from_saved({"evil": "x"}) is None
+    assert fields_from_saved(["x"]) is None
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -6,11 +6,11 @@ import pytest
 
 import grader
 from app_pages.flows.derivation_check import (
-    DerivationDraft,
+    DerivationFields,
     NameProblem,
     check_derivation,
     declarations_from_text,
-    draft_from_saved,
+    fields_from_saved,
 )
 from grader import StepStatus
 from quizbank.text_derivations import text_derivations
@@ -43,10 +43,10 @@ def test_a_request_without_vectors_is_the_one_it_was():
 
 
 def test_the_vectors_travel_in_the_link_and_in_a_saved_derivation():
-    draft = DerivationDraft(matrices="W", vectors="x, y", lines="\\nabla_x L")
-    assert DerivationDraft.from_params(draft.params()) == draft
-    assert draft_from_saved(draft.params()) == draft
-    assert draft_from_saved({"vectors": "x" * 301}) is None  # beyond its box's limit
+    draft = DerivationFields(matrices="W", vectors="x, y", lines="\\nabla_x L")
+    assert DerivationFields.from_params(draft.params()) == draft
+    assert fields_from_saved(draft.params()) == draft
+    assert fields_from_saved({"vectors": "x" * 301}) is None  # beyond its box's limit
 
 
 @pytest.mark.parametrize(("lang", "words"), [("en", "row vector"), ("zh", "行向量")])

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app_pages.state import AuthorPage, page_key
 from grader import Verdict
 from quizbank.author_templates import template_yaml
 from tests.app.shell_helpers import APP, TIMEOUT
@@ -56,7 +57,7 @@ def test_save_writes_into_the_instructor_folder_and_the_bank_sees_it(instructor_
     at = open_page("author")
     at.toggle(key="author.plain").set_value(True).run()
     at.text_area[0].set_value(template_yaml("expression", "apptest-formula")).run()
-    at.text_input(key=f"author.file.{at.session_state['author.version']}").set_value(
+    at.text_input(key=f"author.file.{at.session_state[page_key(AuthorPage)].version}").set_value(
         "mine.yaml").run()
     at.button(key="author.save_button").click().run()
     assert not at.exception, at.exception
@@ -90,7 +91,7 @@ def test_save_is_refused_while_an_author_test_fails(instructor_env, lang, refuse
 
 def test_a_save_refused_for_its_file_name_says_why_without_placeholders(instructor_env):
     at = open_page("author")
-    at.text_input(key=f"author.file.{at.session_state['author.version']}").set_value(
+    at.text_input(key=f"author.file.{at.session_state[page_key(AuthorPage)].version}").set_value(
         "../out.yaml").run()
     at.button(key="author.save_button").click().run()
     text = "\n".join(e.value for e in at.error)
@@ -120,7 +121,7 @@ def test_the_author_page_opens_as_it_is_with_the_preview_in_the_interface_langua
     # The template box names the template in the editor, and the preview opens on the
     # interface's language (st.tabs shows its first tab).
     assert at.selectbox(key="author.kind").value == "numeric"
-    assert "type: numeric" in at.session_state["author.text"]
+    assert "type: numeric" in at.session_state[page_key(AuthorPage)].source
     assert [t.label for t in at.tabs][0] == first_tab
 
 

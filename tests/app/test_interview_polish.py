@@ -7,8 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from app_pages.state import PROFILE_KEY
-from app_pages.widgets.flow_state import profile_key
+from app_pages.state import PROFILE_KEY, profile_key
 from tests.app.learner_fixtures import button, database_url, open_page, texts  # noqa: F401
 from tests.app.shell_helpers import profile_state
 from tutor.store import ProgressStore, utc_now

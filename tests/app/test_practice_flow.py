@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app_pages.flows import practice
-from app_pages.flows.practice import Filters, PracticeRun
+from app_pages.flows.practice import Filters, QuestionQueue
 from tests.app.learner_bank import fixture_bank
 
 BANK = fixture_bank()
@@ -45,7 +45,7 @@ def test_pick_next_of_nothing_is_none():
 
 
 def test_run_next_opens_fresh_sessions_and_remembers_recent():
-    run = PracticeRun(rng=random.Random(3))
+    run = QuestionQueue(rng=random.Random(3))
     ids = practice.matching_ids(BANK, Filters())
     seen = [run.next(BANK.questions, ids).question_id for _ in range(4)]
     assert len(set(seen)) == 4  # no repeat inside the recent window
@@ -54,10 +54,10 @@ def test_run_next_opens_fresh_sessions_and_remembers_recent():
 
 
 def test_resume_keeps_widget_keys_fresh_for_later_visits():
-    run = PracticeRun(rng=random.Random(0))
+    run = QuestionQueue(rng=random.Random(0))
     session = run.open(BANK.questions["fx-choice"])
     session.serial = 7  # as a draft from an earlier browser session may say
-    other = PracticeRun(rng=random.Random(0))
+    other = QuestionQueue(rng=random.Random(0))
     other.resume(session)
     assert other.current is session and other.open(BANK.questions["fx-numeric"]).serial == 8
 
@@ -85,7 +85,7 @@ def test_any_url_gives_valid_filters(params):
 
 
 def test_the_url_round_trips_the_question_and_the_filters():
-    run = PracticeRun(rng=random.Random(0))
+    run = QuestionQueue(rng=random.Random(0))
     session = run.open(BANK.questions["fx-choice"])
     filters = Filters(("jacobian",), ("choice", "numeric"), ())
     params = practice.practice_params(session, filters)

@@ -1,5 +1,5 @@
 """The current profile: chosen once in the app's frame (the shell's sidebar), kept in the URL,
-read by every page through `app_pages.state.current_profile_id`."""
+read by every page through `app_pages.widgets.current_profile.current_profile_id`."""
 
 import pytest
 from streamlit.testing.v1 import AppTest

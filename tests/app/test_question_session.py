@@ -176,6 +176,20 @@ def test_an_interview_answer_is_recorded_when_the_model_answer_is_shown(store):
     assert graded.counted and graded.rating == assessed.rating == store.list_cards(me.id)[0].last_rating
 
 
+def test_confirming_the_ticks_assesses_the_held_answer_and_shows_the_solution(store):
+    # the event the interview widget sends (it set `session.revealed` itself before)
+    me = store.create_profile("Ada")
+    session = opened(INTERVIEW, now=None)
+    flow.show_model_answer(session, INTERVIEW, "identity", "high", record=writer(store, me.id))
+    assert not session.revealed
+    graded = flow.confirm_ticks(session, INTERVIEW, ["identity"], lang="en",
+                                record=writer(store, me.id))
+    (row,) = store.list_attempts(me.id)  # the held answer, assessed: one row
+    assert (row.unassessed, row.verdict, row.answer) == (False, "correct", "identity")
+    assert session.revealed and session.last.rubric.verdict == "correct"
+    assert graded.counted and graded.confidence == "high"
+
+
 def test_ticks_given_while_the_held_answer_waits_in_the_spool_assess_it(store):
     # The database is away: the answer recorded with the model answer is queued (the page gets
     # no record back, so no row id), then the ticks are queued after it. Written in order once
@@ -210,7 +224,7 @@ def test_model_answer_then_skip_then_reopen_and_tick_is_practice(store):
     flow.show_model_answer(again, INTERVIEW, "the identity term", "high",
                            record=writer(store, me.id))
     graded = flow.save(again, INTERVIEW, answer(
-        again, INTERVIEW, {"text": again.draft_answer, "ticked": ["identity"]}),
+        again, INTERVIEW, {"text": again.held_answer, "ticked": ["identity"]}),
         record=writer(store, me.id))
     assert (graded.phase, graded.rating) == (Phase.REPEAT, None)
     assert [(a.counted, a.verdict) for a in store.list_attempts(me.id)] == [
@@ -242,20 +256,33 @@ def test_the_draft_brings_back_tries_hints_typed_text_and_results():
     answer(session, NUMERIC, WRONG)
     answer(session, NUMERIC, UNREADABLE)
     session.typed = {"text": "[0.4, 2.0", "confidence": "high"}
-    restored = flow.from_draft(flow.to_draft(session), NUMERIC)
+    restored = flow.from_scratch(flow.to_scratch(session), NUMERIC)
     assert restored == session
 
 
 def test_a_draft_of_an_interview_answer_round_trips():
     session = opened(INTERVIEW)
     session.show_model_answer("identity, and never vanish", "high")
-    answer(session, INTERVIEW, {"text": session.draft_answer, "ticked": ["identity", "never-vanish"]})
-    assert flow.from_draft(flow.to_draft(session), INTERVIEW) == session
+    answer(session, INTERVIEW, {"text": session.held_answer, "ticked": ["identity", "never-vanish"]})
+    assert flow.from_scratch(flow.to_scratch(session), INTERVIEW) == session
+
+
+def test_scratch_work_saved_before_the_renames_reads_back():
+    # as stored before `draft_answer` became `held_answer`: the stored names stay
+    saved = {"version": 1, "question_id": "fx-interview", "tries_allowed": 1, "variant": None,
+             "started_at": 1700000000.0, "hints_shown": 0, "graded": [], "revealed": False,
+             "serial": 3, "order_seed": 7, "typed": {"confidence": "high"},
+             "draft_answer": "identity", "draft_confidence": "high",
+             "unassessed_key": "k1", "held_saved": True}
+    session = flow.from_scratch(saved, INTERVIEW)
+    assert (session.held_answer, session.held_confidence, session.answer_shown) == (
+        "identity", "high", True)
+    assert flow.to_scratch(session) == saved
 
 
 @pytest.mark.parametrize("draft", [None, "x", {}, {"version": 99}, {"version": 1, "question_id": "fx-choice"}])
 def test_a_draft_that_is_not_this_questions_is_dropped(draft):
-    assert flow.from_draft(draft, NUMERIC) is None
+    assert flow.from_scratch(draft, NUMERIC) is None
 
 
 def test_a_generated_variant_is_built_once_and_graded_as_shown(monkeypatch):
@@ -270,7 +297,7 @@ def test_a_generated_variant_is_built_once_and_graded_as_shown(monkeypatch):
     keys = {ask: repr(session.variant.answers[ask]) for ask in question.asks}
     graded = answer(session, question, keys)
     assert graded.correct and len(built) == 1  # grading read the carried variant
-    restored = flow.from_draft(flow.to_draft(session), question)
+    restored = flow.from_scratch(flow.to_scratch(session), question)
     assert restored.variant == session.variant and len(built) == 1  # nor does a reload
 
 
@@ -311,9 +338,9 @@ def test_interview_attempt_carries_rubric_flags():
     session = opened(INTERVIEW)
     session.show_model_answer("identity, and never vanish", "medium")
     recorded = []
-    graded = flow.submit(session, INTERVIEW, {"text": session.draft_answer,
+    graded = flow.submit(session, INTERVIEW, {"text": session.held_answer,
                                               "ticked": ["identity", "never-vanish"]},
-                         confidence=session.draft_confidence, lang="en", now=130.0)
+                         confidence=session.held_confidence, lang="en", now=130.0)
     flow.save(session, INTERVIEW, graded, record=recorded.append, mode="interview")
     (attempt,) = recorded
     assert attempt.answer == "identity, and never vanish"

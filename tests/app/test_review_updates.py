@@ -3,7 +3,7 @@ answer at once (not after Next), and an ordering question is shuffled anew on ev
 
 from datetime import timedelta
 
-from app_pages.flows.practice import PracticeRun
+from app_pages.flows.practice import QuestionQueue
 from app_pages.widgets.answer_inputs import shuffled_steps
 from grader import Verdict
 from tests.app.learner_bank import fixture_bank
@@ -53,6 +53,6 @@ def test_an_ordering_question_is_shuffled_anew_on_every_visit():
     question = BANK.questions["fx-ordering"]
     orders = set()
     for _ in range(12):  # a new browser session each time: the first visit used to look the same
-        session = PracticeRun().open(question)
+        session = QuestionQueue().open(question)
         orders.add(tuple(s.id for s in shuffled_steps(question, session.order_seed)))
     assert len(orders) > 1

@@ -13,7 +13,7 @@ from app_pages.flows.derivation_check import SHARE_KEY_PREFIX, new_share_token, 
 from tests.e2e.learner_steps import main, open_url
 from tutor.i18n import t
 from tutor.store import ProgressStore
-from tutor.store.drafts import save_draft
+from tutor.store.scratch import save_scratch
 
 QUESTION = "basics-residual-block-form"
 PROMPT = {"en": "A plain network block is written", "zh": "普通神经网络模块写为"}
@@ -36,7 +36,7 @@ def saved_share(app_server, name: str):
     try:
         profile = db.create_profile(name)
         token = new_share_token()
-        save_draft(db, profile.id, SHARE_KEY_PREFIX + token,
+        save_scratch(db, profile.id, SHARE_KEY_PREFIX + token,
                    {"symbols": "x", "lines": "x + x\n2 x"})
     finally:
         db.close()

@@ -14,9 +14,9 @@ from quizbank.authoring import (
     AuthorTestsFailed,
     SaveRefused,
     add_malrule,
-    check_draft,
+    check_source,
     question_yaml,
-    save_draft,
+    save_source,
 )
 from quizbank.grading import grade
 
@@ -41,7 +41,7 @@ questions:
 @pytest.mark.parametrize("kind", TYPES)
 def test_every_template_validates_and_passes_its_author_tests(kind):
     assert len(TYPES) == 7
-    draft = check_draft(template_yaml(kind), SHIPPED)
+    draft = check_source(template_yaml(kind), SHIPPED)
     assert draft.ok, draft.problems
     outcomes = run_question_tests(draft.question, lambda k: "-", grade, "en")
     assert all(o.passed for o in outcomes), [str(o) for o in outcomes]
@@ -56,7 +56,7 @@ def test_every_template_validates_and_passes_its_author_tests(kind):
 ])
 def test_validation_names_the_line_in_the_edited_text(edit, line, field, words):
     text = template_yaml("numeric").replace(*edit)
-    draft = check_draft(text, SHIPPED)
+    draft = check_source(text, SHIPPED)
     assert not draft.ok
     problem = draft.problems[0]
     assert words in problem.message
@@ -67,19 +67,19 @@ def test_validation_names_the_line_in_the_edited_text(edit, line, field, words):
 
 def test_an_id_already_in_the_bank_is_refused_unless_it_is_the_one_edited():
     text = template_yaml("numeric", SHIPPED_ID)
-    (problem,) = check_draft(text, SHIPPED).problems
+    (problem,) = check_source(text, SHIPPED).problems
     assert "duplicate id; also defined at" in problem.message and problem.line == 1
-    assert check_draft(text, SHIPPED, replaces=SHIPPED_ID).problems == ()
+    assert check_source(text, SHIPPED, replaces=SHIPPED_ID).problems == ()
 
 
 def test_followups_must_exist():
     text = template_yaml("interview").replace("followups: []", "followups: [no-such-question]")
-    (problem,) = check_draft(text, SHIPPED).problems
+    (problem,) = check_source(text, SHIPPED).problems
     assert problem.field == "followups[0]" and "no question has id" in problem.message
 
 
 def test_a_list_is_not_one_question():
-    assert "one question" in check_draft("- a\n- b\n", SHIPPED).problems[0].message
+    assert "one question" in check_source("- a\n- b\n", SHIPPED).problems[0].message
 
 
 @pytest.fixture
@@ -95,7 +95,7 @@ def live(folder):
 
 
 def test_save_appends_and_keeps_the_rest_of_the_file_as_it_was(folder):
-    path = save_draft(template_yaml("expression"), live(folder).bank, folder=folder,
+    path = save_source(template_yaml("expression"), live(folder).bank, folder=folder,
                       file_name="course.yaml")
     text = path.read_text(encoding="utf-8")
     assert text.startswith(MY_FILE)  # comments, order and spelling of the rest untouched
@@ -108,7 +108,7 @@ def test_save_replaces_the_edited_question_in_place(folder):
     bank = live(folder).bank
     edited = question_yaml(bank, "keep-me").replace("answer: 2.0", "answer: 3.0")
     assert "# a number" in edited  # its own comments come with it
-    save_draft(edited, bank, folder=folder, file_name="course.yaml", replaces="keep-me")
+    save_source(edited, bank, folder=folder, file_name="course.yaml", replaces="keep-me")
     text = (folder / "course.yaml").read_text(encoding="utf-8")
     assert "answer: 3.0" in text and "answer: 2.0" not in text
     assert text.count("id: keep-me") == 1 and "# the first question" in text
@@ -118,14 +118,14 @@ def test_saving_under_a_new_id_adds_a_question_and_keeps_the_old_one(folder):
     # Regression: the editor held another question after a save; saving it replaced the first.
     bank = live(folder).bank
     edited = question_yaml(bank, "keep-me").replace("id: keep-me", "id: renamed")
-    save_draft(edited, bank, folder=folder, file_name="course.yaml", replaces="keep-me")
+    save_source(edited, bank, folder=folder, file_name="course.yaml", replaces="keep-me")
     assert set(live(folder).bank.questions) - set(SHIPPED.questions) == {"keep-me", "renamed"}
 
 
 def test_an_invalid_question_is_never_written(folder):
     before = (folder / "course.yaml").read_text(encoding="utf-8")
     with pytest.raises(SaveRefused) as refused:
-        save_draft(template_yaml("numeric").replace("medium", "impossible"), live(folder).bank,
+        save_source(template_yaml("numeric").replace("medium", "impossible"), live(folder).bank,
                    folder=folder, file_name="course.yaml")
     assert refused.value.problems[0].field == "difficulty"
     assert (folder / "course.yaml").read_text(encoding="utf-8") == before
@@ -142,9 +142,9 @@ def failing_test_yaml() -> str:
 def test_a_question_whose_author_tests_fail_is_never_saved(folder):
     before = (folder / "course.yaml").read_text(encoding="utf-8")
     text = failing_test_yaml()
-    assert check_draft(text, live(folder).bank).ok  # it validates: only its tests fail
+    assert check_source(text, live(folder).bank).ok  # it validates: only its tests fail
     with pytest.raises(AuthorTestsFailed) as refused:
-        save_draft(text, live(folder).bank, folder=folder, file_name="course.yaml")
+        save_source(text, live(folder).bank, folder=folder, file_name="course.yaml")
     [problem] = refused.value.problems
     assert problem.field == "tests[0]" and "expects correct, the grader says wrong" in \
         problem.message
@@ -155,7 +155,7 @@ def test_a_question_whose_author_tests_fail_is_never_saved(folder):
 
 
 def test_a_question_whose_author_tests_pass_is_saved(folder):
-    save_draft(template_yaml("numeric"), live(folder).bank, folder=folder,
+    save_source(template_yaml("numeric"), live(folder).bank, folder=folder,
                file_name="course.yaml")
     assert "my-numeric-question" in live(folder).bank.questions
 
@@ -165,28 +165,28 @@ def test_a_prompt_in_one_language_validates_with_a_warning_naming_it(dropped, mi
     text = template_yaml("numeric")
     lines = text.splitlines(keepends=True)
     [k] = [k for k, line in enumerate(lines) if line.startswith(dropped)]
-    draft = check_draft("".join(lines[:k] + lines[k + 1:]), SHIPPED)
+    draft = check_source("".join(lines[:k] + lines[k + 1:]), SHIPPED)
     assert draft.ok  # one language is allowed: learners of the other see it
     [warning] = draft.warnings
     assert (warning.field, warning.missing) == ("prompt", missing)
     assert lines[warning.line - 1].startswith(("prompt:", "  zh:", "  en:"))
-    assert check_draft(text, SHIPPED).warnings == ()
+    assert check_source(text, SHIPPED).warnings == ()
 
 
 def test_warnings_name_nested_fields():
     text = template_yaml("choice")
-    draft = check_draft(text, SHIPPED)
+    draft = check_source(text, SHIPPED)
     assert draft.ok and draft.warnings == ()
     both = 'text: {zh: "$x + F(x)$", en: "$x + F(x)$"}'
     assert both in text
-    draft = check_draft(text.replace(both, 'text: {zh: "$x + F(x)$"}'), SHIPPED)
+    draft = check_source(text.replace(both, 'text: {zh: "$x + F(x)$"}'), SHIPPED)
     assert [(w.field, w.missing) for w in draft.warnings] == [("options[0].text", "en")]
 
 
 @pytest.mark.parametrize("file_name", ["../escape.yaml", "/etc/x.yaml", "a/b.yaml", "x.txt", ""])
 def test_file_names_stay_inside_the_folder(folder, file_name):
     with pytest.raises(SaveRefused):
-        save_draft(template_yaml("numeric"), live(folder).bank, folder=folder,
+        save_source(template_yaml("numeric"), live(folder).bank, folder=folder,
                    file_name=file_name)
 
 
@@ -194,7 +194,7 @@ def test_the_shipped_bank_is_never_written():
     first = sorted(SHIPPED_BANK.glob("*.yaml"))[0]
     before = first.read_text(encoding="utf-8")
     with pytest.raises(SaveRefused, match="shipped bank"):
-        save_draft(template_yaml("numeric"), SHIPPED, folder=SHIPPED_BANK, file_name=first.name)
+        save_source(template_yaml("numeric"), SHIPPED, folder=SHIPPED_BANK, file_name=first.name)
     with pytest.raises(SaveRefused, match="shipped bank"):
         add_malrule(SHIPPED, SHIPPED_ID, "x", {"en": "no"})
     assert first.read_text(encoding="utf-8") == before
@@ -204,7 +204,7 @@ def test_a_file_that_is_not_plain_yaml_is_never_parsed_by_the_round_trip_reader(
     (folder / "evil.yaml").write_text("questions: !!python/object/apply:os.system [echo hi]\n",
                                       encoding="utf-8")
     with pytest.raises(SaveRefused) as refused:
-        save_draft(template_yaml("numeric"), live(folder).bank, folder=folder,
+        save_source(template_yaml("numeric"), live(folder).bank, folder=folder,
                    file_name="evil.yaml")
     assert "tags are not allowed" in refused.value.problems[0].message
 
@@ -223,7 +223,7 @@ def test_templates_follow_the_glossary():
 
     terms = load_glossary()
     for kind in TYPES:
-        question = check_draft(template_yaml(kind), SHIPPED).question
+        question = check_source(template_yaml(kind), SHIPPED).question
         for text in question.localized_fields():
             for lang in ("zh", "en"):
                 assert text_violations(text.get(lang), lang, terms) == [], (kind, lang)
@@ -231,12 +231,12 @@ def test_templates_follow_the_glossary():
 
 def test_templates_are_bilingual():
     for kind in TYPES:
-        question = check_draft(template_yaml(kind), SHIPPED).question
+        question = check_source(template_yaml(kind), SHIPPED).question
         assert all(t.is_bilingual for t in question.localized_fields()), kind
 
 
 def test_shipped_question_text_can_be_opened_for_a_copy():
     text = question_yaml(SHIPPED, SHIPPED_ID)
     assert text.startswith(f"id: {SHIPPED_ID}")
-    assert check_draft(text, SHIPPED, replaces=SHIPPED_ID).ok
+    assert check_source(text, SHIPPED, replaces=SHIPPED_ID).ok
     assert Path(SHIPPED.location(SHIPPED_ID).path).exists()

@@ -14,9 +14,9 @@ from tutor.learner_data import main as learner_data
 from tutor.learner_data import retention_period
 from tutor.store import NewAttempt, ProfileError
 from tutor.store.deletions import Reason, delete_learner, deletion_log, purge_inactive
-from tutor.store.drafts import save_draft
 from tutor.store.identities import Seen, profile_for_identity
 from tutor.store.schema import attempts, cards, deletions, drafts, identities, profiles, settings
+from tutor.store.scratch import save_scratch
 
 from .conftest import T0
 
@@ -40,7 +40,7 @@ def test_a_deletion_removes_everything_the_learner_owns_and_records_it(store):
         _answer(store, ada.id, f"q{k}", T0 + k * DAY)
     _answer(store, bo.id, "q0", T0)
     store.set_setting(ada.id, "lang", "zh")
-    save_draft(store, ada.id, "practice:q9", "half an answer", now=T0)
+    save_scratch(store, ada.id, "practice:q9", "half an answer", now=T0)
 
     done = delete_learner(store, ada.id, by="instructor #7 Lee", now=T0 + 5 * DAY)
 
@@ -69,7 +69,7 @@ def test_the_retention_period_removes_only_learners_idle_longer_than_it(store):
     answered = store.create_profile("Answered", now=T0)
     _answer(store, answered.id, "q1", now - 100 * DAY)  # idle 100 days
     drafted = store.create_profile("Drafted", now=T0)
-    save_draft(store, drafted.id, "practice:q1", "x", now=now - 10 * DAY)
+    save_scratch(store, drafted.id, "practice:q1", "x", now=now - 10 * DAY)
     new = store.create_profile("New", now=now - 2 * DAY)
     boundary = store.create_profile("Boundary", now=now - 365 * DAY)  # exactly the period: goes
 

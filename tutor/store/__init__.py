@@ -3,7 +3,6 @@
 See tutor/README.md for the API.
 """
 
-from tutor.store.draft_writer import DraftWriter
 from tutor.store.engine import ENV_URL, default_database_path, resolve_database_url
 from tutor.store.errors import (
     PROFILE_ERROR_CODES,
@@ -14,6 +13,7 @@ from tutor.store.errors import (
 )
 from tutor.store.progress import ProgressStore, utc_now
 from tutor.store.records import AttemptRecord, NewAttempt, Profile
+from tutor.store.scratch_writer import ScratchWriter
 from tutor.store.spool import SPOOL_ENV, Spool, database_tag, spool_dir_for
 from tutor.store.writer import AttemptWriter, PendingAttempt, SaveState
 
@@ -23,7 +23,7 @@ __all__ = [
     "STORE_ERROR_CODES",
     "AttemptRecord",
     "AttemptWriter",
-    "DraftWriter",
+    "ScratchWriter",
     "NewAttempt",
     "PendingAttempt",
     "Profile",

@@ -27,10 +27,14 @@ from streamlit.errors import StreamlitSecretNotFoundError
 
 from app_pages.state import (
     PROFILE_PARAM,
+    SignInCheck,
     keep_in_url,
     language_switch,
+    leave_notice,
+    page_state,
     remember_language,
     set_current_profile,
+    take_notice,
     tr,
 )
 from tutor.roles import InstructorRule, Role
@@ -40,10 +44,7 @@ AUTH_SECTION = "auth"
 ROLES_SECTION = "roles"
 SIGN_IN_SECTION = "sign_in"
 IMPORTS_SECTION = "imports"
-BOUND_KEY = "account.bound"  # ((issuer, subject), profile id) of this session's identity
-# The sign-in that this session last found not signed out in the database (server-side).
-CHECKED_KEY = "account.sign_in_checked"
-SIGN_OUT_FAILED_KEY = "account.sign_out_failed"
+SIGN_OUT_FAILED = "account.sign_out_failed"  # its notice: "Sign out" could not be recorded
 
 
 def class_mode() -> bool:
@@ -74,10 +75,10 @@ def signed_in_profile_id() -> int | None:
     if not isinstance(subject, str) or not subject:
         return None
     identity = (str(claims.get("iss") or "oidc"), subject)
-    bound = st.session_state.get(BOUND_KEY)  # server-side: a browser cannot set it
+    bound = page_state(SignInCheck).bound  # server-side: a browser cannot set it
     if bound is not None and bound[0] == identity:
         return bound[1]
-    from app_pages.widgets.progress import store  # the store (SQLAlchemy) only when needed
+    from app_pages.widgets.progress_store import store  # the store (SQLAlchemy) only when needed
     from tutor.store import TutorError
     from tutor.store.identities import profile_for_identity, seen_in
 
@@ -90,7 +91,7 @@ def signed_in_profile_id() -> int | None:
         profile_id = profile_for_identity(db, *identity, str(name), seen=seen).id
     except TutorError:
         return None
-    st.session_state[BOUND_KEY] = (identity, profile_id)  # one lookup per session, not per run
+    page_state(SignInCheck).bound = (identity, profile_id)  # one lookup per session, not per run
     return profile_id
 
 
@@ -118,7 +119,7 @@ def current_sign_in() -> SignIn | None:
 def _sign_in_refused() -> str | None:
     """Why this session's sign-in cannot go on (the `account.*` message), or None when it can:
     too old or without the claims that bound it, or signed out (on any replica)."""
-    from app_pages.widgets.progress import store  # the store (SQLAlchemy) only when needed
+    from app_pages.widgets.progress_store import store  # the store (SQLAlchemy) only when needed
     from tutor.store import TutorError, utc_now
     from tutor.store.sign_outs import sign_in_ended
 
@@ -134,9 +135,9 @@ def _sign_in_refused() -> str | None:
         # The database cannot say: a session that it already vouched for carries on (a
         # database restart throws nobody out); a new one (a cookie brought in meanwhile, perhaps
         # a copied one) waits for it.
-        vouched = st.session_state.get(CHECKED_KEY) == sign_in.key
+        vouched = page_state(SignInCheck).checked == sign_in.key
         return None if vouched else "account.sign_in_unchecked"
-    st.session_state[CHECKED_KEY] = sign_in.key
+    page_state(SignInCheck).checked = sign_in.key
     return "account.sign_in_ended" if ended else None
 
 
@@ -172,7 +173,7 @@ def sign_in() -> None:
 
 def _login_screen(*, because: str | None = None) -> None:
     set_current_profile(None)
-    st.session_state.pop(BOUND_KEY, None)
+    page_state(SignInCheck).bound = None
     language_switch(st)  # above the title: a phone shows no sidebar until it is opened
     st.title(tr("common.app_name"))
     if because is not None:
@@ -187,7 +188,7 @@ def _sign_out() -> None:
     """"Sign out": the sign-in is recorded as over in the database first (every copy of the
     cookie then stops working, on every replica), then Streamlit clears the cookie. When the
     database cannot record it the learner stays signed in and is told, to try again."""
-    from app_pages.widgets.progress import store
+    from app_pages.widgets.progress_store import store
     from tutor.store import TutorError
     from tutor.store.sign_outs import end_sign_in
 
@@ -199,7 +200,7 @@ def _sign_out() -> None:
         except TutorError:
             recorded = False
         if not recorded:
-            st.session_state[SIGN_OUT_FAILED_KEY] = True
+            leave_notice(SIGN_OUT_FAILED)
             return
     st.logout()
 
@@ -212,7 +213,7 @@ def account_box() -> None:
     if role() is Role.INSTRUCTOR:
         st.sidebar.caption(tr("account.instructor"))
     st.sidebar.button(tr("account.logout"), icon=":material/logout:", on_click=_sign_out)
-    if st.session_state.pop(SIGN_OUT_FAILED_KEY, False):
+    if take_notice(SIGN_OUT_FAILED):
         st.sidebar.error(tr("account.sign_out_failed"), icon=":material/database:")
     remember_language(st.sidebar)  # for the login screen after signing out (a new session)
 

@@ -1,22 +1,22 @@
-"""Drafts written behind the learner's back: the newest value of each draft, in batches, by one
+"""Scratch work written behind the learner's back: the newest value of each key, in batches, by one
 thread.
 
-    writer = DraftWriter(store)
+    writer = ScratchWriter(store)
     writer.put(profile_id, "practice", {"question_id": "…", "typed": {…}})   # at once
-    writer.put(profile_id, "practice", None)        # the draft goes (clear)
+    writer.put(profile_id, "practice", None)        # the scratch value goes (clear)
     writer.pending(profile_id, "practice")          # (True, value) while not yet written
     writer.flush(timeout=1.0)
 
-A page saves its draft on most script runs (what was typed, the question on screen). Written in
+A page saves its scratch work on most script runs (what was typed, the question on screen). Written in
 the script run, each save was a transaction of its own on the path of every interaction. Here
-`put` only records the newest value of that draft and wakes the writer thread, which writes
-whatever is waiting in one transaction (`tutor.store.drafts.write_drafts`): under load many
-sessions' drafts share one commit, and a draft changed twice before it was written is written
+`put` only records the newest value of that key and wakes the writer thread, which writes
+whatever is waiting in one transaction (`tutor.store.scratch.write_scratch`): under load many
+sessions' scratch work shares one commit, and a value changed twice before it was written is written
 once. The value is written milliseconds later; a process killed in between loses those
-milliseconds of typing (a draft is scratch work). "Busy" (`locked`, or
+milliseconds of typing (it is scratch work). "Busy" (`locked`, or
 `unreachable` while PostgreSQL restarts) is retried with a growing pause
 (`tutor/store/retry.py`); a newer value put
-meanwhile replaces the one waiting. At interpreter exit the waiting drafts are written for up to
+meanwhile replaces the one waiting. At interpreter exit the waiting values are written for up to
 `EXIT_FLUSH_S` seconds.
 """
 
@@ -32,17 +32,17 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tutor.store.database import Database
-from tutor.store.drafts import encode_draft, write_drafts
 from tutor.store.retry import retry_while_busy
+from tutor.store.scratch import encode_scratch, write_scratch
 
 EXIT_FLUSH_S = 5.0
 _log = logging.getLogger(__name__)
 
-Key = tuple[int, str]  # (profile id, draft key)
+Key = tuple[int, str]  # (profile id, scratch key)
 
 
-class DraftWriter:
-    """The drafts waiting to be written to `store`, and the one thread that writes them."""
+class ScratchWriter:
+    """The scratch values waiting to be written to `store`, and the one thread that writes them."""
 
     def __init__(self, store: Database, *, first_delay: float = 0.05, max_delay: float = 2.0,
                  sleep: Callable[[float], None] = time.sleep) -> None:
@@ -60,19 +60,19 @@ class DraftWriter:
         atexit.register(self.flush, EXIT_FLUSH_S)
 
     def put(self, profile_id: int, key: str, value: Any) -> None:
-        """Save `value` (JSON-ready) as the draft, or clear it when `value` is None. ValueError
-        at once when the value is too large to be a draft or the key is not a draft key."""
-        self.put_encoded(profile_id, key, None if value is None else encode_draft(key, value))
+        """Save `value` (JSON-ready) as the scratch value, or clear it when `value` is None. ValueError
+        at once when the value is too large or the key is not a scratch key."""
+        self.put_encoded(profile_id, key, None if value is None else encode_scratch(key, value))
 
     def put_encoded(self, profile_id: int, key: str, encoded: str | None) -> None:
-        """`put` for a value already encoded by `tutor.store.drafts.encode_draft` (None: clear)."""
+        """`put` for a value already encoded by `tutor.store.scratch.encode_scratch` (None: clear)."""
         with self._lock:
             self._waiting[(profile_id, key)] = (encoded, datetime.now(UTC))
             self._ensure_thread()
             self._wake.notify()
 
     def pending(self, profile_id: int, key: str) -> tuple[bool, Any]:
-        """(True, value) when this draft has a value not yet written (None: a clear), so that a
+        """(True, value) when this key has a value not yet written (None: a clear), so that a
         reload in those milliseconds reads what was typed; (False, None) otherwise."""
         with self._lock:
             entry = self._waiting.get((profile_id, key)) or self._writing.get((profile_id, key))
@@ -81,7 +81,7 @@ class DraftWriter:
         return True, None if entry[0] is None else json.loads(entry[0])
 
     def flush(self, timeout: float | None = None) -> bool:
-        """Wait until every draft put so far is written (or given up); False on timeout."""
+        """Wait until every value put so far is written (or given up); False on timeout."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             with self._lock:
@@ -93,7 +93,7 @@ class DraftWriter:
 
     def _ensure_thread(self) -> None:  # with the lock held
         if self._thread is None or not self._thread.is_alive():
-            self._thread = threading.Thread(target=self._run, name="draft-writer", daemon=True)
+            self._thread = threading.Thread(target=self._run, name="scratch-writer", daemon=True)
             self._thread.start()
 
     def _run(self) -> None:
@@ -110,16 +110,16 @@ class DraftWriter:
         def take_newer_values() -> None:  # a newer value put meanwhile is written instead
             self.retries += 1
             with self._lock:
-                for draft_key in [k for k in batch if k in self._waiting]:
-                    batch[draft_key] = self._waiting.pop(draft_key)
+                for waiting_key in [k for k in batch if k in self._waiting]:
+                    batch[waiting_key] = self._waiting.pop(waiting_key)
 
         try:
             retry_while_busy(
-                lambda: write_drafts(self.store, [(pid, key, encoded, moment) for (pid, key),
+                lambda: write_scratch(self.store, [(pid, key, encoded, moment) for (pid, key),
                                                   (encoded, moment) in batch.items()]),
                 first_delay=self.first_delay, max_delay=self.max_delay, sleep=self._sleep,
                 before_retry=take_newer_values)
         except Exception as exc:  # noqa: BLE001 - scratch work: log it, keep the thread
-            _log.warning("%d drafts not saved: %s", len(batch), exc)
+            _log.warning("%d scratch values not saved: %s", len(batch), exc)
         else:
             self.batches += 1
