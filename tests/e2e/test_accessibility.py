@@ -1,0 +1,62 @@
+"""axe-core on every page of the app in both languages, and on Practice's main states (a verdict,
+the solution, an error): any serious or critical violation of a WCAG 2.0/2.1 A or AA rule fails
+(issue 31). The sidebar (navigation, language switch, profile picker) is audited with each page."""
+
+import pytest
+
+from app_pages import PAGES
+from tests.e2e.axe_audit import audit, report
+from tests.e2e.learner_steps import click, main, open_question, submit_and_verdict, type_formula
+from tutor.i18n import t
+
+LANGS = ("en", "zh")
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("url_path", [spec.url_path for spec in PAGES])
+def test_every_page_passes_axe(page, goto, url_path, lang):
+    goto(url_path, lang)
+    findings = audit(page)
+    assert not findings, report(f"/{url_path}?lang={lang}", findings)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_phone_layout_passes_axe_with_the_menu_open(page, goto, lang):
+    page.set_viewport_size(PHONE)
+    goto("practice", lang)
+    page.get_by_test_id("stExpandSidebarButton").click()
+    page.get_by_test_id("stSidebarNav").wait_for()
+    findings = audit(page)
+    assert not findings, report(f"a phone's open menu ({lang})", findings)
+
+
+def _answer(page, lang: str, text: str) -> None:
+    type_formula(page, t("practice.your_answer", lang), text)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_practice_with_a_verdict_passes_axe(page, app_url, lang):
+    open_question(page, app_url, "basics-residual-from-target", lang)
+    _answer(page, lang, "x - H(x)")
+    submit_and_verdict(page, t("practice.submit", lang))
+    findings = audit(page)
+    assert not findings, report(f"Practice with a verdict ({lang})", findings)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_practice_with_the_solution_shown_passes_axe(page, app_url, lang):
+    open_question(page, app_url, "basics-residual-from-target", lang)
+    click(page, t("practice.show_solution", lang))
+    main(page).locator(".st-key-verdict").wait_for()
+    findings = audit(page)
+    assert not findings, report(f"Practice with the solution shown ({lang})", findings)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_practice_with_an_unreadable_answer_passes_axe(page, app_url, lang):
+    open_question(page, app_url, "basics-residual-from-target", lang)
+    _answer(page, lang, "H(x) - (x")
+    main(page).get_by_text(t("practice.cannot_read_title", lang)).wait_for()
+    findings = audit(page)
+    assert not findings, report(f"Practice with an unreadable answer ({lang})", findings)
