@@ -31,7 +31,7 @@ def uploader_words(page) -> list[str]:
 def open_question(page, base_url: str, question_id: str, lang: str = "en") -> None:
     """Practice is the default page (URL "/"); `?q=` opens one question."""
     page.goto(f"{base_url}/?lang={lang}&q={question_id}")
-    page.wait_for_selector('[data-testid="stSidebarNav"]')
+    page.wait_for_selector('.st-key-site_nav')
     main(page).locator("h1").first.wait_for()
     wait_idle(page)
 
@@ -43,7 +43,7 @@ def open_url(page, url: str | None = None) -> None:
         page.reload()
     else:
         page.goto(url)
-    page.wait_for_selector('[data-testid="stSidebarNav"]', state="attached")
+    page.wait_for_selector('.st-key-site_nav', state="attached")
     main(page).locator("h1").first.wait_for()
     wait_idle(page)
 

@@ -3,6 +3,7 @@ the solution, an error): any serious or critical violation of a WCAG 2.0/2.1 A o
 (issue 31). The sidebar (navigation, language switch, profile picker) is audited with each page."""
 
 import pytest
+from playwright.sync_api import expect
 
 from app_pages import PAGES
 from tests.e2e.axe_audit import audit, report
@@ -26,7 +27,7 @@ def test_the_phone_layout_passes_axe_with_the_menu_open(page, goto, lang):
     page.set_viewport_size(PHONE)
     goto("practice", lang)
     page.get_by_test_id("stExpandSidebarButton").click()
-    page.get_by_test_id("stSidebarNav").wait_for()
+    page.locator(".st-key-site_nav").get_by_role("link").first.wait_for()
     findings = audit(page)
     assert not findings, report(f"a phone's open menu ({lang})", findings)
 
@@ -60,3 +61,24 @@ def test_practice_with_an_unreadable_answer_passes_axe(page, app_url, lang):
     main(page).get_by_text(t("practice.cannot_read_title", lang)).wait_for()
     findings = audit(page)
     assert not findings, report(f"Practice with an unreadable answer ({lang})", findings)
+
+
+def test_the_document_language_follows_the_switch(page, goto):
+    goto("practice", "zh")
+    assert page.evaluate("document.documentElement.lang") == "zh"
+    page.locator('[data-testid="stSidebar"]').get_by_text("English", exact=True).click()
+    expect(main(page).locator("h1").first).to_have_text("Practice")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_preview_and_the_verdict_are_announced(page, app_url, lang):
+    open_question(page, app_url, "basics-residual-from-target", lang)
+    announcer = page.locator("#tutor-announcer")
+    expect(announcer).to_have_attribute("aria-live", "polite")
+    _answer(page, lang, "H(x) - (x")
+    expect(announcer).to_contain_text(t("practice.cannot_read_title", lang))
+    _answer(page, lang, "x - H(x)")
+    expect(announcer).to_contain_text(t("practice.interpreted_as", lang))
+    submit_and_verdict(page, t("practice.submit", lang))
+    expect(announcer).to_contain_text(t("practice.wrong", lang))
