@@ -19,6 +19,7 @@ from app_pages.flows.explore import (
     residual_sum,
 )
 from app_pages.state import option_labels, tr
+from app_pages.widgets.chart_text import chart_numbers, series_table
 from app_pages.widgets.number_box import whole_number_box
 
 
@@ -62,6 +63,9 @@ def residual_demo() -> None:
     with right:
         st.altair_chart(grouped_bars(series, tr("explore.residual.component"),
                                      tr("explore.residual.value")), width="stretch")
+        chart_numbers(series_table(tr("explore.residual.component"),
+                                   [f"x{i + 1}" for i in range(len(data["x"]))],
+                                   {name: list(values) for name, values in series.items()}))
 
 
 @st.fragment
@@ -87,6 +91,7 @@ def multiplier_demo() -> None:
               tr("explore.multiplier.series_residual"): residual}
     st.altair_chart(log_lines(curve["depth"][1:], series, tr("explore.multiplier.axis_depth"),
                               tr("explore.multiplier.axis_multiplier")), width="stretch")
+    chart_numbers(series_table(tr("explore.multiplier.axis_depth"), curve["depth"][1:], series))
     if a == -1:
         st.warning(tr("explore.multiplier.zero_residual"), icon=":material/info:")
     elif a == 0:
@@ -162,6 +167,7 @@ def deep_mlp_demo() -> None:
     series = {tr("explore.mlp.series_plain"): plain, tr("explore.mlp.series_residual"): residual}
     st.altair_chart(log_lines(norms["layer"], series, tr("explore.mlp.axis_layer"),
                               tr("explore.mlp.axis_norm")), width="stretch")
+    chart_numbers(series_table(tr("explore.mlp.axis_layer"), norms["layer"], series))
     if first_plain > 0:
         st.caption(tr("explore.mlp.ratio", ratio=format_number(first_residual / first_plain)))
     if plain_dropped or residual_dropped:
