@@ -45,18 +45,18 @@ if attempts == 0:
 else:
     left, right = st.columns(2)
     with left:
-        st.subheader(tr("dashboard.activity"))
+        st.header(tr("dashboard.activity"))
         charts.draw(charts.activity_chart(data.daily))
         chart_numbers(charts.activity_numbers(data.daily))  # its text alternative
-        st.subheader(tr("dashboard.calibration"))
+        st.header(tr("dashboard.calibration"))
         st.caption(tr("dashboard.calibration_help"))
         charts.draw(charts.calibration_chart(data.calibration))
         chart_numbers(charts.calibration_numbers(data.calibration))  # its text alternative
     with right:
-        st.subheader(tr("dashboard.mastery_title"))
+        st.header(tr("dashboard.mastery_title"))
         charts.draw(charts.mastery_chart(data.mastery))
         chart_numbers(charts.mastery_numbers(data.mastery))  # its text alternative
-        st.subheader(tr("dashboard.reviews_due"))
+        st.header(tr("dashboard.reviews_due"))
         charts.draw(charts.due_chart(data.due))
         chart_numbers(charts.due_numbers(data.due))  # its text alternative
     attempts_table(data.attempts, lang())

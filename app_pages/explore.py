@@ -40,7 +40,7 @@ def gradient_multiplier_curve(a: float, depth: int) -> dict:
 
 @st.fragment
 def residual_demo() -> None:
-    st.subheader(tr("explore.residual.title"))
+    st.header(tr("explore.residual.title"))
     st.markdown(tr("explore.residual.intro"))
     left, right = st.columns([2, 3], gap="large")
     with left:
@@ -70,7 +70,7 @@ def residual_demo() -> None:
 
 @st.fragment
 def multiplier_demo() -> None:
-    st.subheader(tr("explore.multiplier.title"))
+    st.header(tr("explore.multiplier.title"))
     st.markdown(tr("explore.multiplier.intro"))
     st.latex(r"G_{\mathrm{plain}} = |a|^n, \qquad G_{\mathrm{residual}} = |1 + a|^n")
     left, right = st.columns(2)
@@ -114,7 +114,7 @@ NARROW_SCREEN_CSS = (  # our constant CSS, no learner text
 
 @st.fragment
 def norm_placement_demo() -> None:
-    st.subheader(tr("explore.norm.title"))
+    st.header(tr("explore.norm.title"))
     st.markdown(tr("explore.norm.intro"))
     variant = st.radio(tr("explore.norm.variant"), ("pre_ln", "post_ln"), horizontal=True,
                        format_func=option_labels(lambda v: f"explore.norm.{v}"),
@@ -146,7 +146,7 @@ def norm_placement_demo() -> None:
 
 @st.fragment
 def deep_mlp_demo() -> None:
-    st.subheader(tr("explore.mlp.title"))
+    st.header(tr("explore.mlp.title"))
     st.markdown(tr("explore.mlp.intro"))
     cols = st.columns(4)
     depth = cols[0].slider(tr("explore.mlp.depth"), *MLP_DEPTHS, 40, key="explore_mlp_depth")

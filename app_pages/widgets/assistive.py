@@ -60,6 +60,11 @@ _SCRIPT = """<script>
 FOCUS_CSS = (
     "<style>"
     ":focus-visible {outline: 2px solid #1E5AD0 !important; outline-offset: 2px}"
+    # a radio's or checkbox's own input is invisible: its label shows where the focus is
+    "label:has(> input:focus-visible), label:has(input[type=radio]:focus-visible),"
+    "label:has(input[type=checkbox]:focus-visible) {outline: 2px solid #1E5AD0; outline-offset: 2px}"
+    # a heading's "Link to heading" anchor fades in on hover; reached by Tab it shows at once
+    "[data-testid=stHeaderActionElements] a:focus-visible {opacity: 1 !important; transition: none}"
     "</style>"
 )
 

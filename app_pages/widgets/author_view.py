@@ -32,7 +32,9 @@ def yaml_editor(initial: str, version: int, plain: bool) -> str | None:
     response = code_editor(initial, lang="yaml", height=list(EDITOR_LINES),
                            response_mode="debounce", key=f"author.code.{version}",
                            options={"wrap": True, "tabSize": 2, "useSoftTabs": True,
-                                    "showPrintMargin": False, "showLineNumbers": True},
+                                    "showPrintMargin": False, "showLineNumbers": True,
+                                    # the name a screen reader gives Ace's hidden input box
+                                    "textInputAriaLabel": tr("author.editor_label")},
                            # No pop-up completions: they swallow keys and offer Python words.
                            # Ace's GitHub theme (a file of the component): its "streamlit_light" theme
                            # @imports its font from Google Fonts (the app must work offline).

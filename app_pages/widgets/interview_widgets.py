@@ -104,7 +104,7 @@ def _practise(question_id: str) -> None:
 
 def summary_view(session, bank, lang: str, *, on_again) -> None:
     summary = summarize(session, bank.questions)
-    st.subheader(tr("interview.summary"))
+    st.header(tr("interview.summary"))
     cols = st.columns(3)
     cols[0].metric(tr("interview.answered"), summary.answered)
     cols[1].metric(tr("interview.skipped_count"), summary.skipped)
@@ -159,7 +159,7 @@ def past_interviews(history: list[dict]) -> None:
     """The profile's finished interviews, newest first, each with its summary."""
     if not history:
         return
-    st.subheader(tr("interview.history_title"))
+    st.header(tr("interview.history_title"))
     from app_pages.widgets import resources
     from app_pages.widgets.attempt_history import learner_zone
 

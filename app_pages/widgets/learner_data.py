@@ -42,7 +42,7 @@ def _delete(db, row: LearnerRow, profile_name: str) -> None:
 
 
 def learner_data_section(db, rows: list[LearnerRow]) -> None:
-    st.subheader(tr("classview.data.title"))
+    st.header(tr("classview.data.title"))
     st.caption(tr("classview.data.help"))
     if (done := st.session_state.pop(DONE_KEY, None)) is not None:
         kind, message = done
