@@ -5,6 +5,8 @@
 - one polite live region (WCAG 4.1.3) that repeats, as plain text, the "interpreted as" preview
   (or why the answer cannot be read) and the verdict's first line whenever they change: Streamlit
   redraws both as new elements, which a screen reader does not announce by itself;
+- an inline formula wider than its column (it scrolls sideways: app_pages/widgets/formula_style.py)
+  joins the Tab order, so the keyboard can scroll it too (WCAG 2.1.1);
 - a focus outline on every focusable element (WCAG 2.4.7), in the theme's primaryColor
 
 The script is ours and constant but for the language code (one of `LANGUAGES`, never user text);
@@ -46,8 +48,16 @@ _SCRIPT = """<script>
     if (verdict) parts.push(spoken(verdict));
     return parts.filter(Boolean).join(". ");
   };
+  const scrollable = () => document.querySelectorAll("[data-testid=stMarkdownContainer] .katex")
+    .forEach(k => {
+      if (k.scrollWidth > k.clientWidth + 1) k.setAttribute("tabindex", "0");
+      else if (k.getAttribute("tabindex") === "0") k.removeAttribute("tabindex");
+    });
+  scrollable();
+  window.addEventListener("resize", scrollable);
   let last = now(), timer = null;
   new MutationObserver(() => {
+    scrollable();  // at once (attributes are not observed: no loop), before anyone reads the page
     clearTimeout(timer);
     timer = setTimeout(() => {
       const text = now();
