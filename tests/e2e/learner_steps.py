@@ -124,6 +124,18 @@ def wait_for_draft(database_url: str, text: str, timeout: float = 30.0) -> None:
         store.close()
 
 
+def new_profile(database_url: str, name: str) -> int:
+    """A profile of the test's own on the shared server (`?profile=<id>` opens it): what the test
+    answers stays out of the first profile, which other tests read."""
+    from tutor.store import ProgressStore
+
+    store = ProgressStore.open(database_url)
+    try:
+        return store.create_profile(name).id
+    finally:
+        store.close()
+
+
 def clear_drafts(database_url: str) -> None:
     from sqlalchemy import delete
 

@@ -9,12 +9,32 @@ from playwright.sync_api import expect
 
 from app_pages import PAGES
 from tests.e2e.axe_audit import audit, report
-from tests.e2e.learner_steps import click, main, open_question, submit_and_verdict, type_formula
+from tests.e2e.learner_steps import (
+    click,
+    main,
+    new_profile,
+    open_url,
+    submit_and_verdict,
+    type_formula,
+)
 from tests.e2e.server import ROOT
 from tutor.i18n import t
 
 LANGS = ("en", "zh")
 PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def learner(app_server, app_url):
+    """(base URL, a new profile of this test's own): its answers stay out of the first profile."""
+    import uuid
+
+    return app_url, new_profile(app_server.database_url, f"Axe {uuid.uuid4().hex[:6]}")
+
+
+def open_question_as(page, learner, question_id: str, lang: str) -> None:
+    app_url, profile = learner
+    open_url(page, f"{app_url}/?lang={lang}&q={question_id}&profile={profile}")
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -49,10 +69,10 @@ def heading_levels(page) -> list[int]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_phone_layout_passes_axe_with_the_menu_open(page, app_url, lang):
+def test_the_phone_layout_passes_axe_with_the_menu_open(page, learner, lang):
     page.set_viewport_size(PHONE)
     # a question with a formula wider than a phone (it scrolls: it must take the focus too)
-    open_question(page, app_url, "jacobian-grad-transpose", lang)
+    open_question_as(page, learner, "jacobian-grad-transpose", lang)
     page.get_by_test_id("stExpandSidebarButton").click()
     page.locator(".st-key-site_nav").get_by_role("link").first.wait_for()
     findings = audit(page)
@@ -64,8 +84,8 @@ def _answer(page, lang: str, text: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_practice_with_a_verdict_passes_axe(page, app_url, lang):
-    open_question(page, app_url, "basics-residual-from-target", lang)
+def test_practice_with_a_verdict_passes_axe(page, learner, lang):
+    open_question_as(page, learner, "basics-residual-from-target", lang)
     _answer(page, lang, "x - H(x)")
     submit_and_verdict(page, t("practice.submit", lang))
     findings = audit(page)
@@ -73,8 +93,8 @@ def test_practice_with_a_verdict_passes_axe(page, app_url, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_practice_with_the_solution_shown_passes_axe(page, app_url, lang):
-    open_question(page, app_url, "basics-residual-from-target", lang)
+def test_practice_with_the_solution_shown_passes_axe(page, learner, lang):
+    open_question_as(page, learner, "basics-residual-from-target", lang)
     click(page, t("practice.show_solution", lang))
     main(page).locator(".st-key-verdict").wait_for()
     findings = audit(page)
@@ -82,8 +102,8 @@ def test_practice_with_the_solution_shown_passes_axe(page, app_url, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_practice_with_an_unreadable_answer_passes_axe(page, app_url, lang):
-    open_question(page, app_url, "basics-residual-from-target", lang)
+def test_practice_with_an_unreadable_answer_passes_axe(page, learner, lang):
+    open_question_as(page, learner, "basics-residual-from-target", lang)
     _answer(page, lang, "H(x) - (x")
     main(page).get_by_text(t("practice.cannot_read_title", lang)).wait_for()
     findings = audit(page)
@@ -99,8 +119,8 @@ def test_the_document_language_follows_the_switch(page, goto):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_preview_and_the_verdict_are_announced(page, app_url, lang):
-    open_question(page, app_url, "basics-residual-from-target", lang)
+def test_the_preview_and_the_verdict_are_announced(page, learner, lang):
+    open_question_as(page, learner, "basics-residual-from-target", lang)
     announcer = page.locator("#tutor-announcer")
     expect(announcer).to_have_attribute("aria-live", "polite")
     _answer(page, lang, "H(x) - (x")

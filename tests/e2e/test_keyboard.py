@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from quizbank import load_bank
-from tests.e2e.learner_steps import main, open_question
+from tests.e2e.learner_steps import main, new_profile, open_url
 from tests.e2e.server import wait_idle
 from tutor.i18n import t
 
@@ -56,9 +56,22 @@ def verdict_text(page) -> str:
     return page.locator(".st-key-verdict").first.inner_text()
 
 
+@pytest.fixture
+def learner(app_server, app_url):
+    """(base URL, a new profile of this test's own): its answers stay out of the first profile."""
+    import uuid
+
+    return app_url, new_profile(app_server.database_url, f"Keyboard {uuid.uuid4().hex[:6]}")
+
+
+def open_question_as(page, learner, question_id: str, lang: str) -> None:
+    app_url, profile = learner
+    open_url(page, f"{app_url}/?lang={lang}&q={question_id}&profile={profile}")
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_formula_question_by_keyboard(page, app_url, lang):
-    open_question(page, app_url, "basics-residual-from-target", lang)
+def test_a_formula_question_by_keyboard(page, learner, lang):
+    open_question_as(page, learner, "basics-residual-from-target", lang)
     tab_to(page, main(page).get_by_label(t("practice.your_answer", lang), exact=True))
     page.keyboard.type("H(x) - x")
     press(page, "Enter")
@@ -68,9 +81,9 @@ def test_a_formula_question_by_keyboard(page, app_url, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_multiple_choice_question_by_keyboard(page, app_url, lang):
+def test_a_multiple_choice_question_by_keyboard(page, learner, lang):
     page.set_viewport_size(TALL)
-    open_question(page, app_url, "basics-residual-block-form", lang)
+    open_question_as(page, learner, "basics-residual-block-form", lang)
     group = main(page).get_by_role("radiogroup")
     tab_to(page, group.get_by_role("radio").first)
     page.keyboard.press("ArrowDown")  # the second option, b: a plain block
@@ -82,10 +95,10 @@ def test_a_multiple_choice_question_by_keyboard(page, app_url, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_an_ordering_question_by_keyboard(page, app_url, lang):
+def test_an_ordering_question_by_keyboard(page, learner, lang):
     page.set_viewport_size(TALL)
     question = BANK.questions["worked-pytorch-check-order"]
-    open_question(page, app_url, question.id, lang)
+    open_question_as(page, learner, question.id, lang)
     items = [t_ for t_ in main(page).locator("li").all_inner_texts() if t_[1:2] == "."]
     letter = {}
     for step in question.steps:
@@ -121,9 +134,9 @@ def test_the_derivation_checker_by_keyboard(page, goto, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_mock_interview_from_start_to_summary_by_keyboard(page, goto, lang):
+def test_a_mock_interview_from_start_to_summary_by_keyboard(page, goto, learner, lang):
     page.set_viewport_size(TALL)
-    goto("interview", lang)
+    goto("interview", lang, profile=learner[1])
     tab_to(page, main(page).get_by_role("slider", name=t("interview.count", lang)))
     page.keyboard.press("Home")  # one question
     timing = main(page).get_by_role("radiogroup", name=t("interview.timing", lang))
