@@ -26,6 +26,7 @@ prepare_process()  # once per server, after the first page: load the pages' modu
 note_this_session()  # its state is released once the learner has left
 init_session()
 st.set_page_config(page_title=tr("common.app_name"), page_icon=favicon(), layout="wide")
+assistive_frame(lang())  # <html lang>, the live region for previews and verdicts, focus outline
 class_deployment = class_mode()  # login configured: accounts and roles
 if class_deployment:
     hide_error_details()  # no traceback reaches a learner
@@ -56,7 +57,6 @@ else:
     profile_picker()  # the one current profile, chosen here for every page (state.current_profile_id)
 st.sidebar.caption(f"**{tr('common.app_name')}** · {tr('common.tagline')}")
 keep_formulas_whole()  # on a phone, an inline formula scrolls rather than breaking in two
-assistive_frame(lang())  # <html lang>, the live region for previews and verdicts, focus outline
 try:
     current.run()
 finally:
