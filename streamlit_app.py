@@ -15,15 +15,18 @@ import streamlit as st
 from app_pages import PAGES, favicon
 from app_pages.session_reaper import note_this_session
 from app_pages.startup import first_run_finished, prepare_process
-from app_pages.state import init_session, language_switch, tr
+from app_pages.state import init_session, lang, language_switch, tr
+from app_pages.widgets.assistive import assistive_frame
 from app_pages.widgets.auth import account_box, class_mode, hide_error_details, may_teach, sign_in
 from app_pages.widgets.formula_style import keep_formulas_whole
 from app_pages.widgets.progress import profile_picker
+from app_pages.widgets.site_menu import site_menu
 
 prepare_process()  # once per server, after the first page: load the pages' modules, freeze the heap
 note_this_session()  # its state is released once the learner has left
 init_session()
 st.set_page_config(page_title=tr("common.app_name"), page_icon=favicon(), layout="wide")
+assistive_frame(lang())  # <html lang>, the live region for previews and verdicts, focus outline
 class_deployment = class_mode()  # login configured: accounts and roles
 if class_deployment:
     hide_error_details()  # no traceback reaches a learner
@@ -44,7 +47,9 @@ for n, spec in enumerate(s for s in PAGES if teaching or not s.instructor):
     else:
         section.append(st.Page(spec.path, title=title, icon=spec.icon, url_path=spec.url_path))
 
-current = st.navigation(sections)
+# Streamlit's sectioned menu is not a valid list (issue 31): it routes, ours is drawn (site_menu).
+current = st.navigation(sections, position="hidden")
+site_menu(sections)
 language_switch()
 if class_deployment:
     account_box()  # who is signed in, "Sign out"; no picker: the profile is the identity's

@@ -35,11 +35,11 @@ metrics[0].metric(tr("analytics.questions_answered"), len(frame))
 metrics[1].metric(tr("analytics.attempts"), version[0])
 metrics[2].metric(tr("analytics.flagged_count"), len(flagged))
 
-st.subheader(tr("analytics.chart_title"))
+st.header(tr("analytics.chart_title"))
 st.caption(tr("analytics.chart_help"))
 view.scatter(frame)
 
-st.subheader(tr("analytics.flags_title"))
+st.header(tr("analytics.flags_title"))
 if flagged.empty:
     st.success(tr("analytics.no_flags"))
 else:
@@ -48,7 +48,7 @@ else:
 with st.expander(tr("analytics.all_questions", n=len(frame))):
     view.statistics_table(frame)
 
-st.subheader(tr("analytics.classes_title"))
+st.header(tr("analytics.classes_title"))
 st.caption(tr("analytics.classes_help"))
 comparable = [q for q in frame["question"]
               if q in bank.questions and bank.questions[q].type in ("expression", "numeric")]

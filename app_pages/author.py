@@ -82,7 +82,7 @@ with st.container(border=True):
 
 edit_col, preview_col = st.columns([1, 1], gap="large")
 with edit_col:
-    st.subheader(tr("author.yaml"))
+    st.header(tr("author.yaml"))
     typed = view.yaml_editor(page.initial, page.version, plain)
     if typed is not None and typed != page.source:
         page.source = typed
@@ -118,7 +118,7 @@ with edit_col:
             (view.author_test_results if results[0] == "tests" else view.mutation_results)(
                 results[1])
 
-    st.subheader(tr("author.save"))
+    st.header(tr("author.save"))
     save_cols = st.columns([3, 1])
     file_name = save_cols[0].text_input(tr("author.file_name"),
                                         value=page.file_name,
@@ -145,7 +145,7 @@ with edit_col:
                        icon=":material/task_alt:")
 
 with preview_col:
-    st.subheader(tr("author.preview"))
+    st.header(tr("author.preview"))
     if checked.question is None:
         st.info(tr("author.preview_needs_valid"))
     else:

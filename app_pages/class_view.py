@@ -40,12 +40,12 @@ if not rows:
     learner_data_section(db, rows)  # a deletion just done says so
     st.stop()
 
-st.subheader(tr("classview.learners_title"))
+st.header(tr("classview.learners_title"))
 learners, learner_columns = learner_table(rows)
 data_table(learners, hide_index=True, width="stretch", key="classview.learners_table",
            column_config=learner_columns)
 
-st.subheader(tr("classview.mastery_title"))
+st.header(tr("classview.mastery_title"))
 st.caption(tr("classview.mastery_help"))
 mastery, mastery_columns = mastery_table(activities, {q.id: str(q.topic) for q in resources.bank()})
 data_table(mastery, hide_index=True, width="stretch", key="classview.mastery_table",

@@ -9,6 +9,7 @@ from app_pages.widgets import dashboard_charts as charts
 from app_pages.widgets import progress, resources
 from app_pages.widgets.attempt_history import attempts_table, question_table
 from app_pages.widgets.auth import class_mode
+from app_pages.widgets.chart_text import chart_numbers
 from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.transfer_view import transfer_section
 from tutor.dashboard import dashboard_data
@@ -45,16 +46,20 @@ if attempts == 0:
 else:
     left, right = st.columns(2)
     with left:
-        st.subheader(tr("dashboard.activity"))
+        st.header(tr("dashboard.activity"))
         charts.draw(charts.activity_chart(data.daily))
-        st.subheader(tr("dashboard.calibration"))
+        chart_numbers(charts.activity_numbers(data.daily))  # its text alternative
+        st.header(tr("dashboard.calibration"))
         st.caption(tr("dashboard.calibration_help"))
         charts.draw(charts.calibration_chart(data.calibration))
+        chart_numbers(charts.calibration_numbers(data.calibration))  # its text alternative
     with right:
-        st.subheader(tr("dashboard.mastery_title"))
+        st.header(tr("dashboard.mastery_title"))
         charts.draw(charts.mastery_chart(data.mastery))
-        st.subheader(tr("dashboard.reviews_due"))
+        chart_numbers(charts.mastery_numbers(data.mastery))  # its text alternative
+        st.header(tr("dashboard.reviews_due"))
         charts.draw(charts.due_chart(data.due))
+        chart_numbers(charts.due_numbers(data.due))  # its text alternative
     attempts_table(data.attempts, lang())
     question_table(data.history, lang())
 

@@ -111,7 +111,7 @@ button.button(tr("exercises.new_variant"), help=tr("exercises.new_variant_help")
               icon=":material/casino:", on_click=new_problem, width="stretch")
 
 with st.container(border=True):
-    st.subheader(template_title(template))
+    st.header(template_title(template))
     tools = st.container(horizontal=True, gap="small")  # wraps onto two lines on a phone
     with tools.popover(tr("exercises.copy_numbers"), icon=":material/content_copy:"):
         st.caption(tr("exercises.copy_help"))

@@ -18,6 +18,7 @@ from app_pages.flows.explore import (
     residual_sum,
 )
 from app_pages.state import option_labels, tr
+from app_pages.widgets.chart_text import chart_numbers, series_table
 from app_pages.widgets.explore_charts import grouped_bars, log_lines
 from app_pages.widgets.number_box import whole_number_box
 
@@ -39,7 +40,7 @@ def gradient_multiplier_curve(a: float, depth: int) -> dict:
 
 @st.fragment
 def residual_demo() -> None:
-    st.subheader(tr("explore.residual.title"))
+    st.header(tr("explore.residual.title"))
     st.markdown(tr("explore.residual.intro"))
     left, right = st.columns([2, 3], gap="large")
     with left:
@@ -62,11 +63,14 @@ def residual_demo() -> None:
     with right:
         st.altair_chart(grouped_bars(series, tr("explore.residual.component"),
                                      tr("explore.residual.value")), width="stretch")
+        chart_numbers(series_table(tr("explore.residual.component"),
+                                   [f"x{i + 1}" for i in range(len(data["x"]))],
+                                   {name: list(values) for name, values in series.items()}))
 
 
 @st.fragment
 def multiplier_demo() -> None:
-    st.subheader(tr("explore.multiplier.title"))
+    st.header(tr("explore.multiplier.title"))
     st.markdown(tr("explore.multiplier.intro"))
     st.latex(r"G_{\mathrm{plain}} = |a|^n, \qquad G_{\mathrm{residual}} = |1 + a|^n")
     left, right = st.columns(2)
@@ -87,6 +91,7 @@ def multiplier_demo() -> None:
               tr("explore.multiplier.series_residual"): residual}
     st.altair_chart(log_lines(curve["depth"][1:], series, tr("explore.multiplier.axis_depth"),
                               tr("explore.multiplier.axis_multiplier")), width="stretch")
+    chart_numbers(series_table(tr("explore.multiplier.axis_depth"), curve["depth"][1:], series))
     if a == -1:
         st.warning(tr("explore.multiplier.zero_residual"), icon=":material/info:")
     elif a == 0:
@@ -109,7 +114,7 @@ NARROW_SCREEN_CSS = (  # our constant CSS, no learner text
 
 @st.fragment
 def norm_placement_demo() -> None:
-    st.subheader(tr("explore.norm.title"))
+    st.header(tr("explore.norm.title"))
     st.markdown(tr("explore.norm.intro"))
     variant = st.radio(tr("explore.norm.variant"), ("pre_ln", "post_ln"), horizontal=True,
                        format_func=option_labels(lambda v: f"explore.norm.{v}"),
@@ -141,7 +146,7 @@ def norm_placement_demo() -> None:
 
 @st.fragment
 def deep_mlp_demo() -> None:
-    st.subheader(tr("explore.mlp.title"))
+    st.header(tr("explore.mlp.title"))
     st.markdown(tr("explore.mlp.intro"))
     cols = st.columns(4)
     depth = cols[0].slider(tr("explore.mlp.depth"), *MLP_DEPTHS, 40, key="explore_mlp_depth")
@@ -162,6 +167,7 @@ def deep_mlp_demo() -> None:
     series = {tr("explore.mlp.series_plain"): plain, tr("explore.mlp.series_residual"): residual}
     st.altair_chart(log_lines(norms["layer"], series, tr("explore.mlp.axis_layer"),
                               tr("explore.mlp.axis_norm")), width="stretch")
+    chart_numbers(series_table(tr("explore.mlp.axis_layer"), norms["layer"], series))
     if first_plain > 0:
         st.caption(tr("explore.mlp.ratio", ratio=format_number(first_residual / first_plain)))
     if plain_dropped or residual_dropped:

@@ -24,6 +24,9 @@ from app_pages.widgets.interview_widgets import (
     past_interviews,
     stage_outcome,
     summary_view,
+    time_limit_choice,
+    time_limit_seconds,
+    untimed,
 )
 from quizbank.enums import Topic
 from tutor.interview import (
@@ -63,6 +66,7 @@ if session is None:
     with st.form("interview.setup", border=True):
         count = st.slider(tr("interview.count"), 1, 6, 3, key="interview.count")
         minutes = st.slider(tr("interview.minutes"), 1, 10, 4, key="interview.minutes")
+        timing = time_limit_choice()  # off, or ten times longer (WCAG 2.2.1)
         topics = st.multiselect(tr("practice.topics"), [t.value for t in Topic],
                                 format_func=labelled("practice.topic.", [t.value for t in Topic]),
                                 placeholder=tr("practice.any"), key="interview.topics")
@@ -81,7 +85,8 @@ if session is None:
         try:
             state.set_interview_session(current_profile_id(), start_interview(
                 bank, n=count, now=now, seed=random.SystemRandom().randint(1, 10**9),
-                topics=topics or None, recently_seen=seen, time_limit_seconds=minutes * 60 * count,
+                topics=topics or None, recently_seen=seen,
+                time_limit_seconds=time_limit_seconds(timing, minutes, count),
             ))
         except ValueError:
             st.warning(tr("interview.none_match"))
@@ -111,7 +116,10 @@ if session.stage is Stage.DONE:
     st.stop()
 
 question = bank.questions[session.current_id]
-interview_timer(session)
+if untimed(session):
+    st.caption(tr("interview.untimed"))
+else:
+    interview_timer(session)
 st.caption(tr("interview.progress", n=session.index + 1, total=len(session.question_ids)))
 st.markdown(question.prompt.get(lang()))
 key = f"interview.{session.started_at.timestamp()}.{session.index}"

@@ -97,10 +97,10 @@ def seed_database(url: str, learners: int, questions: int) -> tuple[str, int]:
 def switch(page, harness, url_path: str) -> dict[str, float]:
     """Click `url_path`'s sidebar link; seconds from the click to drawn and to settled."""
     page.evaluate(_MARK_CLICK)
-    links = page.locator('[data-testid="stSidebarNav"] a')
+    links = page.locator('.st-key-site_nav a')
     # The first page (Practice) is the app's default: its link is the app's root URL.
     link = links.first if url_path == BASELINE else page.locator(
-        f'[data-testid="stSidebarNav"] a[href$="/{url_path}"]').first
+        f'.st-key-site_nav a[href$="/{url_path}"]').first
     link.click()
     drawn = page.wait_for_function(_DRAWN, arg=[PAGES[url_path], harness.APP_IDLE],
                                    polling="raf", timeout=60_000).json_value()

@@ -22,6 +22,7 @@ from app_pages.flows.exercises import answer_shape, shape_example
 from app_pages.flows.question_session import CONFIDENCES, kind_of
 from app_pages.state import default_widget_value, tr, widget_value
 from app_pages.state import lang as current_lang
+from app_pages.widgets.assistive import LIVE_PREVIEW
 from app_pages.widgets.bank_text import IMAGE_REF, bank_images, images_as_text
 from app_pages.widgets.text_limits import cut_note, fitting, limited
 from tutor.i18n import has, t
@@ -161,7 +162,8 @@ def draw_input(question, session, lang: str, key: str) -> None:
     if kind in TEXT_TYPES:
         text = st.text_input(t("practice.your_answer", lang), key=f"{key}.text",
                              help=t("practice.answer_help", lang), autocomplete="off")
-        show_preview(text, question, lang)
+        with st.container(key=f"{LIVE_PREVIEW}-{key}"):  # read aloud when it changes
+            show_preview(text, question, lang)
     elif kind == "choice":
         choice_input(question, lang, key)
     elif kind == "ordering":
@@ -238,7 +240,8 @@ def generated_inputs(question, variant, lang: str, key: str) -> None:
         text = st.text_input(answer_label(ask, lang), key=f"{key}.gen.{ask}", autocomplete="off",
                              placeholder=placeholder(expected) if expected is not None else None)
         if text.strip():
-            show_preview(text, question, lang)
+            with st.container(key=f"{LIVE_PREVIEW}-{key}-{ask}"):  # read aloud when it changes
+                show_preview(text, question, lang)
 
 
 # An interview answer is a few minutes of speech: about 600 words, well under the store's limit.

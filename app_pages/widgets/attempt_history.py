@@ -66,7 +66,7 @@ def _dates(moments: pd.Series, pattern: str, zone) -> list[str]:
 
 def attempts_table(frame: pd.DataFrame, lang: str) -> None:
     """The answers, newest first; selecting a row shows that answer and its question."""
-    st.subheader(tr("dashboard.history_title"))
+    st.header(tr("dashboard.history_title"))
     st.caption(tr("dashboard.history_help"))
     zone = learner_zone()
     frame = frame.head(SHOWN_ROWS)
@@ -117,7 +117,7 @@ def opened_attempt(row: pd.Series, lang: str, pattern: str, zone) -> None:
 
 def question_table(history: pd.DataFrame, lang: str) -> None:
     """Per question: attempts, correct, first try, latest, last seen, next review."""
-    st.subheader(tr("dashboard.per_question_title"))
+    st.header(tr("dashboard.per_question_title"))
     zone = learner_zone()
     moments = [m for m in list(history["last_seen"]) + list(history["next_review"])
                if m is not None and not pd.isna(m)]

@@ -32,7 +32,13 @@ def yaml_editor(initial: str, version: int, plain: bool) -> str | None:
     response = code_editor(initial, lang="yaml", height=list(EDITOR_LINES),
                            response_mode="debounce", key=f"author.code.{version}",
                            options={"wrap": True, "tabSize": 2, "useSoftTabs": True,
-                                    "showPrintMargin": False, "showLineNumbers": True},
+                                    "showPrintMargin": False, "showLineNumbers": True,
+                                    # Ace's keyboard mode: Tab leaves the editor instead of
+                                    # indenting (no keyboard trap, WCAG 2.1.2), Enter goes in,
+                                    # Escape out; its input box is then named (our label first:
+                                    # set before the mode, which names the box when it is set)
+                                    "textInputAriaLabel": tr("author.editor_label"),
+                                    "enableKeyboardAccessibility": True},
                            # No pop-up completions: they swallow keys and offer Python words.
                            # Ace's GitHub theme (a file of the component): its "streamlit_light" theme
                            # @imports its font from Google Fonts (the app must work offline).

@@ -1,7 +1,8 @@
 """Altair charts of the dashboard frames (tutor.dashboard), with titles in the learner's language.
 
 Each function takes a frame and returns a chart; no data is computed here beyond relabelling.
-`draw` puts one on the page.
+`draw` puts one on the page; each `*_numbers` function gives the chart's text alternative (the
+same frame as a table, app_pages/widgets/chart_text.py).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages.state import tr
+from app_pages.widgets.chart_text import numbers_table
 from tutor.dashboard import date_format
 from tutor.store import utc_now
 
@@ -56,6 +58,12 @@ def activity_chart(daily: pd.DataFrame) -> alt.Chart:
     return alt.layer(bars, line).resolve_scale(y="independent").properties(height=260)
 
 
+def activity_numbers(daily: pd.DataFrame) -> pd.DataFrame:
+    return numbers_table(daily, {"day": tr("dashboard.day"), "attempts": tr("dashboard.attempts"),
+                                 "accuracy": tr("dashboard.accuracy")},
+                         percent=["accuracy"], dates=["day"])
+
+
 def mastery_chart(mastery: pd.DataFrame) -> alt.Chart:
     """Share of each topic's questions mastered (latest graded attempt correct)."""
     frame = mastery.assign(label=mastery["topic"].map(lambda t: tr(f"practice.topic.{t}")))
@@ -75,6 +83,13 @@ def mastery_chart(mastery: pd.DataFrame) -> alt.Chart:
     )
 
 
+def mastery_numbers(mastery: pd.DataFrame) -> pd.DataFrame:
+    frame = mastery.assign(topic=mastery["topic"].map(lambda t: tr(f"practice.topic.{t}")))
+    return numbers_table(frame, {"topic": tr("dashboard.topic"), "mastery": tr("dashboard.mastery"),
+                                 "mastered": tr("dashboard.mastered"),
+                                 "questions": tr("dashboard.questions")}, percent=["mastery"])
+
+
 def due_chart(due: pd.DataFrame) -> alt.Chart:
     """Cards falling due today (overdue included) and on each of the next days."""
     return (
@@ -88,6 +103,10 @@ def due_chart(due: pd.DataFrame) -> alt.Chart:
         )
         .properties(height=220)
     )
+
+
+def due_numbers(due: pd.DataFrame) -> pd.DataFrame:
+    return numbers_table(due, {"day": tr("dashboard.day"), "due": tr("dashboard.due")}, dates=["day"])
 
 
 def calibration_chart(calibration: pd.DataFrame) -> alt.Chart:
@@ -115,3 +134,12 @@ def calibration_chart(calibration: pd.DataFrame) -> alt.Chart:
     )
     labels = bars.mark_text(dy=-8, color=GREY).encode(text=alt.Text("attempts:Q"))
     return alt.layer(bars, labels).properties(height=240)
+
+
+def calibration_numbers(calibration: pd.DataFrame) -> pd.DataFrame:
+    levels = {1: tr("practice.confidence_low"), 2: tr("practice.confidence_medium"),
+              3: tr("practice.confidence_high")}
+    frame = calibration.assign(confidence=calibration["confidence"].map(levels))
+    return numbers_table(frame, {"confidence": tr("practice.confidence"),
+                                 "attempts": tr("dashboard.attempts"),
+                                 "accuracy": tr("dashboard.share_correct")}, percent=["accuracy"])

@@ -9,13 +9,38 @@ import streamlit as st
 
 from app_pages import state
 from app_pages.flows.plain_text import markdown_escaped
-from app_pages.state import InterviewAnswers, page_state, tr, tr_n
+from app_pages.state import InterviewAnswers, option_labels, page_state, tr, tr_n
 from app_pages.state import lang as current_lang
 from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.resources import question_title
 from grader import Verdict
 from tutor.interview import QuestionTime, summarize
 from tutor.store import utc_now
+
+# The learner's choice before the interview starts (WCAG 2.2.1, issue 31): the limit as set, ten
+# times it, or none. "None" is a limit no one reaches (30 days, the session stores a number and its
+# timer logic stays as it is); the page then draws no clock, and nothing is ever submitted at 00:00.
+TIMINGS = ("as_set", "ten_times", "off")
+UNTIMED_SECONDS = 30 * 24 * 3600
+
+
+def time_limit_choice() -> str:
+    """The setup form's "Time limit" radio (inside the form: nothing reruns until Start)."""
+    return st.radio(tr("interview.timing"), TIMINGS, key="interview.timing",
+                    format_func=option_labels(lambda o: f"interview.timing_option.{o}"),
+                    help=tr("interview.timing_help"))
+
+
+def time_limit_seconds(timing: str, minutes_per_question: int, questions: int) -> float:
+    """The interview's limit for the choice: minutes × questions, ten times that, or untimed."""
+    if timing == "off":
+        return UNTIMED_SECONDS
+    factor = 10 if timing == "ten_times" else 1
+    return minutes_per_question * 60 * questions * factor
+
+
+def untimed(session) -> bool:
+    return session.time_limit_seconds >= UNTIMED_SECONDS
 
 
 def _clock(seconds: float) -> str:
@@ -80,7 +105,7 @@ def _practise(question_id: str) -> None:
 
 def summary_view(session, bank, lang: str, *, on_again) -> None:
     summary = summarize(session, bank.questions)
-    st.subheader(tr("interview.summary"))
+    st.header(tr("interview.summary"))
     cols = st.columns(3)
     cols[0].metric(tr("interview.answered"), summary.answered)
     cols[1].metric(tr("interview.skipped_count"), summary.skipped)
@@ -135,7 +160,7 @@ def past_interviews(history: list[dict]) -> None:
     """The profile's finished interviews, newest first, each with its summary."""
     if not history:
         return
-    st.subheader(tr("interview.history_title"))
+    st.header(tr("interview.history_title"))
     from app_pages.widgets import resources
     from app_pages.widgets.attempt_history import learner_zone
 

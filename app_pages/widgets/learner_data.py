@@ -43,7 +43,7 @@ def _delete(db, row: LearnerRow, profile_name: str) -> None:
 
 
 def learner_data_section(db, rows: list[LearnerRow]) -> None:
-    st.subheader(tr("classview.data.title"))
+    st.header(tr("classview.data.title"))
     st.caption(tr("classview.data.help"))
     if (done := take_notice(DONE_KEY)) is not None:
         kind, message = done

@@ -36,7 +36,7 @@ def translated_uploader_css(box_key: str, policy: ImportPolicy) -> str:
 
 
 def transfer_section(db, profile_id: int, lang: str) -> None:
-    st.subheader(tr("dashboard.export"))
+    st.header(tr("dashboard.export"))
     st.caption(tr("dashboard.export_help"))
     cols = st.columns(2)
     # Built only when clicked (in a thread of its own), so a long history never slows the page;

@@ -45,14 +45,14 @@ def metric(at, label_start: str) -> str:
 def test_each_demo_renders_alone(lang, heading, demo, charts, diagrams):
     at = show(open_app("explore", lang), demo)
     assert at.title[0].value == heading
-    assert len(at.subheader) == 1  # only the chosen demo runs
+    assert len(at.header) == 1  # only the chosen demo runs
     assert len(at.get("vega_lite_chart")) == charts
     assert len(at.get("graphviz_chart")) == diagrams
 
 
 def test_the_first_demo_is_open_by_default_and_the_mlp_does_not_run():
     at = open_app("explore", "en")
-    assert at.subheader[0].value.startswith("Input plus residual")
+    assert at.header[0].value.startswith("Input plus residual")
     assert not [m for m in at.metric if "input h" in m.label]
 
 

@@ -36,7 +36,7 @@ def test_language_switch_changes_strings_and_the_url():
     assert not at.exception
     assert at.title[0].value == "交互探索"
     assert at.query_params["lang"] == "zh"
-    assert at.subheader[0].value.startswith("输入与残差相加")
+    assert at.header[0].value.startswith("输入与残差相加")
     at.sidebar.button_group[0].set_value("en").run()
     assert at.title[0].value == "Explore"
     assert at.query_params["lang"] == "en"

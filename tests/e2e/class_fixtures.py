@@ -124,7 +124,7 @@ def sign_in(page, base_url: str, sub: str) -> None:
     main(page).get_by_role("button", name="Sign in").click()
     page.get_by_role("button", name=sub, exact=True).click()  # the provider's form
     page.wait_for_url(f"{base_url}/**")
-    page.wait_for_selector('[data-testid="stSidebarNav"]', state="attached")
+    page.wait_for_selector('.st-key-site_nav', state="attached")
     main(page).locator("h1").first.wait_for()
     wait_idle(page)
 
@@ -135,5 +135,5 @@ def sidebar(page):
 
 def nav_links(page) -> set[str]:
     # Each link's text is its icon's name, a line break, then its title.
-    texts = sidebar(page).locator('[data-testid="stSidebarNav"] a').all_inner_texts()
+    texts = sidebar(page).locator('.st-key-site_nav a').all_inner_texts()
     return {text.strip().split("\n")[-1] for text in texts}

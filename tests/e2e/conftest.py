@@ -180,7 +180,7 @@ def open_page(page, base_url: str, page_name: str = "", lang: str = "en", **para
     """Open one app page (its url_path, e.g. "explore") in a language and wait for it to render."""
     query = "&".join(f"{k}={v}" for k, v in {"lang": lang, **params}.items())
     page.goto(f"{base_url}/{page_name}?{query}")
-    page.wait_for_selector('[data-testid="stSidebarNav"]', state="attached")  # hidden on phones
+    page.wait_for_selector('.st-key-site_nav', state="attached")  # hidden on phones
     page.locator('[data-testid="stMain"] h1').first.wait_for()
     wait_idle(page)
 

@@ -31,7 +31,7 @@ def uploader_words(page) -> list[str]:
 def open_question(page, base_url: str, question_id: str, lang: str = "en") -> None:
     """Practice is the default page (URL "/"); `?q=` opens one question."""
     page.goto(f"{base_url}/?lang={lang}&q={question_id}")
-    page.wait_for_selector('[data-testid="stSidebarNav"]')
+    page.wait_for_selector('.st-key-site_nav')
     main(page).locator("h1").first.wait_for()
     wait_idle(page)
 
@@ -43,7 +43,7 @@ def open_url(page, url: str | None = None) -> None:
         page.reload()
     else:
         page.goto(url)
-    page.wait_for_selector('[data-testid="stSidebarNav"]', state="attached")
+    page.wait_for_selector('.st-key-site_nav', state="attached")
     main(page).locator("h1").first.wait_for()
     wait_idle(page)
 
@@ -120,6 +120,18 @@ def wait_for_draft(database_url: str, text: str, timeout: float = 30.0) -> None:
                 return
             time.sleep(0.1)
         raise AssertionError(f"no draft contains {text!r} after {timeout} s")
+    finally:
+        store.close()
+
+
+def new_profile(database_url: str, name: str) -> int:
+    """A profile of the test's own on the shared server (`?profile=<id>` opens it): what the test
+    answers stays out of the first profile, which other tests read."""
+    from tutor.store import ProgressStore
+
+    store = ProgressStore.open(database_url)
+    try:
+        return store.create_profile(name).id
     finally:
         store.close()
 

@@ -127,7 +127,7 @@ def test_a_lax_providers_claims_do_not_make_an_instructor(deployment, person, cl
     assert "Practice" in nav_links(page)
     assert not INSTRUCTOR_PAGES & nav_links(page)
     page.goto(f"{deployment['url']}/class?lang=en")
-    page.wait_for_selector('[data-testid="stSidebarNav"]', state="attached")
+    page.wait_for_selector('.st-key-site_nav', state="attached")
     wait_idle(page)
     expect(main(page)).not_to_contain_text("Learners")
 
@@ -154,7 +154,7 @@ def test_a_copied_cookie_opens_nothing_after_signing_out(deployment, person):
     expect(main(ada).get_by_role("button", name="Sign in")).to_be_visible()
 
     # The thief's open session, at its next run:
-    sidebar(thief).locator('[data-testid="stSidebarNav"]').get_by_role("link", name="Practice").click()
+    sidebar(thief).locator('.st-key-site_nav').get_by_role("link", name="Practice").click()
     expect(main(thief)).to_contain_text(ENDED)
     expect(main(thief).get_by_role("button", name="Sign in")).to_be_visible()
     # A new session with the copy, on the same replica and on the other one:
@@ -227,7 +227,7 @@ def test_an_expired_token_ends_the_sign_in(short_token_server, person):
     expect(sidebar(page)).to_contain_text("Signed in as Ada")
     time.sleep(TOKEN_SECONDS + 1)
     # The same session's next run, then a new session with the same cookie:
-    sidebar(page).locator('[data-testid="stSidebarNav"]').get_by_role("link", name="Dashboard").click()
+    sidebar(page).locator('.st-key-site_nav').get_by_role("link", name="Dashboard").click()
     expect(main(page)).to_contain_text(ENDED)
     page.goto(f"{base}/dashboard?lang=en")
     expect(main(page)).to_contain_text(ENDED)

@@ -75,7 +75,7 @@ def test_learners_sign_in_practise_sign_out_and_see_only_their_own(class_server,
     for route in (f"dashboard?lang=en&profile={profiles['Ada']}", "dashboard?lang=en",
                   f"questions?lang=en&profile={profiles['Ada']}", "class?lang=en"):
         bo.goto(f"{base}/{route}")
-        bo.wait_for_selector('[data-testid="stSidebarNav"]', state="attached")
+        bo.wait_for_selector('.st-key-site_nav', state="attached")
         wait_idle(bo)
         expect(main(bo)).not_to_contain_text("Learners")  # never the Class page
         assert "profile=" not in bo.url
@@ -102,7 +102,7 @@ def test_an_instructor_sees_the_class_page(class_server, person, screenshot):
     lee = person()
     sign_in(lee, base, "lee-sub")
     assert {"Class", "Author", "Analytics"} <= nav_links(lee)
-    sidebar(lee).locator('[data-testid="stSidebarNav"]').get_by_role("link", name="Class").click()
+    sidebar(lee).locator('.st-key-site_nav').get_by_role("link", name="Class").click()
     expect(main(lee).locator("h1").first).to_have_text("Class")
     wait_idle(lee)
     expect(main(lee).locator('[data-testid="stDataFrame"]').first).to_be_visible()
@@ -128,7 +128,7 @@ def test_the_language_chosen_on_the_login_screen_survives_signing_in(
     main(page).get_by_role("button", name=sign_in_label).click()
     page.get_by_role("button", name="ada-sub", exact=True).click()  # the provider's form
     page.wait_for_url(f"{base}/**")
-    page.wait_for_selector('[data-testid="stSidebarNav"]', state="attached")
+    page.wait_for_selector('.st-key-site_nav', state="attached")
     wait_idle(page)
     # Back from the provider at a bare "/", in a new session: still the language chosen.
     expect(sidebar(page)).to_contain_text(signed_in)

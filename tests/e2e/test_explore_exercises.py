@@ -35,11 +35,11 @@ def test_language_switch_changes_strings_and_is_remembered(page, goto, screensho
     expect(page.locator(H1)).to_have_text("Explore")
     page.locator('[data-testid="stSidebar"]').get_by_role("radio", name="中文").click()
     expect(page.locator(H1)).to_have_text("交互探索")
-    expect(page.locator('[data-testid="stSidebarNav"]')).to_contain_text("计算题")
+    expect(page.locator('.st-key-site_nav')).to_contain_text("计算题")
     expect(page).to_have_url(re.compile(r"lang=zh"))
     page.reload()  # the URL keeps the choice
     expect(page.locator(H1)).to_have_text("交互探索")
-    page.locator('[data-testid="stSidebarNav"]').get_by_text("计算题").click()
+    page.locator('.st-key-site_nav').get_by_text("计算题").click()
     expect(page.locator(H1)).to_have_text("计算题")
     expect(page).to_have_url(re.compile(r"lang=zh"))
 

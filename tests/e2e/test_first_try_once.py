@@ -63,7 +63,7 @@ def test_reopening_a_question_after_its_solution_is_practice(browser, own_server
     click(page, "Next question")
 
     # the same question again, the way a learner finds it: All questions, search, open
-    sidebar(page).locator('[data-testid="stSidebarNav"]').get_by_role(
+    sidebar(page).locator('.st-key-site_nav').get_by_role(
         "link", name="All questions").click()
     wait_idle(page)
     search = main(page).get_by_label("Search", exact=True)

@@ -33,14 +33,14 @@ def picker(page):
 
 def nav(page, title: str) -> None:
     """Change page the way a learner does: the sidebar's navigation."""
-    sidebar(page).locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title).click()
+    sidebar(page).locator('.st-key-site_nav').get_by_role("link", name=title).click()
     expect(main(page).locator("h1").first).to_have_text(title)
     wait_idle(page)
 
 
 def rendered(page) -> None:
     """Wait for a freshly loaded page's first run to end (the shell's sidebar, the title)."""
-    page.wait_for_selector('[data-testid="stSidebarNav"]', state="attached")
+    page.wait_for_selector('.st-key-site_nav', state="attached")
     main(page).locator("h1").first.wait_for()
     wait_idle(page)
 
