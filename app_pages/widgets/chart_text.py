@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages.state import tr
+from app_pages.widgets.tables import static_table
 
 
 def numbers_table(frame: pd.DataFrame, columns: Mapping[str, str], *,
@@ -36,4 +37,4 @@ def series_table(x_title: str, x: Sequence, series: Mapping[str, Sequence]) -> p
 def chart_numbers(table: pd.DataFrame) -> None:
     """The table under the chart, collapsed: "The numbers in this chart"."""
     with st.expander(tr("common.chart_numbers")):
-        st.table(table, hide_index=True)
+        static_table(table, hide_index=True)

@@ -64,11 +64,23 @@ def templates() -> list[dict]:
 
 
 @st.cache_resource(show_spinner=False)
+def _exercise_questions_built() -> list:
+    """One slot per server: (the bank they were made from, template name -> question)."""
+    return [(None, {})]
+
+
 def exercise_questions() -> dict:
-    """Template name -> the generated question Exercises practise it with (app_pages.flows.exercises)."""
+    """Template name -> the generated question Exercises practise it with (app_pages.flows.exercises),
+    made again when the bank changes (an instructor may add a generated question for a template)."""
     from app_pages.flows.exercises import exercise_questions as build
 
-    return build(bank().questions.values(), templates())
+    current = bank()
+    slot = _exercise_questions_built()
+    made_from, questions = slot[0]  # one read: another session may replace the slot meanwhile
+    if made_from is not current:
+        questions = build(current.questions.values(), templates())
+        slot[0] = (current, questions)
+    return questions
 
 
 def catalog() -> dict:

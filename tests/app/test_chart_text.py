@@ -6,13 +6,15 @@ from datetime import UTC, datetime
 
 import pytest
 
+from grader import Verdict
 from tests.app.learner_fixtures import database_url, open_page  # noqa: F401
 from tests.app.shell_helpers import open_app
 from tutor.store import NewAttempt
 
 
-def answer(db, profile, qid, verdict, when):
-    db.record_attempt(profile.id, NewAttempt(qid, verdict, score=float(verdict == "correct"),
+def answer(db, profile, qid, word, when):
+    verdict = Verdict(word)
+    db.record_attempt(profile.id, NewAttempt(qid, verdict, score=float(verdict is Verdict.CORRECT),
                                              answer="a", phase="first"), now=when)
 
 

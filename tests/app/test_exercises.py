@@ -291,3 +291,18 @@ def test_any_query_string_gives_a_valid_problem_or_none(params):
         template, seed, difficulty = parsed
         assert template in TEMPLATE_NAMES and difficulty in ex.DIFFICULTIES
         assert SEED_RANGE[0] <= seed <= SEED_RANGE[1]
+
+
+def test_the_exercise_questions_follow_the_bank_when_it_changes(monkeypatch):
+    """Regression: the template -> question map was cached once per server, so a bank read
+    earlier (another test's small bank; on a server, the bank before an instructor added a
+    generated question for a template) kept Exercises on the stand-in `exercise:<template>`."""
+    from app_pages.widgets import resources
+    from tests.app.learner_bank import fixture_bank
+
+    small = fixture_bank()  # no generated question for any template
+    monkeypatch.setattr(resources, "bank", lambda: small)
+    before = resources.exercise_questions()["linear_residual_block"].id
+    monkeypatch.setattr(resources, "bank", lambda: BANK)
+    assert before == "exercise:linear_residual_block"
+    assert resources.exercise_questions()["linear_residual_block"].id == LINKED.id
