@@ -16,8 +16,10 @@ from ..errors import CannotDecide, EvalError, GraderError, ParseError
 from ..messages import message
 from ..reading.latex import to_latex
 from ..reading.names import Declarations
-from ..reading.nodes import Member, Node, facts, symbol_names, walk
+from ..reading.nodes import Matrix, Member, Node, facts, symbol_names, walk
+from ..reading.normalize import normalize
 from ..reading.parser import parse, parse_with_notes
+from ..reading.typos import decimal_comma_in_formula
 from ..result import Counterexample, Result
 from ..values.confirm import confirmed, exactly
 from ..values.counterexample import find_counterexample
@@ -207,6 +209,11 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
         node, _, notes = parse_with_notes(answer, decls.with_symbols(question_names))
     except ParseError as err:
         return unreadable(answer, err, lang)
+    if type(node) is Matrix and type(exp.node) is not Matrix and "," in answer:
+        # `x+1,5` for one value: a decimal comma, or two entries? Asked, never graded.
+        comma = decimal_comma_in_formula(normalize(answer).text)
+        if comma is not None:
+            return unreadable(answer, comma, lang)
     interpreted = to_latex(node)
     try:
         indexing = indexing_of(decls)

@@ -7,6 +7,7 @@ error, so there are no macros and nothing is ever read from disk.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from ..errors import ParseError
@@ -34,7 +35,8 @@ LATEX_OPS = {"cdot": "*", "times": "*", "ast": "*", "div": "/", "mid": "|", "ver
              "|": "‖", "Vert": "‖", "lVert": "‖", "rVert": "‖",
              "'": "'"}  # F\'(x): a prime escaped as in a program's string, still a prime
 LATEX_SKIP = {"left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "quad", "qquad",
-              "displaystyle", "limits"}
+              "displaystyle", "limits", "space", "thinspace", "medspace", "thickspace",
+              "enspace"}
 # \mathcal{F}: the residual branch; \mathbb{E}: the expectation (where random variables are
 # declared, reading/moments.py)
 LATEX_NAME_WRAPPERS = {"mathbf", "boldsymbol", "bm", "mathrm", "mathit", "operatorname",
@@ -76,7 +78,9 @@ class Token(NamedTuple):  # a tuple: tokens are made in the hot path, and tuples
 _new_token = tuple.__new__
 
 
-def tokenize(text: str) -> list[Token]:
+def tokenize(text: str, knows_run: Callable[[str], bool] | None = None) -> list[Token]:
+    """Tokens of normalized text. `knows_run(letters)` says whether a run of letters is a name
+    the question knows (names.py); it decides where a glued command splits (`a\\cdotb`)."""
     tokens: list[Token] = []
     append = tokens.append
     i, n = 0, len(text)
@@ -108,7 +112,7 @@ def tokenize(text: str) -> list[Token]:
             name, i = _read_name(text, i)
             append(_new_token(Token, ("name", name, start, i, space)))
         elif ch == "\\":
-            token, i = _read_command(text, i, space)
+            token, i = _read_command(text, i, space, knows_run)
             if token is not None:
                 append(token)
         elif ch == "." and text.startswith("...", i):  # a_1 + ... + a_n, as \\cdots
@@ -145,7 +149,8 @@ def _read_subscript(text: str, i: int, base_of_log: bool = False) -> tuple[str, 
     raise ParseError("bad_subscript", i)
 
 
-def _read_command(text: str, i: int, space: bool) -> tuple[Token | None, int]:
+def _read_command(text: str, i: int, space: bool,
+                  knows_run: Callable[[str], bool] | None = None) -> tuple[Token | None, int]:
     m = COMMAND_RE.match(text, i)
     if m is None:
         raise ParseError("unexpected_char", i, char=repr("\\"))
@@ -182,7 +187,28 @@ def _read_command(text: str, i: int, space: bool) -> tuple[Token | None, int]:
         if env is None or env.group(1) not in MATRIX_ENVS:
             raise ParseError("unknown_environment", end, command="\\" + word)
         return Token(word, env.group(1), i, env.end(), space), env.end()
+    glued = _glued_command(word, knows_run)
+    if glued is not None:  # a\cdotb: \cdot, then b is read as the next name
+        return _read_command(text[:i + 1 + glued], i, space)
     raise ParseError("unknown_command", i, command="\\" + word)
+
+
+# Commands that may be typed glued to the name after them (`2\timesx`, `\alphax`, `\sinx`,
+# `\sqrtx`): operators, Greek letters, function names, \frac, \sqrt, \binom, \top.
+GLUABLE = frozenset(w for w in (*LATEX_OPS, *LATEX_NAMES, *LATEX_CMDS)
+                    if len(w) >= 2 and w.isalpha())
+
+
+def _glued_command(word: str, knows_run: Callable[[str], bool] | None) -> int | None:
+    """The length of the known command `word` starts with, when what follows it is a single
+    letter or (with `knows_run`) letters the question knows as names; the longest such command
+    (`\\sinhx` is \\sinh x). None when there is none: the command is then refused as typed."""
+    for size in range(len(word) - 1, 1, -1):
+        rest = word[size:]
+        if word[:size] in GLUABLE and (len(rest) == 1 or (knows_run is not None
+                                                         and knows_run(rest))):
+            return size
+    return None
 
 
 def _partial_with_variable(text: str, i: int, end: int, space: bool,

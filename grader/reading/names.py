@@ -137,6 +137,11 @@ class Declarations:
     def vocabulary(self) -> frozenset[str]:
         return _vocabulary(self)
 
+    def knows_run(self, letters: str) -> bool:
+        """Whether a run of letters reads as names of this question: one letter (or a Greek
+        letter), or a product of known names (`ab` when a and b are the question's)."""
+        return is_variable_name(letters) or _segment(letters, self.vocabulary()) is not None
+
 
 _RESERVED = frozenset(BUILTIN_FUNCTIONS + MULTI_ARG_FUNCTIONS + tuple(FUNCTION_ALIASES)
                       + tuple(BASE_LOGS) + SPECIAL_FUNCTIONS + CONSTANTS + NOT_FINITE

@@ -73,6 +73,7 @@ from .nodes import (
 from .normalize import normalize
 from .plain_numbers import DECIMAL_COMMA_RE, parse_plain_numbers
 from .series import SERIES_OPS, SERIES_SIGNS, make_series
+from .typos import refuse_number_slips, unbalanced_brackets
 
 IMPLICIT_STARTS = {"num", "name", "diffop", "gradop", "leibniz", "cmd", "bigop", "begin"}
 NO_DECLARATIONS = Declarations()
@@ -118,9 +119,20 @@ def parse_tokens(text: str, decls: Declarations = NO_DECLARATIONS,
                  space_vectors: bool = False) -> tuple[Node, tuple[str, ...]]:
     """The full parser on normalized text (no fast path): (tree, reading-note keys)."""
     notes: set[str] = set()
-    parser = Parser(prepare_tokens(tokenize(text), decls, notes), decls, space_vectors)
+    tokens = tokenize(text, decls.knows_run)
+    refuse_number_slips(tokens, text, spaced_entries=space_vectors)  # 2 e5, 3.2.2, 1 000
+    parser = Parser(prepare_tokens(tokens, decls, notes), decls, space_vectors)
     parser.notes |= notes
-    return parser.parse_all(), tuple(sorted(parser.notes))
+    try:
+        node = parser.parse_all()
+    except LimitError:
+        raise
+    except ParseError as err:
+        if err.key == "incomplete":  # `2*(x+`: the missing term is the first thing to say
+            raise
+        # An open or stray bracket is named where it is, not where the parser gave up.
+        raise unbalanced_brackets(tokens, text) or err from None
+    return node, tuple(sorted(parser.notes))
 
 
 class Parser:
