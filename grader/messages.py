@@ -149,6 +149,11 @@ MESSAGES: dict[str, dict[str, str]] = {
                                     "vector's entries",
                               "zh": "你是想写 {decimal} 吗？请用小数点：公式中的逗号用于分隔函数的参数"
                                     "或向量的元素"},
+    "plus_minus_inside": {"en": "± is read only between the terms of the whole answer, as in "
+                                "1 ± √2 (a pair of values); inside brackets, an exponent or a "
+                                "list, write the values out",
+                          "zh": "± 只能写在整个答案的各项之间，如 1 ± √2（表示一对值）；在括号、指数或"
+                                "列表中请把各个值分别写出"},
     "plus_minus": {"en": "± gives two values, and this question wants one: write the one "
                          "that answers it",
                    "zh": "± 表示两个值，而本题只要一个值：请写出符合题意的那一个"},
@@ -260,6 +265,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "note_decimal_comma": {"en": "A comma separates numbers: 1,5 reads as the two numbers 1 and "
                                  "5. For one decimal number write 1.5.",
                            "zh": "逗号用于分隔数字：1,5 读作 1 和 5 两个数。若是一个小数，请写 1.5。"},
+    "note_e_constant": {"en": "E reads as Euler's number e (this question has no name E).",
+                        "zh": "E 读作自然常数 e（本题没有名为 E 的量）。"},
+    "note_plus_minus": {"en": "± reads as a pair of values: 1 ± √2 is the two values 1 + √2 and "
+                              "1 - √2, in that order.",
+                        "zh": "± 读作一对值：1 ± √2 即 1 + √2 和 1 - √2 两个值，依此顺序。"},
     "note_percent": {"en": "A percent sign divides by 100: 12.5% reads as 0.125.",
                      "zh": "百分号表示除以 100：12.5% 读作 0.125。"},
     "note_letter_times_bracket": {"en": "A letter that is not a declared function multiplies what "

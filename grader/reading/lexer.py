@@ -29,6 +29,7 @@ for _fn in LATEX_FUNCTIONS:
     LATEX_NAMES[_fn] = _fn
 LATEX_OPS = {"cdot": "*", "times": "*", "ast": "*", "div": "/", "mid": "|", "vert": "|",
              "lvert": "|", "rvert": "|", "prime": "'", "approx": "≈",
+             "pm": "±", "mp": "∓",  # 1 \\pm \\sqrt{2}: a pair of values (parser.py)
              # \{ \} as brackets, as Chinese textbooks write E\{[X - E(X)]^2\} (no sets here)
              "{": "(", "}": ")", "lbrace": "(", "rbrace": ")",
              # a vector's norm \|x\| (also ‖x‖ after normalization): one `‖` token each side
@@ -53,7 +54,8 @@ NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # also read by plain_numbers.p
 NUMBER_RE = re.compile(NUMBER)
 NAME_RE = re.compile(r"[A-Za-z]+")
 SUBSCRIPT_RE = re.compile(r"[A-Za-z0-9]+")
-LOG_BASE_RE = re.compile(r"\d+|[A-Za-z]")
+LOG_BASE_RE = re.compile(r"\d+(?:\.\d+)?|[A-Za-z]")  # log_2x, log_2.5x, log_bx
+SIMPLE_LOG_BASE_RE = re.compile(r"\d+|[A-Za-z]")  # log_{10}, log_{b}: one name token
 BRACED_SUBSCRIPT_RE = re.compile(r"\{([A-Za-z0-9+\-, ]{1,20})\}")
 COMMAND_RE = re.compile(r"\\([A-Za-z]+|.)")
 WRAPPED_NAME_RE = re.compile(r"\{\s*([A-Za-z]+)\s*\}")
@@ -136,16 +138,20 @@ def _read_name(text: str, i: int) -> tuple[str, int]:
 
 
 def _read_subscript(text: str, i: int, base_of_log: bool = False) -> tuple[str, int]:
-    """`_0`, `_l`, `_{l+1}`. After log an unbraced subscript is a base: a run of digits or one
-    letter (`log_2x` is log_2 x, `log_bx` is log_b x, as `log_{2}x`)."""
+    """`_0`, `_l`, `_{l+1}`. After log an unbraced subscript is a base: a number or one letter
+    (`log_2x` is log_2 x, `log_2.5x` is log_{2.5} x, `log_bx` is log_b x, as `log_{2}x`); any
+    other base (`\\log_{1/2}`, `\\log_{0.5}`, `log_(10)`, `\\log_\\infty`) is left to the
+    parser, which reads it as a formula after the `_`."""
     if i >= len(text) or text[i] != "_":
         return "", i
     braced = BRACED_SUBSCRIPT_RE.match(text, i + 1)
-    if braced:
+    if braced and (not base_of_log or SIMPLE_LOG_BASE_RE.fullmatch(braced.group(1).strip())):
         return "_" + braced.group(1).replace(" ", ""), braced.end()
     plain = (LOG_BASE_RE if base_of_log else SUBSCRIPT_RE).match(text, i + 1)
-    if plain:
+    if plain and not braced:
         return "_" + plain.group(0), plain.end()
+    if base_of_log:
+        return "", i
     raise ParseError("bad_subscript", i)
 
 

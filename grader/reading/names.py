@@ -29,7 +29,8 @@ from .nodes import BUILTIN_FUNCTIONS, MULTI_ARG_FUNCTIONS
 
 # Read as moment operators only where random variables are declared (reading/moments.py).
 MOMENT_WORDS = frozenset(("E", "D", "Var", "Cov"))
-SPECIAL_FUNCTIONS = ("diff", "transpose", "root", "factorial", "sum", "prod", "product")
+SPECIAL_FUNCTIONS = ("diff", "transpose", "root", "nthroot", "factorial", "sum", "prod",
+                     "product")
 CONSTANTS = ("e", "pi")
 NOT_FINITE = ("nan", "inf", "infinity", "infty", "oo", "NaN", "Inf", "Infinity")
 NAME_LIMIT = 40

@@ -15,6 +15,8 @@ what was typed) and raise a `ParseError` with a message of their own:
 - `decimal_comma_formula` (`decimal_comma_in_formula`, asked by kinds/expression.py only when
   the question wants one value and the answer was read as a vector): `x+1,5`. A comma inside
   brackets or a call (`F(x, W)`, `binomial(5,2)`, `[1,5]`) is never a decimal comma;
+- `plus_minus` (`plus_minus_for_one_value`, asked by kinds/expression.py): `1 ± √2` reads as a
+  pair of values, refused where the question wants one value;
 - brackets (`unbalanced_brackets`, asked only once the parser has failed, so it costs a correct
   answer nothing): a bracket never closed (caret under the opener), a closer that closes
   nothing, a closer of the wrong kind, a `|` without its partner.
@@ -26,11 +28,14 @@ import re
 
 from ..errors import ParseError
 from .lexer import Token
+from .names import BASE_LOGS, FUNCTION_ALIASES
+from .nodes import BUILTIN_FUNCTIONS
 
 EXPONENT_LETTERS = ("e", "E")
 OPENERS = {"(": ")", "[": "]", "{": "}"}
 CLOSERS = {")": "(", "]": "[", "}": "{"}
 ARGUMENT_COMMANDS = ("frac", "binom", "sqrt")  # \frac 1 2: numbers as arguments
+FUNCTION_WORDS = frozenset((*BUILTIN_FUNCTIONS, *FUNCTION_ALIASES, *BASE_LOGS))
 
 
 def refuse_number_slips(tokens: list[Token], text: str, spaced_entries: bool = False) -> None:
@@ -54,7 +59,8 @@ def refuse_number_slips(tokens: list[Token], text: str, spaced_entries: bool = F
         if after.kind == "name" and after.text in EXPONENT_LETTERS:
             _exponent_slip(tokens, k, text)
         if after.kind == "num" and after.space_before and square_depth <= 0 \
-                and not spaced_entries and not _command_argument(tokens, k):
+                and not spaced_entries and not _command_argument(tokens, k) \
+                and not _function_power(tokens, k):
             raise _spaced_numbers(tokens, k, text)
 
 
@@ -108,6 +114,18 @@ def _spaced_numbers(tokens: list[Token], k: int, text: str) -> ParseError:
                           plain=head + "".join(rest))
     second = tokens[k + 1]
     return ParseError("number_space_number", second.pos, first=first.text, second=second.text)
+
+
+def _function_power(tokens: list[Token], k: int) -> bool:
+    """Whether the number at k is the power written on a function's name (`tan^3 2x`, read as
+    (tan 2x)^3): the number after it is the function's argument."""
+    if k < 2 or tokens[k - 1].kind != "op" or tokens[k - 1].text != "^":
+        return False
+    name = tokens[k - 2]
+    if name.kind != "name":
+        return False
+    word = name.text.lower()
+    return word in FUNCTION_WORDS or word.startswith("log_")
 
 
 def _command_argument(tokens: list[Token], k: int) -> bool:
@@ -179,3 +197,27 @@ def decimal_comma_in_formula(text: str) -> ParseError | None:
             part = re.match(r"\d+", text[at + 1:]).group()
             return ParseError("decimal_comma_formula", at, decimal=f"{whole}.{part}")
     return None
+
+
+PLUS_MINUS_RE = re.compile(r"\\pm(?![A-Za-z])|\\mp(?![A-Za-z])")
+
+
+def plus_minus_for_one_value(text: str) -> ParseError:
+    """`1 ± √2` where the question wants one value: refused with its own message, the caret
+    under the ±. `text` is normalized (± is `\\pm` there)."""
+    found = PLUS_MINUS_RE.search(text)
+    return ParseError("plus_minus", found.start() if found else 0)
+
+
+SPACED_THOUSANDS_RE = re.compile(r"\s*([+-]?\d{1,3})((?: \d{3})+)(\.\d+)?\s*")
+
+
+def spaced_thousands(text: str) -> ParseError | None:
+    """`1 000`, `12 500 000.5` as the whole answer where one number is wanted (numeric
+    questions read `2.1 2.8` as a vector): a thousands separator, asked about (`1000?`)."""
+    match = SPACED_THOUSANDS_RE.fullmatch(text)
+    if match is None:
+        return None
+    plain = match[1] + match[2].replace(" ", "") + (match[3] or "")
+    return ParseError("thousands_space", match.start(2) + 1, plain=plain,
+                      written=text.strip())
