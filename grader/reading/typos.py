@@ -5,9 +5,10 @@ anyway (2·e·5, 3.2·0.2, 1·0) would grade a formula they did not mean and cos
 checks run on the token stream (positions are into the normalized text, so the caret lands under
 what was typed) and raise a `ParseError` with a message of their own:
 
-- `number_space_number`: two numbers separated only by a space (`2 3`, `2^3 4`, `-2 2`), except
-  where a space separates entries (inside `[...]`, and the numeric questions' `2.1 2.8`, which
-  the parser reads before this check is asked) and the arguments of `\\frac 1 2`, `\\sqrt 2`;
+- `number_space_number`: two numbers separated only by a space (`2 3`, `2^3 4`, `-2 2`, and the
+  mixed number `1 1/2`), except where a space separates entries (inside `[...]`, the numeric
+  questions' `2.1 2.8`), the arguments of `\\frac 1 2`, `\\sqrt 2`, the power on a function's
+  name before its argument (`tan^3 2x`) and two fractions side by side (`1/2 1/2`);
 - `thousands_space`: `1 000`, `12 500 000`: a thousands separator, asked about (`1000?`);
 - `space_in_number`: `2 e5`, `2e 5`, `2 e-5`: a space inside scientific notation;
 - `malformed_number`: `3.2.2`, `3e0.5`, `3e.5` (a second decimal point, a fractional exponent)
@@ -60,7 +61,7 @@ def refuse_number_slips(tokens: list[Token], text: str, spaced_entries: bool = F
             _exponent_slip(tokens, k, text)
         if after.kind == "num" and after.space_before and square_depth <= 0 \
                 and not spaced_entries and not _command_argument(tokens, k) \
-                and not _function_power(tokens, k):
+                and not _function_power(tokens, k) and not _fractions_side_by_side(tokens, k):
             raise _spaced_numbers(tokens, k, text)
 
 
@@ -126,6 +127,15 @@ def _function_power(tokens: list[Token], k: int) -> bool:
         return False
     word = name.text.lower()
     return word in FUNCTION_WORDS or word.startswith("log_")
+
+
+def _fractions_side_by_side(tokens: list[Token], k: int) -> bool:
+    """`1/2 1/2`: the space ends one fraction and starts another, so it separates two factors
+    as on paper. (A whole number before a fraction, `1 1/2`, is a mixed number to many people:
+    refused.)"""
+    before, after = tokens[k - 1] if k else None, tokens[k + 2]
+    return (before is not None and before.kind == "op" and before.text == "/"
+            and after.kind == "op" and after.text == "/")
 
 
 def _command_argument(tokens: list[Token], k: int) -> bool:

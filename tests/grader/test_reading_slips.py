@@ -32,6 +32,8 @@ def expression(answer, expected="x + 1", lang="en", **extra):
     ("-2 2", "number_space_number", 3, {}),
     ("2 * 3 4", "number_space_number", 6, {}),
     ("x^2 3", "number_space_number", 4, {}),
+    ("1 1/2", "number_space_number", 2, {}),  # a mixed number (1.5) to many people
+    ("x/2 3", "number_space_number", 4, {}),
     ("1 000", "thousands_space", 2, {"plain": "1000", "written": "1 000"}),
     ("12 500 000", "thousands_space", 3, {"plain": "12500000"}),
     ("1 000.5 + x", "thousands_space", 2, {"plain": "1000.5"}),
@@ -56,7 +58,7 @@ def test_slips_in_numbers_are_refused_where_they_are(text, key, pos, params):
 @pytest.mark.parametrize("text", [
     "2e5", "2e-5", "9.54e-7 x", "2 x", "2e", "2e + a", "2 e", "2*e - y", "2 (3)", "(2) 3",
     r"\frac 1 2", r"\frac12 3", r"\binom 5 2", r"\sqrt 2 x", "x_1 + 2", "2 x 10^3",
-    "9.54 x 10^-7", "[1 2]", "[1 2; 3 4]", "[1 000]", r"\begin{bmatrix} 1 & 2 \end{bmatrix}",
+    "9.54 x 10^-7", "1/2 1/2", "tan^3 2x", "[1 2]", "[1 2; 3 4]", "[1 000]", r"\begin{bmatrix} 1 & 2 \end{bmatrix}",
 ])
 def test_what_is_not_a_slip_still_reads(text):
     parse(text, D)
