@@ -150,3 +150,22 @@ def test_a_slip_is_unreadable_with_a_caret_in_both_languages(answer):
     if "," not in answer:  # the preview knows no expected shape: `x+1,5` may be a vector there
         shown = preview(answer, symbols=["x"])
         assert shown["interpreted"] is None and shown["caret"]
+
+
+# -- hostile input through the new checks: a typed error or a tree, never a crash ------------
+
+@pytest.mark.parametrize("text", [
+    "(" * 999, ")" * 999, "|" * 999, "[" * 500 + "]" * 499, "1 " * 499, "3." * 499, "2e" * 499,
+    "2 e" * 333, "\\cdot" * 199 + "x", "a\\cdotb" * 140, "sqrt[" * 199 + "x", "sqrt[2]{" * 120,
+    "\\log_{" * 150, "log_(" * 190, "±" * 999, "1 ± " * 250, "x+1,5" * 199, "\\sinx" * 199,
+    "E^" * 499 + "E",
+])
+def test_hostile_input_through_the_slip_checks_is_a_typed_error_or_a_tree(text):
+    from grader.errors import GraderError
+
+    try:
+        parse(text, D)
+    except GraderError:
+        pass
+    result = expression(text)
+    assert result.verdict.value in ("unreadable", "wrong", "correct")
