@@ -40,7 +40,7 @@ from ..reading.nodes import Matrix, Mul, Neg, Node, Num, Pow, is_constant, symbo
 from ..reading.normalize import normalize
 from ..reading.parser import NO_DECLARATIONS, parse_with_notes
 from ..reading.plain_numbers import decimal_comma
-from ..reading.typos import plus_minus_for_one_value, spaced_thousands
+from ..reading.typos import plus_minus_for_one_value, spaced_numbers_for_one_value
 from ..result import Result
 from ..values.decide import canonical, canonical_shape
 from ..values.evaluate import Env, evaluate
@@ -208,8 +208,9 @@ def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> R
     e_shape, e_flat = expected_values(expected)
     if not e_shape:  # one number wanted: 9,54 is asked about, not read as the vector (9, 54)
         text = normalize(answer).text
-        slip = decimal_comma(text) if "," in answer or "，" in answer else spaced_thousands(text)
-        if slip is not None:  # 1 000 is asked about too, not read as the vector (1, 0)
+        comma = "," in answer or "，" in answer
+        slip = decimal_comma(text) if comma else spaced_numbers_for_one_value(text)
+        if slip is not None:  # 1 000, 2 3: asked about, not read as a vector
             return unreadable(answer, slip, lang)
     try:
         node, _, notes = parse_with_notes(answer, NO_DECLARATIONS, space_vectors=True)

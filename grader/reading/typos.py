@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 
 from ..errors import ParseError
-from .lexer import Token
+from .lexer import NUMBER, Token
 from .names import BASE_LOGS, FUNCTION_ALIASES
 from .nodes import BUILTIN_FUNCTIONS
 
@@ -220,14 +220,20 @@ def plus_minus_for_one_value(text: str) -> ParseError:
 
 
 SPACED_THOUSANDS_RE = re.compile(r"\s*([+-]?\d{1,3})((?: \d{3})+)(\.\d+)?\s*")
+SPACED_NUMBERS_RE = re.compile(rf"\s*[+-]?({NUMBER})\s+([+-]?)({NUMBER})(?:\s+[+-]?{NUMBER})*\s*")
 
 
-def spaced_thousands(text: str) -> ParseError | None:
-    """`1 000`, `12 500 000.5` as the whole answer where one number is wanted (numeric
-    questions read `2.1 2.8` as a vector): a thousands separator, asked about (`1000?`)."""
+def spaced_numbers_for_one_value(text: str) -> ParseError | None:
+    """Numbers separated by spaces as the whole answer where one number is wanted (numeric
+    questions read `2.1 2.8` as a vector): `1 000`, `12 500 000.5` are a thousands separator,
+    asked about (`1000?`); `2 3` is two numbers, refused as elsewhere."""
     match = SPACED_THOUSANDS_RE.fullmatch(text)
-    if match is None:
-        return None
-    plain = match[1] + match[2].replace(" ", "") + (match[3] or "")
-    return ParseError("thousands_space", match.start(2) + 1, plain=plain,
-                      written=text.strip())
+    if match is not None:
+        plain = match[1] + match[2].replace(" ", "") + (match[3] or "")
+        return ParseError("thousands_space", match.start(2) + 1, plain=plain,
+                          written=text.strip())
+    match = SPACED_NUMBERS_RE.fullmatch(text)
+    if match is not None:
+        return ParseError("number_space_number", match.start(2), first=match[1],
+                          second=match[2] + match[3])
+    return None

@@ -72,6 +72,27 @@ def test_numeric_answers_keep_spaces_between_entries():
     assert refusal("3.2.2", space_vectors=True).key == "malformed_number"
 
 
+SAYS = {"thousands_space": {"en": "did you mean", "zh": "你是想写"},
+        "number_space_number": {"en": "separated only by a space", "zh": "之间只有空格"},
+        "space_in_number": {"en": "a space inside the number", "zh": "中间有空格"},
+        "malformed_number": {"en": "is not a number", "zh": "不是一个数"}}
+
+
+@pytest.mark.parametrize(("answer", "key"), [
+    ("1 000", "thousands_space"), ("12 500 000.5", "thousands_space"),
+    ("2 3", "number_space_number"), ("2.1 -2.8", "number_space_number"),
+    ("2 e5", "space_in_number"), ("3.2.2", "malformed_number"),
+])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_numeric_question_wanting_one_number_asks_about_spaced_numbers(answer, key, lang):
+    result = check({"kind": "numeric", "expected": 1000, "answer": answer, "lang": lang})
+    assert result.verdict.value == "unreadable" and "^" in result.feedback
+    assert SAYS[key][lang] in result.error
+    with_vector = check({"kind": "numeric", "expected": [2.1, 2.8], "answer": "2.1 2.8",
+                         "lang": lang})
+    assert with_vector.correct
+
+
 # -- brackets ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("text", "key", "pos", "bracket"), [
