@@ -1,7 +1,9 @@
 """Split normalized text into tokens; LaTeX commands are folded into the same small token set.
 
 Only an allowlist of LaTeX commands is known; anything else (`\\input`, `\\def`, ...) is a parse
-error, so there are no macros and nothing is ever read from disk.
+error, so there are no macros and nothing is ever read from disk. A known command typed glued
+to a name (`a\\cdotb`, `\\alphax`) is split when the rest is a name the question knows
+(`_glued_command`).
 """
 
 from __future__ import annotations

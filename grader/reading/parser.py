@@ -1,14 +1,17 @@
 """Recursive-descent parser from tokens to the allowlisted tree, with containment limits.
 
 Grammar (loosest first):  list := sum (',' sum)*   sum := term (('+'|'-') term)*
+(one `±`/`∓` between the terms of the whole answer makes it a pair of values: `pair`)
 term := unary (('*'|'/'|implicit) unary)*   unary := ('-'|'+') unary | power
 power := postfix ('^' exponent)?   exponent := '-' exponent | postfix
 postfix := primary ("'" | '!')*
 primary := number | name | call | d/dx primary | (list) | {list} | |sum| | [rows] | \\frac{}{}
            | \\sqrt[n]{} | \\begin{bmatrix} ... \\end{bmatrix}
 Limits (depth, nodes, numbers, exponents, derivative orders) are checked while the tree is
-built, before anything is evaluated. `parse` tries plain_numbers.py first: plain numbers and
-lists of them (the commonest answers) get the same tree there without the token stream.
+built, before anything is evaluated. Typing slips (`2 e5`, `3.2.2`, an open bracket) are
+refused by reading/typos.py, on the tokens, with their own messages. `parse` tries
+plain_numbers.py first: plain numbers and lists of them (the commonest answers) get the same
+tree there without the token stream.
 
 This runs for every keystroke and every answer, so the hot path is written for CPython: the
 current token is a plain attribute (kept in step with the index by `take`/`skip`), power,
