@@ -203,8 +203,12 @@ def decimal_comma_in_formula(text: str) -> ParseError | None:
         at = match.start()
         depth = sum(text.count(o, 0, at) for o in "([{") - sum(text.count(c, 0, at) for c in ")]}")
         if depth == 0:
-            whole = re.search(r"\d+$", text[:at]).group()
-            part = re.match(r"\d+", text[at + 1:]).group()
+            start, end = at, at + 1
+            while start > 0 and text[start - 1].isdigit():
+                start -= 1
+            while end < len(text) and text[end].isdigit():
+                end += 1
+            whole, part = text[start:at], text[at + 1:end]
             return ParseError("decimal_comma_formula", at, decimal=f"{whole}.{part}")
     return None
 
@@ -220,7 +224,8 @@ def plus_minus_for_one_value(text: str) -> ParseError:
 
 
 SPACED_THOUSANDS_RE = re.compile(r"\s*([+-]?\d{1,3})((?: \d{3})+)(\.\d+)?\s*")
-SPACED_NUMBERS_RE = re.compile(rf"\s*[+-]?({NUMBER})\s+([+-]?)({NUMBER})(?:\s+[+-]?{NUMBER})*\s*")
+SIGNED_NUMBER_RE = re.compile(rf"[+-]?{NUMBER}")
+PIECE_RE = re.compile(r"\S+")
 
 
 def spaced_numbers_for_one_value(text: str) -> ParseError | None:
@@ -232,8 +237,10 @@ def spaced_numbers_for_one_value(text: str) -> ParseError | None:
         plain = match[1] + match[2].replace(" ", "") + (match[3] or "")
         return ParseError("thousands_space", match.start(2) + 1, plain=plain,
                           written=text.strip())
-    match = SPACED_NUMBERS_RE.fullmatch(text)
-    if match is not None:
-        return ParseError("number_space_number", match.start(2), first=match[1],
-                          second=match[2] + match[3])
-    return None
+    # piece by piece, not one regular expression: its nested repeats of NUMBER would backtrack
+    # exponentially on a long run of digits and spaces (tests/grader/test_hostile.py)
+    pieces = list(PIECE_RE.finditer(text))
+    if len(pieces) < 2 or not all(SIGNED_NUMBER_RE.fullmatch(p[0]) for p in pieces):
+        return None
+    return ParseError("number_space_number", pieces[1].start(), first=pieces[0][0],
+                      second=pieces[1][0])
