@@ -207,9 +207,11 @@ def expected_values(expected: object) -> tuple[tuple[int, ...], list[float]]:
 def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> Result:
     e_shape, e_flat = expected_values(expected)
     if not e_shape:  # one number wanted: 9,54 is asked about, not read as the vector (9, 54)
-        text = normalize(answer).text
-        comma = "," in answer or "，" in answer
-        slip = decimal_comma(text) if comma else spaced_numbers_for_one_value(text)
+        slip = None
+        if "," in answer or "，" in answer:
+            slip = decimal_comma(normalize(answer).text)
+        elif " " in answer.strip() or not answer.isascii():  # one number has no space inside
+            slip = spaced_numbers_for_one_value(normalize(answer).text)
         if slip is not None:  # 1 000, 2 3: asked about, not read as a vector
             return unreadable(answer, slip, lang)
     try:
