@@ -118,6 +118,45 @@ MESSAGES: dict[str, dict[str, str]] = {
     "expected": {"en": "expected {expected} but found {found}",
                  "zh": "此处应为 {expected}，但读到 {found}"},
     "unexpected_token": {"en": "did not expect {found} here", "zh": "此处不应出现 {found}"},
+    # typing slips, refused rather than graded (issue 29; reading/typos.py)
+    "bracket_never_closed": {"en": "the {bracket} opened here is never closed",
+                             "zh": "此处的 {bracket} 没有对应的右括号"},
+    "bracket_closes_nothing": {"en": "this {bracket} closes no bracket: an opening bracket is "
+                                     "missing before it",
+                               "zh": "这个 {bracket} 没有对应的左括号：它前面缺少左括号"},
+    "bracket_mismatch": {"en": "this {bracket} does not match the {opener} it closes",
+                         "zh": "这个 {bracket} 与它要闭合的 {opener} 不配对"},
+    "bracket_unpaired_bar": {"en": "this {bar} has no partner: write the value between two, "
+                                   "as |x|",
+                             "zh": "这个 {bar} 没有配对：请把值写在两条竖线之间，如 |x|"},
+    "number_space_number": {"en": "two numbers separated only by a space ({first} {second}): "
+                                  "write {first}*{second} for a product, or remove the space "
+                                  "if it is one number",
+                            "zh": "两个数之间只有空格（{first} {second}）：相乘请写 {first}*{second}，"
+                                  "若是一个数请去掉空格"},
+    "thousands_space": {"en": "did you mean {plain}? Write a number without spaces inside it "
+                              "({written})",
+                        "zh": "你是想写 {plain} 吗？数字中间不要加空格（{written}）"},
+    "space_in_number": {"en": "a space inside the number {written}: write {number}",
+                        "zh": "数字 {written} 中间有空格：请写成 {number}"},
+    "malformed_number": {"en": "{written} is not a number: a number has at most one decimal "
+                               "point and a whole exponent after e (9.54e-7); for Euler's "
+                               "number e times something, write * (2*e)",
+                         "zh": "{written} 不是一个数：数字最多有一个小数点，e 后的指数应为整数"
+                               "（如 9.54e-7）；若表示自然常数 e 相乘，请写 *（如 2*e）"},
+    "decimal_comma_formula": {"en": "did you mean {decimal}? Write a decimal point: in a "
+                                    "formula a comma separates a function's arguments or a "
+                                    "vector's entries",
+                              "zh": "你是想写 {decimal} 吗？请用小数点：公式中的逗号用于分隔函数的参数"
+                                    "或向量的元素"},
+    "plus_minus_inside": {"en": "± is read only between the terms of the whole answer, as in "
+                                "1 ± √2 (a pair of values); inside brackets, an exponent or a "
+                                "list, write the values out",
+                          "zh": "± 只能写在整个答案的各项之间，如 1 ± √2（表示一对值）；在括号、指数或"
+                                "列表中请把各个值分别写出"},
+    "plus_minus": {"en": "± gives two values, and this question wants one: write the one "
+                         "that answers it",
+                   "zh": "± 表示两个值，而本题只要一个值：请写出符合题意的那一个"},
     "empty": {"en": "the answer is empty", "zh": "答案为空"},
     "too_long": {"en": "the answer is too long (more than {limit} characters)",
                  "zh": "答案过长（超过 {limit} 个字符）"},
@@ -226,6 +265,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "note_decimal_comma": {"en": "A comma separates numbers: 1,5 reads as the two numbers 1 and "
                                  "5. For one decimal number write 1.5.",
                            "zh": "逗号用于分隔数字：1,5 读作 1 和 5 两个数。若是一个小数，请写 1.5。"},
+    "note_e_constant": {"en": "E reads as Euler's number e (this question has no name E).",
+                        "zh": "E 读作自然常数 e（本题没有名为 E 的量）。"},
+    "note_plus_minus": {"en": "± reads as a pair of values: 1 ± √2 is the two values 1 + √2 and "
+                              "1 - √2, in that order.",
+                        "zh": "± 读作一对值：1 ± √2 即 1 + √2 和 1 - √2 两个值，依此顺序。"},
     "note_percent": {"en": "A percent sign divides by 100: 12.5% reads as 0.125.",
                      "zh": "百分号表示除以 100：12.5% 读作 0.125。"},
     "note_letter_times_bracket": {"en": "A letter that is not a declared function multiplies what "

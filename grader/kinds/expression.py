@@ -16,8 +16,10 @@ from ..errors import CannotDecide, EvalError, GraderError, ParseError
 from ..messages import message
 from ..reading.latex import to_latex
 from ..reading.names import Declarations
-from ..reading.nodes import Member, Node, facts, symbol_names, walk
+from ..reading.nodes import Matrix, Member, Node, facts, symbol_names, walk
+from ..reading.normalize import normalize
 from ..reading.parser import parse, parse_with_notes
+from ..reading.typos import decimal_comma_in_formula, plus_minus_for_one_value
 from ..result import Counterexample, Result
 from ..values.confirm import confirmed, exactly
 from ..values.counterexample import find_counterexample
@@ -220,6 +222,10 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
         node, _, notes = parse_with_notes(answer, decls.with_symbols(question_names))
     except ParseError as err:
         return unreadable(answer, err, lang)
+    if type(node) is Matrix and not _is_pair(exp.node):
+        slip = _one_value_slip(answer, notes, exp.node)
+        if slip is not None:
+            return unreadable(answer, slip, lang)
     interpreted = to_latex(node)
     try:
         indexing = indexing_of(decls)
@@ -265,6 +271,21 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
                       interpreted=interpreted, counterexample=example)
     text = message("cannot_decide", lang)
     return result(feedback=joined([text, names_note], lang), error=text, interpreted=interpreted)
+
+
+def _is_pair(node: Node) -> bool:
+    return type(node) is Matrix and len(node.rows) == 1 and len(node.rows[0]) == 2
+
+
+def _one_value_slip(answer: str, notes: tuple[str, ...], expected: Node) -> ParseError | None:
+    """An answer read as several values where the question wants one (reading/typos.py):
+    `1 ± √2` (a pair) unless the question wants a pair; `x+1,5` (a decimal comma, or two
+    entries?) unless it wants a vector. Asked, never graded."""
+    if "note_plus_minus" in notes:
+        return plus_minus_for_one_value(normalize(answer).text)
+    if "," in answer and type(expected) is not Matrix:
+        return decimal_comma_in_formula(normalize(answer).text)
+    return None
 
 
 def as_sentence(text: str, lang: str) -> str:

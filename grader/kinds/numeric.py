@@ -38,8 +38,9 @@ from ..reading.constant import constant_value
 from ..reading.latex import to_latex
 from ..reading.nodes import Matrix, Mul, Neg, Node, Num, Pow, is_constant, symbol_names
 from ..reading.normalize import normalize
-from ..reading.parser import NO_DECLARATIONS, parse
+from ..reading.parser import NO_DECLARATIONS, parse_with_notes
 from ..reading.plain_numbers import decimal_comma
+from ..reading.typos import plus_minus_for_one_value, spaced_numbers_for_one_value
 from ..result import Result
 from ..values.decide import canonical, canonical_shape
 from ..values.evaluate import Env, evaluate
@@ -206,13 +207,19 @@ def expected_values(expected: object) -> tuple[tuple[int, ...], list[float]]:
 def grade_numeric(answer: str, expected: object, tol: Tolerance, lang: str) -> Result:
     e_shape, e_flat = expected_values(expected)
     if not e_shape:  # one number wanted: 9,54 is asked about, not read as the vector (9, 54)
-        comma = decimal_comma(normalize(answer).text) if "," in answer or "，" in answer else None
-        if comma is not None:
-            return unreadable(answer, comma, lang)
+        slip = None
+        if "," in answer or "，" in answer:
+            slip = decimal_comma(normalize(answer).text)
+        elif " " in answer.strip() or not answer.isascii():  # one number has no space inside
+            slip = spaced_numbers_for_one_value(normalize(answer).text)
+        if slip is not None:  # 1 000, 2 3: asked about, not read as a vector
+            return unreadable(answer, slip, lang)
     try:
-        node, _ = parse(answer, NO_DECLARATIONS, space_vectors=True)
+        node, _, notes = parse_with_notes(answer, NO_DECLARATIONS, space_vectors=True)
     except ParseError as err:
         return unreadable(answer, err, lang)
+    if "note_plus_minus" in notes and e_shape != (2,):  # 1 ± 0.5 where one value is wanted
+        return unreadable(answer, plus_minus_for_one_value(normalize(answer).text), lang)
     interpreted = to_latex(node)
     if not is_constant(node):
         names = ", ".join(sorted(symbol_names(node))) or "?"

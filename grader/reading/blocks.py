@@ -173,7 +173,7 @@ def _one_name(text: str, decls: Declarations) -> bool:
 def _tokens(text: str, decls: Declarations) -> list[Token] | None:
     """The tokens the parser would read in `text` (without the end), None when it cannot."""
     try:
-        tokens = prepare_tokens(tokenize(normalize(text).text), decls)
+        tokens = prepare_tokens(tokenize(normalize(text).text, decls.knows_run), decls)
     except GraderError:
         return None
     return [t for t in tokens if t.kind != "eof"]

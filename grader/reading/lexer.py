@@ -1,12 +1,15 @@
 """Split normalized text into tokens; LaTeX commands are folded into the same small token set.
 
 Only an allowlist of LaTeX commands is known; anything else (`\\input`, `\\def`, ...) is a parse
-error, so there are no macros and nothing is ever read from disk.
+error, so there are no macros and nothing is ever read from disk. A known command typed glued
+to a name (`a\\cdotb`, `\\alphax`) is split when the rest is a name the question knows
+(`_glued_command`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from ..errors import ParseError
@@ -28,13 +31,15 @@ for _fn in LATEX_FUNCTIONS:
     LATEX_NAMES[_fn] = _fn
 LATEX_OPS = {"cdot": "*", "times": "*", "ast": "*", "div": "/", "mid": "|", "vert": "|",
              "lvert": "|", "rvert": "|", "prime": "'", "approx": "≈",
+             "pm": "±", "mp": "∓",  # 1 \\pm \\sqrt{2}: a pair of values (parser.py)
              # \{ \} as brackets, as Chinese textbooks write E\{[X - E(X)]^2\} (no sets here)
              "{": "(", "}": ")", "lbrace": "(", "rbrace": ")",
              # a vector's norm \|x\| (also ‖x‖ after normalization): one `‖` token each side
              "|": "‖", "Vert": "‖", "lVert": "‖", "rVert": "‖",
              "'": "'"}  # F\'(x): a prime escaped as in a program's string, still a prime
 LATEX_SKIP = {"left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "quad", "qquad",
-              "displaystyle", "limits"}
+              "displaystyle", "limits", "space", "thinspace", "medspace", "thickspace",
+              "enspace"}
 # \mathcal{F}: the residual branch; \mathbb{E}: the expectation (where random variables are
 # declared, reading/moments.py)
 LATEX_NAME_WRAPPERS = {"mathbf", "boldsymbol", "bm", "mathrm", "mathit", "operatorname",
@@ -51,7 +56,8 @@ NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # also read by plain_numbers.p
 NUMBER_RE = re.compile(NUMBER)
 NAME_RE = re.compile(r"[A-Za-z]+")
 SUBSCRIPT_RE = re.compile(r"[A-Za-z0-9]+")
-LOG_BASE_RE = re.compile(r"\d+|[A-Za-z]")
+LOG_BASE_RE = re.compile(r"\d+(?:\.\d+)?|[A-Za-z]")  # log_2x, log_2.5x, log_bx
+SIMPLE_LOG_BASE_RE = re.compile(r"\d+|[A-Za-z]")  # log_{10}, log_{b}: one name token
 BRACED_SUBSCRIPT_RE = re.compile(r"\{([A-Za-z0-9+\-, ]{1,20})\}")
 COMMAND_RE = re.compile(r"\\([A-Za-z]+|.)")
 WRAPPED_NAME_RE = re.compile(r"\{\s*([A-Za-z]+)\s*\}")
@@ -76,7 +82,9 @@ class Token(NamedTuple):  # a tuple: tokens are made in the hot path, and tuples
 _new_token = tuple.__new__
 
 
-def tokenize(text: str) -> list[Token]:
+def tokenize(text: str, knows_run: Callable[[str], bool] | None = None) -> list[Token]:
+    """Tokens of normalized text. `knows_run(letters)` says whether a run of letters is a name
+    the question knows (names.py); it decides where a glued command splits (`a\\cdotb`)."""
     tokens: list[Token] = []
     append = tokens.append
     i, n = 0, len(text)
@@ -108,7 +116,7 @@ def tokenize(text: str) -> list[Token]:
             name, i = _read_name(text, i)
             append(_new_token(Token, ("name", name, start, i, space)))
         elif ch == "\\":
-            token, i = _read_command(text, i, space)
+            token, i = _read_command(text, i, space, knows_run)
             if token is not None:
                 append(token)
         elif ch == "." and text.startswith("...", i):  # a_1 + ... + a_n, as \\cdots
@@ -132,20 +140,25 @@ def _read_name(text: str, i: int) -> tuple[str, int]:
 
 
 def _read_subscript(text: str, i: int, base_of_log: bool = False) -> tuple[str, int]:
-    """`_0`, `_l`, `_{l+1}`. After log an unbraced subscript is a base: a run of digits or one
-    letter (`log_2x` is log_2 x, `log_bx` is log_b x, as `log_{2}x`)."""
+    """`_0`, `_l`, `_{l+1}`. After log an unbraced subscript is a base: a number or one letter
+    (`log_2x` is log_2 x, `log_2.5x` is log_{2.5} x, `log_bx` is log_b x, as `log_{2}x`); any
+    other base (`\\log_{1/2}`, `\\log_{0.5}`, `log_(10)`, `\\log_\\infty`) is left to the
+    parser, which reads it as a formula after the `_`."""
     if i >= len(text) or text[i] != "_":
         return "", i
     braced = BRACED_SUBSCRIPT_RE.match(text, i + 1)
-    if braced:
+    if braced and (not base_of_log or SIMPLE_LOG_BASE_RE.fullmatch(braced.group(1).strip())):
         return "_" + braced.group(1).replace(" ", ""), braced.end()
     plain = (LOG_BASE_RE if base_of_log else SUBSCRIPT_RE).match(text, i + 1)
-    if plain:
+    if plain and not braced:
         return "_" + plain.group(0), plain.end()
+    if base_of_log:
+        return "", i
     raise ParseError("bad_subscript", i)
 
 
-def _read_command(text: str, i: int, space: bool) -> tuple[Token | None, int]:
+def _read_command(text: str, i: int, space: bool,
+                  knows_run: Callable[[str], bool] | None = None) -> tuple[Token | None, int]:
     m = COMMAND_RE.match(text, i)
     if m is None:
         raise ParseError("unexpected_char", i, char=repr("\\"))
@@ -182,7 +195,28 @@ def _read_command(text: str, i: int, space: bool) -> tuple[Token | None, int]:
         if env is None or env.group(1) not in MATRIX_ENVS:
             raise ParseError("unknown_environment", end, command="\\" + word)
         return Token(word, env.group(1), i, env.end(), space), env.end()
+    glued = _glued_command(word, knows_run)
+    if glued is not None:  # a\cdotb: \cdot, then b is read as the next name
+        return _read_command(text[:i + 1 + glued], i, space)
     raise ParseError("unknown_command", i, command="\\" + word)
+
+
+# Commands that may be typed glued to the name after them (`2\timesx`, `\alphax`, `\sinx`,
+# `\sqrtx`): operators, Greek letters, function names, \frac, \sqrt, \binom, \top.
+GLUABLE = frozenset(w for w in (*LATEX_OPS, *LATEX_NAMES, *LATEX_CMDS)
+                    if len(w) >= 2 and w.isalpha())
+
+
+def _glued_command(word: str, knows_run: Callable[[str], bool] | None) -> int | None:
+    """The length of the known command `word` starts with, when what follows it is a single
+    letter or (with `knows_run`) letters the question knows as names; the longest such command
+    (`\\sinhx` is \\sinh x). None when there is none: the command is then refused as typed."""
+    for size in range(len(word) - 1, 1, -1):
+        rest = word[size:]
+        if word[:size] in GLUABLE and (len(rest) == 1 or (knows_run is not None
+                                                         and knows_run(rest))):
+            return size
+    return None
 
 
 def _partial_with_variable(text: str, i: int, end: int, space: bool,

@@ -29,7 +29,8 @@ from .nodes import BUILTIN_FUNCTIONS, MULTI_ARG_FUNCTIONS
 
 # Read as moment operators only where random variables are declared (reading/moments.py).
 MOMENT_WORDS = frozenset(("E", "D", "Var", "Cov"))
-SPECIAL_FUNCTIONS = ("diff", "transpose", "root", "factorial", "sum", "prod", "product")
+SPECIAL_FUNCTIONS = ("diff", "transpose", "root", "nthroot", "factorial", "sum", "prod",
+                     "product")
 CONSTANTS = ("e", "pi")
 NOT_FINITE = ("nan", "inf", "infinity", "infty", "oo", "NaN", "Inf", "Infinity")
 NAME_LIMIT = 40
@@ -136,6 +137,11 @@ class Declarations:
 
     def vocabulary(self) -> frozenset[str]:
         return _vocabulary(self)
+
+    def knows_run(self, letters: str) -> bool:
+        """Whether a run of letters reads as names of this question: one letter (or a Greek
+        letter), or a product of known names (`ab` when a and b are the question's)."""
+        return is_variable_name(letters) or _segment(letters, self.vocabulary()) is not None
 
 
 _RESERVED = frozenset(BUILTIN_FUNCTIONS + MULTI_ARG_FUNCTIONS + tuple(FUNCTION_ALIASES)

@@ -29,6 +29,7 @@ CHAR_MAP = {
     "φ": "phi", "ϕ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega", "Δ": "Delta",
     "Σ": "Sigma", "Φ": "Phi", "Ω": "Omega", "Γ": "Gamma", "Θ": "Theta", "Λ": "Lambda",
     "∂": "\\partial ", "≈": "\\approx ", "∑": "\\sum ", "∏": "\\prod ",
+    "±": "\\pm ", "∓": "\\mp ",  # a pair of values (issue 29): reading/parser.py
     "‖": "\\| ", "∥": "\\| ", "∇": "\\nabla ", "ᵀ": "^T",  # vectors (issue 25)
 }
 

@@ -1,14 +1,17 @@
 """Recursive-descent parser from tokens to the allowlisted tree, with containment limits.
 
 Grammar (loosest first):  list := sum (',' sum)*   sum := term (('+'|'-') term)*
+(one `±`/`∓` between the terms of the whole answer makes it a pair of values: `pair`)
 term := unary (('*'|'/'|implicit) unary)*   unary := ('-'|'+') unary | power
 power := postfix ('^' exponent)?   exponent := '-' exponent | postfix
 postfix := primary ("'" | '!')*
 primary := number | name | call | d/dx primary | (list) | {list} | |sum| | [rows] | \\frac{}{}
            | \\sqrt[n]{} | \\begin{bmatrix} ... \\end{bmatrix}
 Limits (depth, nodes, numbers, exponents, derivative orders) are checked while the tree is
-built, before anything is evaluated. `parse` tries plain_numbers.py first: plain numbers and
-lists of them (the commonest answers) get the same tree there without the token stream.
+built, before anything is evaluated. Typing slips (`2 e5`, `3.2.2`, an open bracket) are
+refused by reading/typos.py, on the tokens, with their own messages. `parse` tries
+plain_numbers.py first: plain numbers and lists of them (the commonest answers) get the same
+tree there without the token stream.
 
 This runs for every keystroke and every answer, so the hot path is written for CPython: the
 current token is a plain attribute (kept in step with the index by `take`/`skip`), power,
@@ -73,6 +76,7 @@ from .nodes import (
 from .normalize import normalize
 from .plain_numbers import DECIMAL_COMMA_RE, parse_plain_numbers
 from .series import SERIES_OPS, SERIES_SIGNS, make_series
+from .typos import refuse_number_slips, unbalanced_brackets
 
 IMPLICIT_STARTS = {"num", "name", "diffop", "gradop", "leibniz", "cmd", "bigop", "begin"}
 NO_DECLARATIONS = Declarations()
@@ -84,6 +88,9 @@ INVERSE_FUNCTIONS = {
     "csch": "acsch", "coth": "acoth",
 }
 EXTREMA = ("max", "min")
+EULER_CAPITAL = "E"
+PLUS_MINUS = ("±", "∓")
+ROOT_NAMES = ("root", "nthroot")  # root(x, n) as SymPy and Maxima; nthroot(x, n) as mathjs, Doenet
 TEN = Num(10.0, "10")
 INDEX_NODES = (Num, Sym, Add, Neg, Mul)  # what the index of a family member may be made of
 
@@ -118,9 +125,20 @@ def parse_tokens(text: str, decls: Declarations = NO_DECLARATIONS,
                  space_vectors: bool = False) -> tuple[Node, tuple[str, ...]]:
     """The full parser on normalized text (no fast path): (tree, reading-note keys)."""
     notes: set[str] = set()
-    parser = Parser(prepare_tokens(tokenize(text), decls, notes), decls, space_vectors)
+    tokens = tokenize(text, decls.knows_run)
+    refuse_number_slips(tokens, text, spaced_entries=space_vectors)  # 2 e5, 3.2.2, 1 000
+    parser = Parser(prepare_tokens(tokens, decls, notes), decls, space_vectors)
     parser.notes |= notes
-    return parser.parse_all(), tuple(sorted(parser.notes))
+    try:
+        node = parser.parse_all()
+    except LimitError:
+        raise
+    except ParseError as err:
+        if err.key == "incomplete":  # `2*(x+`: the missing term is the first thing to say
+            raise
+        # An open or stray bracket is named where it is, not where the parser gave up.
+        raise unbalanced_brackets(tokens, text) or err from None
+    return node, tuple(sorted(parser.notes))
 
 
 class Parser:
@@ -136,6 +154,7 @@ class Parser:
         self.notes: set[str] = set()  # readings worth telling the learner (parse_with_notes)
         self.replaced: list[tuple[int, Token]] = []  # (index, token it replaced): rewind()
         self.rereads = 0  # brackets read a second time (parse_brackets)
+        self.top_items = False  # the whole answer is a list (a, b): ± makes no pair there
 
     # -- the token cursor and the limits --------------------------------------------------------
     def peek(self, offset: int = 1) -> Token:
@@ -220,19 +239,35 @@ class Parser:
         return False
 
     def parse_list(self) -> list[Node]:
+        top = self.depth == 0 and not self.top_items
         items = [self.parse_sum()]
         while self.tok.kind == "op" and self.tok.text == ",":
+            if top:
+                self.top_items = True  # `1 ± 2, 3`: a ± in a list of values is no pair
+                if "note_plus_minus" in self.notes:
+                    raise ParseError("plus_minus_inside", self.tok.pos)
             self.take()
             items.append(self.parse_sum())
         return items
 
     def parse_sum(self) -> Node:
+        tok = self.tok
+        paired = None  # (index of the term written after ±, the sign it has first)
+        if tok.kind == "op" and tok.text in PLUS_MINUS:  # ±√2
+            paired = self.plus_minus(tok, 0)
         first = self.parse_term()
         tok = self.tok
-        if tok.kind != "op" or tok.text not in "+-":
-            return first  # the common case: no sum at this level
+        if tok.kind != "op" or tok.text not in "+-±∓":
+            return first if paired is None else self.pair(paired, [first])
         terms = [first]
-        while tok.kind == "op" and tok.text in "+-" and not self.entry_boundary():
+        while tok.kind == "op" and tok.text in "+-±∓" and not self.entry_boundary():
+            if tok.text in PLUS_MINUS:
+                if paired is not None:
+                    raise ParseError("plus_minus_inside", tok.pos)
+                paired = self.plus_minus(tok, len(terms))
+                terms.append(self.parse_term())
+                tok = self.tok
+                continue
             self.take()
             if tok.text == "+" and self.tok.kind == "dots":  # a_1 + a_2 + ⋯ + a_n
                 terms = self.sum_with_dots(terms)
@@ -241,7 +276,29 @@ class Parser:
             term = self.parse_term()
             terms.append(term if tok.text == "+" else self.make(Neg(term)))
             tok = self.tok
+        if paired is not None:
+            return self.pair(paired, terms)
         return terms[0] if len(terms) == 1 else self.make(Add(tuple(terms)))
+
+    # -- ± (issue 29): a pair of values, read only between the terms of the whole answer --------
+    def plus_minus(self, tok: Token, index: int) -> tuple[int, int]:
+        """At `±` or `∓`: (the index of the term after it, +1 or -1 for its first sign)."""
+        if self.depth or self.top_items:  # inside brackets, an exponent, a list: no pair
+            raise ParseError("plus_minus_inside", tok.pos)
+        self.take()
+        return index, 1 if tok.text == "±" else -1
+
+    def pair(self, paired: tuple[int, int], terms: list[Node]) -> Node:
+        """`1 ± √2` is the pair [1 + √2, 1 - √2] (`∓`: the other order); the grading kind
+        decides whether the question wants a pair (kinds/expression.py)."""
+        index, sign = paired
+        values = []
+        for first in (sign, -sign):
+            term = terms[index] if first > 0 else self.make(Neg(terms[index]))
+            chosen = [*terms[:index], term, *terms[index + 1:]]
+            values.append(chosen[0] if len(chosen) == 1 else self.make(Add(tuple(chosen))))
+        self.notes.add("note_plus_minus")
+        return self.make(Matrix((tuple(values),)))
 
     # -- a sum or product written with ⋯ (reading/ellipsis.py) ---------------------------------
     def sum_with_dots(self, terms: list[Node]) -> list[Node]:
@@ -487,6 +544,12 @@ class Parser:
             return self.make(Ident())
         if name in CONSTANTS:
             return self.make(Const(name))
+        if name == EULER_CAPITAL and not decls.random:
+            # E^2 for e^2 (SymPy's and mathjs' E): Euler's number where the question has no
+            # name E (not declared, not in the expected answer) and no random variables (then
+            # E[X], E(X) are expectations: reading/moments.py)
+            self.notes.add("note_e_constant")
+            return self.make(Const("e"))
         if name == "diff":
             return self.parse_diff_call(t)
         if name == "transpose":
@@ -496,10 +559,17 @@ class Parser:
         name = FUNCTION_ALIASES.get(name, name)
         if name == "sigma" and self.at("op", "(") and not self.tok.space_before:
             name = "sigmoid"  # σ(z) is the activation, as in the source texts
+        if name == "sqrt" and self.at("op", "[") and not self.tok.space_before \
+                and self.index_then_brace():
+            return self.nth_root(t)  # sqrt[3]{x}: \sqrt[3]{x} without the backslash
+        if name == "log" and self.at("op", "_"):  # \\log_{1/2} x, log_(10)(x), \\log_\\infty 2
+            base = self.log_base_argument(t)
+            return self.parse_function(t, name, lambda arg: FuncN("log", (arg, base)),
+                                       base_written=True)
         build = self.one_argument_function(name, t)
         if build is not None:
             return self.parse_function(t, name, build)
-        if name == "root":
+        if name in ROOT_NAMES:
             return self.parse_root(t)
         if name == "factorial":  # factorial(n) is n!
             arg = self.single_argument(t)
@@ -560,12 +630,26 @@ class Parser:
             return lambda arg: FuncN("log", (arg, base))
         return None
 
+    def log_base_argument(self, t: Token) -> Node:
+        """The base after `log_` when the lexer left it to the parser: `{1/2}`, `{0.5}`, `(10)`,
+        `{b+1}`, `\\infty`, `\\pi`, any formula in braces or parentheses, or one number or
+        name."""
+        self.take()  # the _
+        tok = self.tok
+        if tok.kind == "op" and tok.text in "({":
+            return self.parse_group()
+        if tok.kind == "num":
+            return self.make(number_value(self.take()))
+        if tok.kind == "name" and not is_function_name(tok.text, self.decls):
+            return self.parse_name()
+        raise ParseError("log_base", tok.pos, base=tok.text)
+
     def log_base(self, name: str, t: Token) -> Node | None:
         """The base of lg or log_b as a node (None for log_e, the natural logarithm)."""
         text = BASE_LOGS.get(name) or name.partition("_")[2]
         if text == "e":
             return None
-        if text.isdigit() and len(text) <= 6:
+        if text.replace(".", "", 1).isdigit() and len(text) <= 6:  # log_2, log_2.5
             return self.make(Num(float(text), text))
         if is_variable_name(text):
             if text in CONSTANTS:
@@ -573,10 +657,10 @@ class Parser:
             return self.make(Sym(text))
         raise ParseError("log_base", t.pos, base=text)
 
-    def parse_function(self, t: Token, name: str, build) -> Node:
+    def parse_function(self, t: Token, name: str, build, base_written: bool = False) -> Node:
         """`sin x`, `sin(x)`, `sin^2 x` = (sin x)^2, `sin^-1 x` = arcsin x, `log(x, b)`."""
         power = self.function_power(t, name) if self.at("op", "^") else 1
-        if name in ("log", "lg") and self.at("op", "("):
+        if name in ("log", "lg") and self.at("op", "(") and not base_written:
             args = self.parse_call_args(t)
             if len(args) == 2:  # log(x, b) as in SymPy, lg(x, b) as in Maxima/STACK
                 self.notes.add("note_log_base_second")
@@ -862,17 +946,36 @@ class Parser:
             return self.make(FuncN("binomial", tuple(args)))
         if t.text == "sqrt":
             if self.at("op", "["):
-                opener = self.take()
-                index = self.parse_sum()
-                self.expect("]", opener)
-                radicand = self.latex_argument()
-                if index == Num(3.0, "3"):  # the real cube root: \sqrt[3]{-8} = -2
-                    return self.make(Func("cbrt", radicand))
-                exponent = self.make(Div(self.make(Num(1.0, "1")), index))
-                check_exponent(radicand, exponent, t.pos)  # \sqrt[0.001]{x} is x^1000
-                return self.make(Pow(radicand, exponent))
+                return self.nth_root(t)
             return self.make(Func("sqrt", self.latex_argument()))
         raise ParseError("unexpected_token", t.pos, found="\\top")
+
+    def nth_root(self, t: Token) -> Node:
+        """`[n]{radicand}` after \\sqrt (or sqrt): the n-th root; n = 3 is the real cube root."""
+        opener = self.take()
+        index = self.parse_sum()
+        self.expect("]", opener)
+        radicand = self.latex_argument()
+        if index == Num(3.0, "3"):  # the real cube root: \sqrt[3]{-8} = -2
+            return self.make(Func("cbrt", radicand))
+        exponent = self.make(Div(self.make(Num(1.0, "1")), index))
+        check_exponent(radicand, exponent, t.pos)  # \sqrt[0.001]{x} is x^1000
+        return self.make(Pow(radicand, exponent))
+
+    def index_then_brace(self) -> bool:
+        """At `[`: whether its `]` is followed right away by `{` (`sqrt[3]{x}`, the LaTeX root
+        typed without its backslash; `sqrt[x]` alone is sqrt(x), as Mathematica writes it)."""
+        depth = 0
+        for k in range(self.i, len(self.tokens)):
+            tok = self.tokens[k]
+            if tok.kind == "op" and tok.text in "[]":
+                depth += 1 if tok.text == "[" else -1
+                if depth == 0:
+                    after = self.tokens[k + 1]
+                    return after.kind == "op" and after.text == "{" and not after.space_before
+            elif tok.kind == "eof":
+                return False
+        return False
 
     def latex_argument(self) -> Node:
         """`{...}`, or a single token as in `\\frac12` (one digit) or `\\frac ab`."""
@@ -997,7 +1100,7 @@ class Parser:
 def is_function_name(name: str, decls: Declarations) -> bool:
     return (name in decls.functions or name in BUILTIN_FUNCTIONS or name in FUNCTION_ALIASES
             or name in EXTREMA or name in BASE_LOGS or name.startswith("log_")
-            or name in ("diff", "transpose", "sigma", "root")
+            or name in ("diff", "transpose", "sigma", *ROOT_NAMES)
             or _other_case_of_a_function(name, decls))
 
 

@@ -15,7 +15,7 @@ import grader
 from grader.errors import ParseError
 from grader.reading.latex import to_latex
 from grader.reading.names import Declarations
-from grader.reading.nodes import Moment, Mul, Sym
+from grader.reading.nodes import Const, Moment, Mul, Sym
 from grader.reading.parser import parse, parse_with_notes
 from grader.values.moments import Evaluator, RandomModel, Space
 
@@ -40,10 +40,13 @@ def test_d_of_x_is_shown_as_the_variance_it_was_read_as():
     assert to_latex(parse(r"\mathbb{E}[x f]", XF)[0]) == r"\mathbb{E}\left[x f\right]"
 
 
-def test_without_random_variables_e_keeps_its_old_reading():
+def test_without_random_variables_e_is_not_an_expectation():
+    """No random variables and no name E: E is Euler's number (issue 29), with a note."""
     node, _, notes = parse_with_notes("E(x)", Declarations.of(["x"]))
-    assert node == Mul((Sym("E"), Sym("x")))
-    assert "note_letter_times_bracket" in notes
+    assert node == Mul((Const("e"), Sym("x")))
+    assert "note_e_constant" in notes
+    declared, _, notes = parse_with_notes("E(x)", Declarations.of(["x", "E"]))
+    assert declared == Mul((Sym("E"), Sym("x"))) and "note_e_constant" not in notes
     with pytest.raises(ParseError):
         parse("Var(x)", Declarations.of(["x"]))
 

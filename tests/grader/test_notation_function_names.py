@@ -87,7 +87,7 @@ def test_floor_and_ceil_only_where_the_question_declares_them():
 
 @pytest.mark.parametrize(("text", "key"), [("max(x)", "two_arguments"),
                                            ("log(x, 2, 3)", "log_arguments"),
-                                           ("log_{2x} x", "log_base"),
+                                           ("log_+x", "log_base"),
                                            ("root(x, 2, 3)", "root_arguments"),
                                            ("%i", "unexpected_token"),
                                            ("max x", "expected_call")])

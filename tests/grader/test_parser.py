@@ -147,18 +147,21 @@ def test_a_named_left_side_or_leading_equals_is_dropped(text, expected):
     assert tree(text) == expected
 
 
-def test_space_separated_numbers_multiply_in_formulas():
-    assert tree("2 3", Declarations()) == Mul((n(2), n(3)))
+def test_space_separated_numbers_are_refused_in_formulas():
+    """Issue 29: `2 3` is a typing slip (23? 2*3?), refused rather than read as 2·3."""
+    with pytest.raises(ParseError) as err:
+        tree("2 3", Declarations())
+    assert err.value.key == "number_space_number"
 
 
 @pytest.mark.parametrize(
     ("text", "key", "pos"),
     [
-        ("(x+1", "unexpected_end", 4),
+        ("(x+1", "bracket_never_closed", 0),  # the caret under the open bracket
         ("x+", "incomplete", 2),
         ("x $ 1", "unexpected_char", 2),
         (r"\input{x}", "unknown_command", 0),
-        ("F(x", "unexpected_end", 3),
+        ("F(x", "bracket_never_closed", 1),
         ("[1, 2; 3]", "ragged_matrix", 0),
         ("x'", "prime_needs_function", 1),
         ("", "empty", 0),
