@@ -29,7 +29,6 @@ st.title(tr("exercises.title"))
 st.caption(tr("exercises.intro"))
 record = recording.recorder()
 rerate = recording.rerater()
-resources.warm_grader()
 questions = resources.exercise_questions()  # template -> its generated question
 names = list(questions)
 run = flow_state.run(PAGE)

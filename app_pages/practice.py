@@ -37,7 +37,6 @@ record = recording.recorder()
 rerate = recording.rerater()
 bank = resources.bank()
 catalog = resources.catalog()
-resources.warm_grader()
 run = flow_state.run(PAGE)
 first_visit = flow_state.first_visit(PAGE)
 

@@ -23,7 +23,6 @@ if record is None or db is None:
     st.stop()
 
 catalog = resources.catalog()
-resources.warm_grader()
 run = flow_state.run(PAGE)
 try:
     queue = db.review_queue(current_profile_id(), utc_now())

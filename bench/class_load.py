@@ -45,7 +45,7 @@ from bench.loadgen.table import HEADER, UNITS, details, row  # noqa: E402
 from bench.own_postgres import OwnPostgres, reset_postgres  # noqa: E402
 
 POSTGRES = OwnPostgres("classload", port=5441, database="tutor_load", role="tutor_load")
-STARTED_UP = "start-up heap frozen"  # app_pages/startup.py logs this once its work is done
+STARTED_UP = "start-up heap frozen"  # server_tuning/warm_up.py logs this once its work is done
 
 
 @dataclass

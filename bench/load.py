@@ -32,7 +32,7 @@ from bench.loadgen.run import LoadReport, LoadSpec, Target, run_load, warm_up  #
 from bench.loadgen.server import start_app, stop_server  # noqa: E402
 from bench.loadgen.table import HEADER, UNITS, details, row  # noqa: E402
 
-STARTED_UP = "start-up heap frozen"  # app_pages/startup.py logs this once its work is done
+STARTED_UP = "start-up heap frozen"  # server_tuning/warm_up.py logs this once its work is done
 
 
 def spec_arguments(parser: argparse.ArgumentParser) -> None:

@@ -5,7 +5,7 @@ written twice, when the replica that took it dies while the database is down.
 
 1. PostgreSQL in a cluster of its own (`TUTOR_PG_CLUSTER=spoolfault`, port 5442: stopping it
    touches no other database), a fresh database, one real app replica on it (`python -m
-   app_pages.server`, as `make run` and `scripts/serve_class.sh` start one) with a spool folder
+   server_tuning`, as `make run` and `scripts/serve_class.sh` start one) with a spool folder
    of its own;
 2. the simulated learners (the load generator's websocket client, `bench/loadgen/`) open the app
    and each makes a profile of its own while the database is up;
