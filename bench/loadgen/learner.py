@@ -39,6 +39,10 @@ from bench.loadgen.answers import learner_state
 from bench.loadgen.connection import UNREADABLE_KEY, VERDICT_KEY, AppTab, TabError
 
 MAX_FORMS = 3  # forms per answer (the interview's is two)
+# Submits the page may refuse per answer ("choose an option first": the random ticks of a "tick
+# every correct option" question can all be off, 1 in 8 with three options); each one is filled
+# again. Without this margin ~1 answer in 500 ran out of forms and counted as an error.
+MAX_REFUSALS = 5
 SAVED_KEYS = ("save-stored", "save-spooled")  # app_pages/widgets/progress.py: durable answers
 # app_pages/widgets/question_view.py: "I don't know: show the solution", on screen until the reveal.
 REVEAL_KEY_SUFFIX = ".give_up"
@@ -179,7 +183,7 @@ async def submit_and_wait(tab: AppTab, config: LearnerConfig, rng: random.Random
                           log: LearnerLog) -> bool:
     """Fill and submit (one or more forms) until a new verdict is shown; counted; correct?"""
     verdict = None
-    for _ in range(MAX_FORMS):
+    for _ in range(MAX_FORMS + MAX_REFUSALS):
         forms = tab.page.submittable_forms()
         if forms:
             form_id, submit = forms[0]
@@ -209,7 +213,7 @@ async def submit_and_wait(tab: AppTab, config: LearnerConfig, rng: random.Random
             raise TabError("a verdict was on the page but did not come with the submit")
     if verdict is None:
         shown = " | ".join(t[:80] for t in tab.page.texts()[-14:] if t.strip() != "$$")
-        raise TabError(f"no verdict after {MAX_FORMS} forms (is the verdict container keyed "
+        raise TabError(f"no verdict after {MAX_FORMS + MAX_REFUSALS} submits (is the verdict container keyed "
                        f"{VERDICT_KEY!r}?): {shown}")
     log.verdicts.append(verdict)
     # Alerts on screen with the verdict (e.g. "could not be saved"): what to look at when the
@@ -227,10 +231,15 @@ async def submit_and_wait(tab: AppTab, config: LearnerConfig, rng: random.Random
 
 
 def _may_try_again(tab: AppTab) -> bool:
-    """Not revealed yet (so a try is recorded) and something to submit."""
+    """Not revealed yet (so a try is recorded), and tries left: something to answer in (a page
+    whose tries are used up locks its inputs, while Submit and "show the solution" stay)."""
     page = tab.page
-    return (page.button_keyed(REVEAL_KEY_SUFFIX) is not None
-            and bool(page.submittable_forms() or page.loose_submit()))
+    if page.button_keyed(REVEAL_KEY_SUFFIX) is None:
+        return False
+    in_forms = any(not w.disabled for form_id, _ in page.submittable_forms()
+                   for w in page.form_fields(form_id))
+    loose = page.loose_submit() is not None and bool(page.loose_fields() or page.loose_text_boxes())
+    return in_forms or loose
 
 
 def _finished_already(tab: AppTab) -> bool:
