@@ -10,7 +10,8 @@ from this very process: docs/server.md, "The first page").
 The shell calls `run_starts()` before it imports anything of the app, so the first script run
 either drops a preload that has not begun (and does the work itself) or waits for one under way:
 the two never import the same modules at once. Until the first run's end (`run_finished()`),
-Python's collections are paused: each one walks Streamlit's whole heap, ~10 % of those imports.
+Python's collections are paused: each one walks Streamlit's whole heap, ~10 % of those imports;
+and the first run skips Streamlit's REPL check (`streamlit_internals.skip_repl_check`).
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ class FirstPage:
             if not self._first_run_started:
                 self._first_run_started = True
                 self._pause_collection()
+                streamlit_internals.skip_repl_check()
 
     def run_finished(self) -> None:
         """A script run has finished: collections resume, the warm-up may start."""

@@ -91,6 +91,17 @@ def session_is_connected(runtime, session_id: str) -> bool:
     return runtime.is_active_session(session_id)
 
 
+def skip_repl_check() -> None:
+    """Spare the first script run Streamlit's check, on its first element, that it is not running
+    in a REPL (an `inspect.stack()` with every frame's source, ~0.03 s once per process): under
+    `streamlit run` it never is. The check runs once, guarded by this module-level flag."""
+    if not supported():
+        return
+    from streamlit import delta_generator
+
+    delta_generator._use_warning_has_been_displayed = True
+
+
 def close_session(runtime, session_id: str) -> None:
     """Shut a disconnected session down and forget it, the path a logout takes
     (`Runtime.clear_user_info_for_session`, thread-safe)."""

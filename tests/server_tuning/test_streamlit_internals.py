@@ -28,6 +28,7 @@ INTERNALS = [
     ("streamlit.runtime.runtime", "RuntimeState.INITIAL", None),
     ("streamlit.runtime.scriptrunner", "get_script_run_ctx", ["suppress_warning"]),
     ("streamlit.runtime.scriptrunner", "ScriptRunContext.session_id", None),
+    ("streamlit.delta_generator", "_use_warning_has_been_displayed", None),
 ]
 
 
@@ -47,6 +48,12 @@ def test_the_internal_is_where_server_tuning_reaches_it(module, path, parameters
         assert "session_id" in ScriptRunContext.__dataclass_fields__
         return
     found = _resolve(module, path)
+    if path == "_use_warning_has_been_displayed":  # a flag the REPL check reads and sets
+        import streamlit.delta_generator as delta_generator
+
+        source = inspect.getsource(delta_generator._maybe_print_use_warning)
+        assert "if not _use_warning_has_been_displayed:" in source and isinstance(found, bool)
+        return
     if parameters is not None:
         function = found.__func__ if isinstance(found, (classmethod, staticmethod)) else found
         assert list(inspect.signature(function).parameters) == parameters
@@ -73,6 +80,11 @@ def test_an_untested_streamlit_turns_the_internals_off_and_says_so(monkeypatch, 
         assert streamlit_internals.running_runtime() is None
         assert streamlit_internals.serving() is False
         assert streamlit_internals.current_session_id() is None
+        import streamlit.delta_generator as delta_generator
+
+        monkeypatch.setattr(delta_generator, "_use_warning_has_been_displayed", False)
+        streamlit_internals.skip_repl_check()
+        assert delta_generator._use_warning_has_been_displayed is False
     finally:
         supported.cache_clear()
 
