@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(PY) -m app_pages.server
+	$(PY) -m server_tuning
 
 # N app processes behind HAProxy (cookie session affinity) on http://127.0.0.1:8501; docs/server.md, "Two cores, two processes".
 N ?= 2

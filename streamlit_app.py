@@ -1,29 +1,28 @@
 """The app's shell: page config, the app's frame (language switch, profile picker, or sign-in in
-a class deployment: app_pages/widgets/auth.py) and the navigation. It also runs the two pieces of server
-tuning that hook into a script run: `app_pages.startup.prepare_process` (once per process: torch
-work routed to the compute worker, the first run without collections or Streamlit's REPL check,
-the warm-up after the first page) and `app_pages.session_reaper.note_this_session` (sessions of
-learners who left are released).
+a class deployment: app_pages/widgets/auth.py) and the navigation. It calls server tuning's two hooks,
+first thing and last (they do nothing unless the server was started tuned; `server_tuning`).
 
-Run with `make run` (`python -m app_pages.server`, which also preloads what the first page needs;
-`.venv/bin/streamlit run streamlit_app.py` serves the same app, its first page slower). Every page
-lives in `app_pages/`; this file must stay light because it runs before the first page renders.
+Run with `make run` (`python -m server_tuning`: the first page preloaded, the warm-up after it,
+sessions of learners who left released); `.venv/bin/streamlit run streamlit_app.py` serves the
+same app untuned. Every page lives in `app_pages/`; this file must stay light because it runs
+before the first page renders.
 """
 
-import streamlit as st
+import server_tuning
 
-from app_pages import PAGES, favicon
-from app_pages.session_reaper import note_this_session
-from app_pages.startup import first_run_finished, prepare_process
-from app_pages.state import init_session, lang, language_switch, tr
-from app_pages.widgets.assistive import assistive_frame
-from app_pages.widgets.auth import account_box, class_mode, hide_error_details, may_teach, sign_in
-from app_pages.widgets.formula_style import keep_formulas_whole
-from app_pages.widgets.progress import profile_picker
-from app_pages.widgets.site_menu import site_menu
+# First, before the app's imports: the first run must not import alongside the preload.
+server_tuning.run_starts()
 
-prepare_process()  # once per server, after the first page: load the pages' modules, freeze the heap
-note_this_session()  # its state is released once the learner has left
+import streamlit as st  # noqa: E402
+
+from app_pages import PAGES, favicon  # noqa: E402
+from app_pages.state import init_session, lang, language_switch, tr  # noqa: E402
+from app_pages.widgets.assistive import assistive_frame  # noqa: E402
+from app_pages.widgets.auth import account_box, class_mode, hide_error_details, may_teach, sign_in  # noqa: E402
+from app_pages.widgets.formula_style import keep_formulas_whole  # noqa: E402
+from app_pages.widgets.progress import profile_picker  # noqa: E402
+from app_pages.widgets.site_menu import site_menu  # noqa: E402
+
 init_session()
 st.set_page_config(page_title=tr("common.app_name"), page_icon=favicon(), layout="wide")
 assistive_frame(lang())  # <html lang>, the live region for previews and verdicts, focus outline
@@ -60,4 +59,4 @@ keep_formulas_whole()  # on a phone, an inline formula scrolls rather than break
 try:
     current.run()
 finally:
-    first_run_finished()  # the start-up work waits for it, so the first page comes first
+    server_tuning.run_finished()  # the warm-up waits for the first run, so the first page comes first

@@ -23,7 +23,7 @@ def favicon() -> Path | None:
     must not wait for that (tests/app/test_cold_start_imports.py), so its run gives none, and
     Streamlit shows that page's Material icon instead, fetched from Google's CDN: one request per
     fresh server process, which fails harmlessly offline. Every run after it gets ours: numpy is
-    loaded by then (app_pages.startup's warm-up), and a session keeps the icon it was given."""
+    loaded by then (server_tuning's warm-up), and a session keeps the icon it was given."""
     return FAVICON if "numpy" in sys.modules else None
 
 

@@ -43,7 +43,6 @@ st.caption(tr("derivation.intro"))
 
 presets = {q.id: q for q in resources.bank().by_type("derivation")}
 text_presets = text_derivations()  # their ids (text-…, paper-…) are not question ids
-resources.warm_grader()
 KEYS = {name: f"derivation.{name}" for name in PARAMS}  # field -> widget key
 MORE_NAME_FIELDS = NAME_FIELDS[3:]  # integers, families, positive, nonnegative: folded away
 RANDOM_FIELDS = ("random", "independent", "zero_mean")  # folded away with them

@@ -18,7 +18,7 @@ from app_pages.flows.exercises import (
 )
 from app_pages.flows.question_session import from_scratch, to_scratch
 from app_pages.state import ExercisesPage, lang, option_labels, page_state, tr
-from app_pages.widgets import drafts, recording, resources
+from app_pages.widgets import recording, resources, scratch_work
 from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.question_view import question_view
 from tutor.i18n import has
@@ -31,7 +31,6 @@ st.title(tr("exercises.title"))
 st.caption(tr("exercises.intro"))
 record = recording.recorder()
 rerate = recording.rerater()
-resources.warm_grader()
 questions = resources.exercise_questions()  # template -> its generated question
 names = list(questions)
 page = page_state(ExercisesPage)
@@ -64,7 +63,7 @@ def new_problem() -> None:
 
 linked = parse_share_params(st.query_params, names)
 if state.first_visit(PAGE, current_profile_id()):
-    scratch = drafts.load(PAGE)
+    scratch = scratch_work.load(PAGE)
     if linked is not None:
         open_problem(*linked, scratch=scratch)
     else:
@@ -126,4 +125,4 @@ with st.container(border=True):
         st.caption(tr("exercises.share_help"))
         st.code(share_link(), language=None)
     question_view(question, session, lang(), key=PAGE, record=record, rerate=rerate)
-drafts.sync(PAGE, to_scratch(session))
+scratch_work.sync(PAGE, to_scratch(session))

@@ -14,7 +14,7 @@ from app_pages import state
 from app_pages.flows.question_session import CONFIDENCE_LEVEL
 from app_pages.state import lang, tr
 from app_pages.widgets import answer_inputs as inputs
-from app_pages.widgets import drafts, interview_history, progress, recording, resources
+from app_pages.widgets import interview_history, progress, recording, resources, scratch_work
 from app_pages.widgets.answer_inputs import labelled
 from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.feedback import rating_panel
@@ -47,7 +47,7 @@ rerate = recording.rerater()
 bank = resources.bank()
 
 if state.first_visit(PAGE, current_profile_id()):  # a reload or a restart: the interview as it was
-    scratch = drafts.load(PAGE)
+    scratch = scratch_work.load(PAGE)
     try:
         restored = (InterviewSession.from_dict(scratch["session"]) if isinstance(scratch, dict)
                     else None)
@@ -101,12 +101,12 @@ def sync_scratch(session, key: str | None = None) -> None:
     if key is not None:
         typed = {k: state.widget_value(k) for k in (f"{key}.answer", f"{key}.confidence")
                  if state.has_widget_value(k)}
-    drafts.sync(PAGE, {"session": session.to_dict(), "typed": typed})
+    scratch_work.sync(PAGE, {"session": session.to_dict(), "typed": typed})
 
 
 def start_again() -> None:
     state.set_interview_session(current_profile_id(), None)
-    drafts.clear(PAGE)
+    scratch_work.clear(PAGE)
 
 
 if session.stage is Stage.DONE:

@@ -20,7 +20,7 @@ from app_pages.flows.practice import (
 )
 from app_pages.flows.question_session import from_scratch, to_scratch
 from app_pages.state import PracticePage, lang, page_state, tr, tr_n
-from app_pages.widgets import drafts, recording, resources
+from app_pages.widgets import recording, resources, scratch_work
 from app_pages.widgets.answer_inputs import labelled
 from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.question_view import question_view
@@ -38,7 +38,6 @@ record = recording.recorder()
 rerate = recording.rerater()
 bank = resources.bank()
 catalog = resources.catalog()
-resources.warm_grader()
 page = page_state(PracticePage)
 run = state.question_queue(PAGE, current_profile_id())
 first_visit = state.first_visit(PAGE, current_profile_id())
@@ -87,7 +86,7 @@ def open_linked(question_id: str, seed: int | None, scratch) -> bool:
 if requested in catalog:
     run.open(catalog[requested])
 elif first_visit:
-    scratch = drafts.load(PAGE)
+    scratch = scratch_work.load(PAGE)
     if link.question_id is not None:
         if not open_linked(link.question_id, link.seed, scratch):
             unknown = link.question_id
@@ -133,7 +132,7 @@ def current_question() -> None:
                   go_to=lambda qid: run.open(catalog[qid]))
     st.button(tr("practice.next" if session.revealed else "practice.skip"), key="practice.next",
               icon=":material/skip_next:", on_click=run.next, args=(catalog, ids))
-    drafts.sync(PAGE, to_scratch(session))
+    scratch_work.sync(PAGE, to_scratch(session))
 
 
 current_question()

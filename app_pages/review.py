@@ -7,7 +7,7 @@ from app_pages import state
 from app_pages.flows.practice import next_due
 from app_pages.flows.question_session import from_scratch, to_scratch
 from app_pages.state import lang, tr
-from app_pages.widgets import drafts, progress, recording, resources
+from app_pages.widgets import progress, recording, resources, scratch_work
 from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.question_view import question_view
 from tutor.dashboard import due_summary
@@ -25,7 +25,6 @@ if record is None or db is None:
     st.stop()
 
 catalog = resources.catalog()
-resources.warm_grader()
 run = state.question_queue(PAGE, current_profile_id())
 try:
     queue = db.review_queue(current_profile_id(), utc_now())
@@ -45,7 +44,7 @@ def open_next(skip: str | None) -> None:
 
 
 if state.first_visit(PAGE, current_profile_id()):  # a reload: the question that was on screen, as it was
-    scratch = drafts.load(PAGE)
+    scratch = scratch_work.load(PAGE)
     question = catalog.get(scratch.get("question_id")) if isinstance(scratch, dict) else None
     restored = from_scratch(scratch, question) if question is not None else None
     if restored is not None:
@@ -63,7 +62,7 @@ cols[0].metric(tr("review.due"), len(still_due))
 cols[1].metric(tr("review.confident_errors"), sum(c.high_confidence_error for c in still_due))
 
 if run.current is None:
-    drafts.clear(PAGE)
+    scratch_work.clear(PAGE)
     cards = db.list_cards(current_profile_id())
     if not cards:  # nothing answered yet: say how Review works rather than "well done"
         with st.container(key="review_how"):
@@ -90,4 +89,4 @@ question_view(question, session, lang(), key=PAGE, record=record, mode="review",
 if session.revealed or session.attempted:
     st.button(tr("review.next"), key="review.next", type="secondary", icon=":material/skip_next:",
               on_click=open_next, args=(question.id,))
-drafts.sync(PAGE, to_scratch(session))
+scratch_work.sync(PAGE, to_scratch(session))

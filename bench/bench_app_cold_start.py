@@ -1,6 +1,6 @@
 """Cold start of the app: server process start -> first page rendered in headless Chromium.
 
-Each run starts a fresh server (the app as `make run` starts it, `python -m app_pages.server`),
+Each run starts a fresh server (the app as `make run` starts it, `python -m server_tuning`),
 waits for its health check, opens the page in an already running headless Chromium (a fresh
 browser context, so nothing is cached) and times the page from inside it (tests/e2e/server.py,
 `first_page_clock`): the websocket opening, the heading drawn with the script run finished, and

@@ -3,7 +3,7 @@
 Imports what the server holds (streamlit, the pages' modules, the bank; torch stays in the
 compute worker), then times `gc.collect(2)`: that is what Streamlit's `runner.postScriptGC` did
 after every script run, holding every session meanwhile. Then freezes the heap as
-`app_pages/startup.py` does and times it again. The baseline is the same collection in a bare
+`server_tuning/warm_up.py` does and times it again. The baseline is the same collection in a bare
 interpreter. With `--torch`, torch is imported too (what the heap would hold without the
 compute worker).
 
@@ -48,7 +48,7 @@ def main() -> None:
     print(row("bare interpreter (baseline)", bare))
     import streamlit  # noqa: F401
 
-    from app_pages.startup import PAGE_MODULES
+    from server_tuning.warm_up import PAGE_MODULES
 
     for name in PAGE_MODULES:
         __import__(name)

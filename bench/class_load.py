@@ -40,12 +40,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.loadgen.connection import AppTab, TabError  # noqa: E402
+from bench.loadgen.learner import Habits  # noqa: E402
 from bench.loadgen.run import LoadSpec, Target, run_load, warm_up  # noqa: E402
 from bench.loadgen.table import HEADER, UNITS, details, row  # noqa: E402
 from bench.own_postgres import OwnPostgres, reset_postgres  # noqa: E402
 
 POSTGRES = OwnPostgres("classload", port=5441, database="tutor_load", role="tutor_load")
-STARTED_UP = "start-up heap frozen"  # app_pages/startup.py logs this once its work is done
+STARTED_UP = "start-up heap frozen"  # server_tuning/warm_up.py logs this once its work is done
 
 
 @dataclass
@@ -264,7 +265,8 @@ def main() -> int:
                         answers=args.answers, duration=args.duration, timeout=args.timeout,
                         settle=args.settle, reconnects=3 if victim else 0,
                         login="learner" if args.login else "",
-                        new_profile="" if args.login else "learner")
+                        new_profile="" if args.login else "learner",
+                        habits=Habits.none())  # one try per question: the check as it was built
         for timer in timers:
             timer.start()
         report = run_load(spec, Target(topology.url, survivors, database_url))

@@ -4,7 +4,7 @@ Starts the app the way `bench_app_cold_start.py` does, but inside a wrapper that
 wall-clock timestamps relative to the spawn, and the thread that did it:
 - the import of each watched module (its first import only: start, end, which thread);
 - each script run of the first session (start, end);
-- the stages inside a run: `prepare_process`, `load_and_freeze`, the bank load, the progress
+- the stages inside a run and after it: `load_and_freeze`, the bank load, the progress
   store's first open, the compute worker's start;
 - the health check answering and the first page rendered in headless Chromium.
 
@@ -32,20 +32,20 @@ ROOT = Path(__file__).resolve().parents[1]
 WATCHED_TOP = {
     "streamlit", "numpy", "pandas", "altair", "sympy", "sqlalchemy", "pydantic", "yaml",
     "ruamel", "fsrs", "quizbank", "grader", "tutor", "compute", "mpmath", "pyarrow", "torch",
-    "app_pages", "streamlit_app",
+    "app_pages", "server_tuning", "streamlit_app",
 }
 # Sub-modules whose first import is a stage of its own too.
 WATCHED_MODULES = {"streamlit.emojis", "grader.api"}
 # Functions wrapped once their module is loaded: (module, attribute path, stage name).
 SPANS = (
-    ("app_pages.startup", "load_and_freeze", "load_and_freeze (background)"),
+    ("server_tuning.warm_up", "start_worker_load_and_freeze", "load_and_freeze (background)"),
     ("compute.worker", "route", "compute.worker.route"),
     ("compute.worker", "ComputeWorker.start", "compute worker start"),
     ("quizbank.live", "BankCache.current", "bank: BankCache.current"),
     ("tutor.store.database", "Database.open", "progress store: open"),
     ("app_pages.widgets.progress", "profile_picker", "sidebar profile_picker"),
     ("app_pages.widgets.question_view", "question_view", "question_view"),
-    ("app_pages.startup", "_first_page_work", "first page preloaded (background)"),
+    ("server_tuning.first_page", "first_page_work", "first page preloaded (background)"),
 )
 
 
@@ -53,7 +53,7 @@ SPANS = (
 
 def _serve(events_path: Path, argv: list[str], all_imports: bool) -> None:
     """Install the recorders, then serve the app in this process as `make run` does
-    (`app_pages.server`, `argv` being its options)."""
+    (`server_tuning`, `argv` being its options)."""
     import importlib.abc
     import importlib.machinery
 
@@ -128,7 +128,7 @@ def _serve(events_path: Path, argv: list[str], all_imports: bool) -> None:
 
     script_runner.ScriptRunner._run_script = run_script
     sys.path.insert(0, str(ROOT))  # this checkout's app, as `python -m` from it would
-    from app_pages import server
+    from server_tuning import __main__ as server
 
     server.main(argv)
 

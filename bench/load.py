@@ -3,7 +3,9 @@
 Starts the app as `make run` does (own port, own temporary progress database), warms it up with
 one learner, then lets `--learners` learners arrive over `--ramp` seconds; each opens the page,
 answers `--answers` questions (whatever the page asks: text, choices, ordering, the interview's
-two forms), sees the verdict and goes on, thinking `--think` seconds (x0.5-1.5) between actions.
+two forms), sees the verdict, after a wrong one tries again (`--retry`, `--max-retries`) and may
+ask for the solution (`--reveal`), and goes on, thinking `--think` seconds (x0.5-1.5) between
+actions (`--one-try`: one try per question, the scenario before retries).
 Prints submit -> verdict p50/p95/p99, first-page time, script runs per second, server CPU per run,
 server RSS before / peak / after, and answers acknowledged against attempts stored.
 
@@ -28,11 +30,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.loadgen.connection import NotLoopback, require_loopback  # noqa: E402
+from bench.loadgen.learner import Habits  # noqa: E402
 from bench.loadgen.run import LoadReport, LoadSpec, Target, run_load, warm_up  # noqa: E402
 from bench.loadgen.server import start_app, stop_server  # noqa: E402
 from bench.loadgen.table import HEADER, UNITS, details, row  # noqa: E402
 
-STARTED_UP = "start-up heap frozen"  # app_pages/startup.py logs this once its work is done
+STARTED_UP = "start-up heap frozen"  # server_tuning/warm_up.py logs this once its work is done
 
 
 def spec_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,7 +43,8 @@ def spec_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--learners", type=int, default=d.learners)
     parser.add_argument("--think", type=float, default=d.think, help="seconds between actions")
     parser.add_argument("--ramp", type=float, default=d.ramp, help="arrivals spread over (s)")
-    parser.add_argument("--answers", type=int, default=d.answers, help="answers per learner")
+    parser.add_argument("--answers", type=int, default=d.answers,
+                        help="questions per learner (a wrong verdict may bring another try)")
     parser.add_argument("--duration", type=float, default=d.duration,
                         help="no action starts after this many seconds")
     parser.add_argument("--page", default=d.page, help="url path of the page (default: Practice)")
@@ -51,6 +55,17 @@ def spec_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--loop", action="store_true",
                         help="replace each learner who is done by a new one until --duration "
                              "(a soak: learners keep arriving and leaving)")
+    habits = d.habits
+    parser.add_argument("--retry", type=float, default=habits.retry,
+                        help="share of wrong verdicts the learner tries again after "
+                             f"(default {habits.retry:g})")
+    parser.add_argument("--max-retries", type=int, default=habits.max_retries,
+                        help=f"tries again per question at most (default {habits.max_retries})")
+    parser.add_argument("--reveal", type=float, default=habits.reveal,
+                        help="share of questions still wrong after that where the learner asks "
+                             f"for the solution (default {habits.reveal:g})")
+    parser.add_argument("--one-try", action="store_true",
+                        help="one try per question, then the next (the scenario before retries)")
     parser.add_argument("--own-profiles", action="store_true",
                         help="each learner first makes a profile of its own (the sidebar's "
                              "'New profile'), as a class on one server would; by default all "
@@ -61,7 +76,9 @@ def spec_from(args: argparse.Namespace) -> LoadSpec:
     return LoadSpec(learners=args.learners, think=args.think, ramp=args.ramp, answers=args.answers,
                     duration=args.duration, page=args.page, timeout=args.timeout,
                     settle=args.settle, seed=args.seed, loop=args.loop,
-                    new_profile="learner" if args.own_profiles else "")
+                    new_profile="learner" if args.own_profiles else "",
+                    habits=Habits.none() if args.one_try else Habits(
+                        retry=args.retry, max_retries=args.max_retries, reveal=args.reveal))
 
 
 def run_on_own_server(spec: LoadSpec, server_args: tuple[str, ...] = (),

@@ -1,6 +1,6 @@
 """Run the app server with cProfile on every script thread, for a profile of script runs.
 
-Serves the app in this process as `make run` does (`app_pages.server`, same config), with
+Serves the app in this process as `make run` does (`python -m server_tuning`, same config), with
 Streamlit's script runner patched so each script thread runs under its own `cProfile.Profile`;
 the profiles are merged and written when the server stops (Ctrl-C or SIGTERM); the main
 thread (the event loop: websockets, message queues) is profiled into `<out>.main`. Load it with
@@ -79,7 +79,7 @@ def main() -> None:
     os.chdir(ROOT)  # .streamlit/config.toml is read from the working directory
     install(args.out, args.timer)
     sys.path.insert(0, str(ROOT))  # this checkout's app, as `python -m` from it would
-    from app_pages import server
+    from server_tuning import __main__ as server
 
     main_profile = cProfile.Profile(time.thread_time if args.timer == "cpu" else time.perf_counter)
     main_out = args.out.with_name(args.out.name + ".main")

@@ -5,7 +5,7 @@ written twice, when the replica that took it dies while the database is down.
 
 1. PostgreSQL in a cluster of its own (`TUTOR_PG_CLUSTER=spoolfault`, port 5442: stopping it
    touches no other database), a fresh database, one real app replica on it (`python -m
-   app_pages.server`, as `make run` and `scripts/serve_class.sh` start one) with a spool folder
+   server_tuning`, as `make run` and `scripts/serve_class.sh` start one) with a spool folder
    of its own;
 2. the simulated learners (the load generator's websocket client, `bench/loadgen/`) open the app
    and each makes a profile of its own while the database is up;
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.loadgen.connection import AppTab  # noqa: E402
-from bench.loadgen.learner import LearnerConfig, LearnerLog, answer_one  # noqa: E402
+from bench.loadgen.learner import Habits, LearnerConfig, LearnerLog, answer_one  # noqa: E402
 from bench.loadgen.profile import make_own_profile  # noqa: E402
 from bench.own_postgres import OwnPostgres, reset_postgres  # noqa: E402
 from tests.e2e.server import Server, start_server, wait_ready  # noqa: E402
@@ -110,7 +110,7 @@ async def close_all(learners) -> None:
 async def scenario(args, url: str, spool: Path, work: Path):
     """Steps 1-5 (one event loop: the learners' websockets belong to it)."""
     replica = await asyncio.to_thread(start_replica, url, spool, work / "replica-1.log")
-    config = LearnerConfig(base_url=replica.url, think=0.0, timeout=60)
+    config = LearnerConfig(base_url=replica.url, think=0.0, timeout=60, habits=Habits.none())
     try:
         learners = await open_learners(replica.url, args.learners)
         await asyncio.to_thread(POSTGRES.ctl, "stop", "-m", "immediate")

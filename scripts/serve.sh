@@ -38,7 +38,7 @@ export STREAMLIT_SERVER_COOKIE_SECRET=${STREAMLIT_SERVER_COOKIE_SECRET:-$(head -
 servers=""
 for i in $(seq 1 "$N"); do
     port=$((APP_PORT_BASE + i - 1))
-    "$PYTHON" -m app_pages.server --server.port "$port" --server.address 127.0.0.1 \
+    "$PYTHON" -m server_tuning --server.port "$port" --server.address 127.0.0.1 \
         > "$RUN_DIR/app$i.log" 2>&1 &
     pids+=($!)
     echo "$!" >> "$RUN_DIR/pids"

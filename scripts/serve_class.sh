@@ -139,7 +139,7 @@ open_paths() {
     done
 }
 if [ "${TUTOR_OPEN_PATHS:-}" = 1 ] && [ "$(id -u)" = 0 ]; then
-    open_paths "$PYTHON" "$PWD/app_pages/server.py"
+    open_paths "$PYTHON" "$PWD/server_tuning/__main__.py"
 fi
 # The replicas start Python subprocesses (the compute and grader workers) with their own
 # interpreter: the service user must be able to run it, not only the first process (a virtualenv
@@ -210,7 +210,7 @@ declare -A pid_of=()
 start_replica() {
     local i=$1 port=$((APP_PORT_BASE + $1 - 1))
     env HOME="$DATA_DIR" XDG_DATA_HOME="$DATA_DIR" "${AS_SERVICE[@]}" \
-        "$PYTHON" -m app_pages.server --server.port "$port" --server.address 127.0.0.1 \
+        "$PYTHON" -m server_tuning --server.port "$port" --server.address 127.0.0.1 \
         >> "$RUN_DIR/app$i.log" 2>&1 8>&- 9>&- &
     pid_of[app$i]=$!
 }

@@ -1,13 +1,12 @@
 """What every session of a server process shares, each built once per process and holding no
 learner's state: the bank (re-read when one of its files changes), the compute templates and the
-exercise questions made from them, the progress store, the grader's warm-up thread."""
+exercise questions made from them, the progress store."""
 
 from __future__ import annotations
 
 import functools
 import os
 import re
-import threading
 
 import streamlit as st
 
@@ -90,20 +89,6 @@ def catalog() -> dict:
 
 
 @st.cache_resource(show_spinner=False)
-def warm_grader() -> threading.Thread:
-    """Start the grader's contained worker once per server, in the background. Most answers are
-    graded without it; the first one that needs the symbolic check then does not wait for the
-    worker process to start (~0.5 s, much longer on a busy machine). Not before the first page
-    is done: the worker's start would compete with it for the cores."""
-    import grader
-    from app_pages.startup import after_first_run
-
-    # `grader.warm_up` is looked up in the thread: the lookup imports the grading pipeline
-    # (numpy, the parser's tables), which the first page does not need.
-    return after_first_run(lambda: grader.warm_up(), "grader-warm-up")
-
-
-@st.cache_resource(show_spinner=False)
 def _open_store(url: str | None):
     # A connection pool (thread-safe), opened once per server and database URL; errors are not
     # cached, so a locked or missing file is retried on the next run.
@@ -112,18 +97,9 @@ def _open_store(url: str | None):
     return ProgressStore.open(url)
 
 
-_opened_stores: dict[str | None, object] = {}  # url -> store, in front of the cached resource
-
-
 def progress_store():
     """The progress store (`tutor.store.ProgressStore`) for `$TUTOR_DATABASE_URL`, shared by every
     session; raises `tutor.store.StoreUnavailable` when it cannot be opened."""
     from tutor.store import ENV_URL
 
-    url = os.environ.get(ENV_URL)
-    # Asked for several times per script run (drafts, attempts, the picker): a dict lookup
-    # instead of the cached resource's argument hashing each time.
-    opened = _opened_stores.get(url)
-    if opened is None:
-        opened = _opened_stores[url] = _open_store(url)
-    return opened
+    return _open_store(os.environ.get(ENV_URL))

@@ -10,9 +10,16 @@ Nothing here knows our questions or page code. For each answer the learner
    it does the same again, up to `MAX_FORMS` times,
 3. waits for the verdict: the container the pages key `verdict`; the time from the last submit to
    its arrival is the submit -> verdict latency,
-4. clicks the last button after the verdict (Practice's "Next question"; a follow-up does as
+4. after a wrong verdict, as real learners do (`Habits`): tries again (types and submits a new
+   answer) while the question still offers "show the solution" (so it is not revealed and the
+   try is recorded), then, still wrong, may ask for the solution,
+5. clicks the last button after the verdict (Practice's "Next question"; a follow-up does as
    well) to get the next question.
 Between actions it thinks (uniform in [0.5, 1.5] x `think` seconds).
+
+The answers are generic (bench/loadgen/answers.py), not the question's: most first tries are
+wrong, a choice or an ordering is right by chance. So the load leans to the dearer side: a wrong
+answer costs the grader more (its diagnosis, a counterexample) and draws more feedback.
 
 With `reconnects` > 0 a learner whose connection breaks (the replica behind the proxy died) does
 what a browser tab does: loads the page again with its cookies (the proxy sends it to a replica
@@ -32,7 +39,29 @@ from bench.loadgen.answers import learner_state
 from bench.loadgen.connection import UNREADABLE_KEY, VERDICT_KEY, AppTab, TabError
 
 MAX_FORMS = 3  # forms per answer (the interview's is two)
+# Submits the page may refuse per answer ("choose an option first": the random ticks of a "tick
+# every correct option" question can all be off, 1 in 8 with three options); each one is filled
+# again. Without this margin ~1 answer in 500 ran out of forms and counted as an error.
+MAX_REFUSALS = 5
 SAVED_KEYS = ("save-stored", "save-spooled")  # app_pages/widgets/progress.py: durable answers
+# app_pages/widgets/question_view.py: "I don't know: show the solution", on screen until the reveal.
+REVEAL_KEY_SUFFIX = ".give_up"
+
+
+@dataclass(frozen=True)
+class Habits:
+    """What a learner does after a wrong verdict. The defaults are a guess at a class practising
+    (nobody measured real learners here): most try again once, most of those still wrong then
+    look at the solution; the rest skip to the next question."""
+
+    retry: float = 0.8  # share of wrong verdicts followed by another try, while tries are left
+    max_retries: int = 1  # tries again per question at most
+    reveal: float = 0.7  # share of questions still wrong after that where the solution is asked for
+
+    @classmethod
+    def none(cls) -> Habits:
+        """The old scenario: one try per question, then the next one."""
+        return cls(retry=0.0, max_retries=0, reveal=0.0)
 
 
 @dataclass
@@ -47,6 +76,7 @@ class LearnerConfig:
     reconnects: int = 0  # times a learner may load the page again after its connection broke
     login: str = ""  # sign in through the app's OIDC login as "<login>-<number>" (bench/loadgen/login.py)
     new_profile: str = ""  # without login: make a profile "<new_profile>-<number>" (loadgen/profile.py)
+    habits: Habits = field(default_factory=Habits)
 
 
 @dataclass
@@ -75,6 +105,11 @@ class LearnerLog:
     # right then leaves an attempt it never saw acknowledged (`left_mid_answer`).
     mid_answer: bool = False
     left_mid_answer: int = 0
+    questions: int = 0  # questions answered (each with one or more verdicts)
+    first_wrong: int = 0  # questions whose first verdict was not "correct"
+    retries: int = 0  # tries again after a wrong verdict (each with a verdict of its own)
+    reveals: int = 0  # solutions asked for after a wrong try
+    not_known: int = 0  # of them, recorded as "not known" (no try counted before): an attempt
 
 
 class Stop(Exception):
@@ -108,8 +143,47 @@ async def answer_one(tab: AppTab, config: LearnerConfig, rng: random.Random, log
             run = await tab.rerun(set_values=[learner_state(box, rng)])
             log.runs.append(run.seconds)
 
+    correct = await submit_and_wait(tab, config, rng, log)
+    log.questions += 1
+    log.first_wrong += not correct
+    habits = config.habits
+    tries_again = 0
+    while (not correct and tries_again < habits.max_retries and _may_try_again(tab)
+           and rng.random() < habits.retry):
+        tries_again += 1
+        log.retries += 1
+        for box in tab.page.loose_text_boxes():
+            await think(config, rng)
+            run = await tab.rerun(set_values=[learner_state(box, rng)])
+            log.runs.append(run.seconds)
+        correct = await submit_and_wait(tab, config, rng, log)
+    if not correct and (reveal := tab.page.button_keyed(REVEAL_KEY_SUFFIX)) is not None \
+            and rng.random() < habits.reveal:
+        await think(config, rng)
+        shown_before = tab.page.verdict_number()
+        run = await tab.rerun(click=reveal)
+        log.runs.append(run.seconds)
+        log.reveals += 1
+        if run.verdict_number > shown_before:
+            # No try counted yet (the answers so far could not be read): the page records "not
+            # known" as the first try and says so in a verdict of its own, an attempt.
+            log.acknowledged += 1
+            log.not_known += 1
+
+    shown = tab.page.keyed_block(VERDICT_KEY)
+    onward = tab.page.buttons_after(shown.path) if shown is not None else []
+    if not onward:
+        raise TabError("no button after the verdict to go on with")
+    await think(config, rng)
+    run = await tab.rerun(click=onward[-1])
+    log.runs.append(run.seconds)
+
+
+async def submit_and_wait(tab: AppTab, config: LearnerConfig, rng: random.Random,
+                          log: LearnerLog) -> bool:
+    """Fill and submit (one or more forms) until a new verdict is shown; counted; correct?"""
     verdict = None
-    for _ in range(MAX_FORMS):
+    for _ in range(MAX_FORMS + MAX_REFUSALS):
         forms = tab.page.submittable_forms()
         if forms:
             form_id, submit = forms[0]
@@ -139,7 +213,7 @@ async def answer_one(tab: AppTab, config: LearnerConfig, rng: random.Random, log
             raise TabError("a verdict was on the page but did not come with the submit")
     if verdict is None:
         shown = " | ".join(t[:80] for t in tab.page.texts()[-14:] if t.strip() != "$$")
-        raise TabError(f"no verdict after {MAX_FORMS} forms (is the verdict container keyed "
+        raise TabError(f"no verdict after {MAX_FORMS + MAX_REFUSALS} submits (is the verdict container keyed "
                        f"{VERDICT_KEY!r}?): {shown}")
     log.verdicts.append(verdict)
     # Alerts on screen with the verdict (e.g. "could not be saved"): what to look at when the
@@ -153,12 +227,19 @@ async def answer_one(tab: AppTab, config: LearnerConfig, rng: random.Random, log
         log.saved = log.acknowledged
 
     shown = tab.page.keyed_block(VERDICT_KEY)
-    onward = tab.page.buttons_after(shown.path) if shown is not None else []
-    if not onward:
-        raise TabError("no button after the verdict to go on with")
-    await think(config, rng)
-    run = await tab.rerun(click=onward[-1])
-    log.runs.append(run.seconds)
+    return shown is not None and tab.page.verdict_is_correct(shown)
+
+
+def _may_try_again(tab: AppTab) -> bool:
+    """Not revealed yet (so a try is recorded), and tries left: something to answer in (a page
+    whose tries are used up locks its inputs, while Submit and "show the solution" stay)."""
+    page = tab.page
+    if page.button_keyed(REVEAL_KEY_SUFFIX) is None:
+        return False
+    in_forms = any(not w.disabled for form_id, _ in page.submittable_forms()
+                   for w in page.form_fields(form_id))
+    loose = page.loose_submit() is not None and bool(page.loose_fields() or page.loose_text_boxes())
+    return in_forms or loose
 
 
 def _finished_already(tab: AppTab) -> bool:
@@ -197,7 +278,7 @@ async def learner(number: int, config: LearnerConfig, *, start_delay: float = 0.
         log.runs.append(first.seconds)
         if log.profile is not None:
             log.runs.append(made)
-        while len(log.verdicts) < config.answers:
+        while log.questions < config.answers:
             try:
                 await answer_one(tab, config, rng, log)
             except TabError as exc:

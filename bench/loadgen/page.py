@@ -245,6 +245,16 @@ class Page:
                 if w.kind == "button" and w.in_main and not w.is_submit and not w.disabled
                 and w.path > path]
 
+    def verdict_is_correct(self, verdict: Node) -> bool:
+        """A success alert inside the verdict block (the pages draw "Correct" so)."""
+        return any(n.kind == "alert" and n.path[:len(verdict.path)] == verdict.path
+                   and n.proto.format == n.proto.SUCCESS for n in self.ordered())
+
+    def button_keyed(self, suffix: str) -> Widget | None:
+        """The enabled button of the main area whose key ends with `suffix`, if on screen."""
+        return next((w for w in self.widgets() if w.kind == "button" and w.in_main
+                     and not w.disabled and (w.key or "").endswith(suffix)), None)
+
     def texts(self) -> list[str]:
         """Markdown and alert bodies, for diagnostics."""
         out = []

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
-from bench.loadgen.learner import LearnerConfig, LearnerLog, learner
+from bench.loadgen.learner import Habits, LearnerConfig, LearnerLog, learner
 from bench.loadgen.probe import RssSampler, cpu_seconds, tree_cpu_seconds
 
 MIB = 1024 * 1024
@@ -26,7 +26,7 @@ class LoadSpec:
     learners: int = 25
     think: float = 10.0  # seconds between a learner's actions (uniform in [0.5, 1.5] x think)
     ramp: float = 20.0  # arrivals spread evenly over this many seconds
-    answers: int = 5  # answers per learner
+    answers: int = 5  # questions per learner (each answered once, or more after a wrong verdict)
     duration: float = 600.0  # no action starts after this many seconds
     page: str = ""  # url path of the page (the default page: Practice)
     timeout: float = 30.0  # one interaction's limit
@@ -36,6 +36,7 @@ class LoadSpec:
     reconnects: int = 0  # page loads again a learner may make after its connection broke
     login: str = ""  # learners sign in (OIDC) as "<login>-<n>"; "" = local profiles
     new_profile: str = ""  # local profiles: each learner makes "<new_profile>-<n>"; "" = the first
+    habits: Habits = field(default_factory=Habits)  # after a wrong verdict: try again, the solution
 
 
 @dataclass
@@ -81,6 +82,10 @@ class LoadReport:
     left_mid_answer: int = 0  # learners stopped by the time bound between an answer's forms
     alerts: dict[str, int] = field(default_factory=dict)  # alert text shown with a verdict -> times
     refused: int = 0  # submits refused by the page (the previous verdict redrawn): not attempts
+    questions: int = 0  # questions answered
+    first_wrong: int = 0  # of them, those whose first verdict was not "correct"
+    retries: int = 0  # tries again after a wrong verdict
+    reveals: int = 0  # solutions asked for after a wrong try
     own_profiles: int = 0  # distinct profiles the learners made for themselves (new_profile)
     profile_makers: int = 0  # learners who made one: more than own_profiles would be a shared one
 
@@ -156,7 +161,7 @@ async def _drive(spec: LoadSpec, url: str, cpu_marks: CpuPerRun | None) -> list[
     config = LearnerConfig(url, page=spec.page, answers=spec.answers, think=spec.think,
                            timeout=spec.timeout, deadline=start + spec.duration,
                            reconnects=spec.reconnects, login=spec.login,
-                           new_profile=spec.new_profile)
+                           new_profile=spec.new_profile, habits=spec.habits)
     gap = spec.ramp / spec.learners if spec.learners else 0.0
     on_send = cpu_marks.mark if cpu_marks else None
 
@@ -181,7 +186,7 @@ def warm_up(url: str, pids: list[int], page: str = "", *,
     starting up (`ready()`, when given: the server log says its start-up heap is frozen) and its
     RSS has not moved for `quiet` seconds: imports, caches and worker processes are loaded before
     the idle RSS is read, as on a server that has been up for a while."""
-    config = LearnerConfig(url, page=page, answers=3, think=0.0)
+    config = LearnerConfig(url, page=page, answers=3, think=0.0, habits=Habits.none())
     log = asyncio.run(learner(-1, config))
     if log.errors:
         raise RuntimeError(f"warm-up learner failed: {log.errors[0]}")
@@ -253,6 +258,10 @@ def run_load(spec: LoadSpec, target: Target) -> LoadReport:
     report.reconnects = sum(log.reconnects for log in logs)
     report.left_mid_answer = sum(log.left_mid_answer for log in logs)
     report.refused = sum(log.refused for log in logs)
+    report.questions = sum(log.questions for log in logs)
+    report.first_wrong = sum(log.first_wrong for log in logs)
+    report.retries = sum(log.retries for log in logs)
+    report.reveals = sum(log.reveals for log in logs)
     report.own_profiles = len({log.profile for log in logs if log.profile is not None})
     report.profile_makers = sum(log.profile is not None for log in logs)
     report.alerts = dict(Counter(a for log in logs for a in log.alerts).most_common(8))

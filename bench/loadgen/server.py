@@ -14,7 +14,7 @@ __all__ = ["ROOT", "Server", "start_app", "stop_server"]
 
 def start_app(database_url: str, *, log_path: Path, extra_args: tuple[str, ...] = (),
               env: dict[str, str] | None = None) -> Server:
-    """The app as `make run` starts it (`python -m app_pages.server`) on 127.0.0.1, ready to use."""
+    """The app as `make run` starts it (`python -m server_tuning`) on 127.0.0.1, ready to use."""
     port = free_port()
     command = app_command(ROOT / "streamlit_app.py", port, *extra_args)
     log = open(log_path, "w")  # noqa: SIM115 - closed by the child's exit

@@ -41,6 +41,10 @@ def details(r: LoadReport) -> str:
     lines = [f"  elapsed {r.elapsed:.1f} s, {r.runs} script runs, server CPU {r.server_cpu:.2f} s "
              f"(children {r.children_cpu:.2f} s), load generator CPU {r.client_cpu:.2f} s; "
              f"the idle server used {r.idle_cpu_rate * 1000:.1f} ms of CPU per second"]
+    if r.questions:
+        lines.append(f"  {r.questions} questions, first verdict wrong on {r.first_wrong} "
+                     f"({r.first_wrong / r.questions:.0%}); {r.retries} tries again, "
+                     f"{r.reveals} solutions asked for after a wrong try")
     if r.unfinished:
         lines.append(f"  {r.unfinished} learners did not finish")
     lines += [f"  error: {e}" for e in r.error_samples]

@@ -44,7 +44,10 @@ def test_each_learner_answers_in_a_profile_of_its_own(app):
             # An answer the grader cannot read gets a verdict but is no attempt (the answers
             # are generic), so one learner may have stored none; the class as a whole has.
             assert store.count_attempts(mine.id) == log.acknowledged
-            assert len(log.verdicts) == log.acknowledged + log.unreadable == 3
+            # Each of the 3 questions: a verdict, a try again after a wrong one, perhaps the
+            # solution asked for, recorded as "not known" when no try had been counted.
+            assert len(log.verdicts) == log.questions + log.retries == 3 + log.retries
+            assert len(log.verdicts) + log.not_known == log.acknowledged + log.unreadable
         assert sum(log.acknowledged for log in logs) > 0
         shared = [p for name, p in by_name.items() if not name.startswith("learner-")]
         assert all(store.count_attempts(p.id) == 0 for p in shared)  # the first profile: unused

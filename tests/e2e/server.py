@@ -46,12 +46,14 @@ class Server:
 
 def app_command(script: Path | str, port: int, *options: str) -> list[str]:
     """The command that serves `script` on 127.0.0.1:`port`: the app (a checkout's
-    `streamlit_app.py`) the way `make run` starts it, `python -m app_pages.server` (run from that
+    `streamlit_app.py`) the way `make run` starts it, `python -m server_tuning` (run from that
     checkout); any other script with `streamlit run`."""
     script = Path(script)
     address = ("--server.port", str(port), "--server.address", "127.0.0.1")
+    if script.name == "streamlit_app.py" and (script.parent / "server_tuning" / "__main__.py").exists():
+        return [str(PYTHON), "-m", "server_tuning", *address, *options]
     if script.name == "streamlit_app.py" and (script.parent / "app_pages" / "server.py").exists():
-        return [str(PYTHON), "-m", "app_pages.server", *address, *options]
+        return [str(PYTHON), "-m", "app_pages.server", *address, *options]  # a checkout before it
     return [str(STREAMLIT), "run", str(script), *address, *options]
 
 

@@ -21,6 +21,7 @@ from sqlalchemy import Column, Integer, MetaData, String, Table, inspect, select
 from sqlalchemy.engine import Connection
 
 if TYPE_CHECKING:
+    from alembic.config import Config
     from alembic.runtime.migration import MigrationContext
     from alembic.script import ScriptDirectory
 
@@ -28,20 +29,26 @@ SCRIPT_LOCATION = Path(__file__).parent
 
 _version_meta = MetaData()
 schema_version = Table("schema_version", _version_meta, Column("version", Integer, nullable=False))
-# Alembic's own table (read here without Alembic: opening a database at the head schema, every
-# start but the first, then never imports it: 0.12 s of a cold start, README "Cold start by stage").
+# Alembic's own table, read here with SQLAlchemy alone: opening a database at the head schema,
+# every start but the first, then never imports Alembic (its import and reading the revisions:
+# ~0.29 s of CPU, docs/server.md).
 alembic_version = Table("alembic_version", MetaData(), Column("version_num", String(32), nullable=False))
+
+
+def _config() -> Config:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(SCRIPT_LOCATION))
+    return config
 
 
 @cache
 def script_directory() -> ScriptDirectory:
     """The revisions (read once per process: they are files shipped with the code)."""
-    from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    config = Config()
-    config.set_main_option("script_location", str(SCRIPT_LOCATION))
-    return ScriptDirectory.from_config(config)
+    return ScriptDirectory.from_config(_config())
 
 
 def revision_id(version: int) -> str:
@@ -106,22 +113,14 @@ def upgrade(conn: Connection, target: int = HEAD_VERSION) -> tuple[int, int]:
     stamped = _alembic_version(conn) is not None
     if stamped and found >= target:
         return found, found
-    from alembic.operations import Operations
-    from alembic.runtime.migration import MigrationContext
+    from alembic import command
 
-    script = script_directory()
-
-    def upgrade_revisions(revision, _context):
-        return script._upgrade_revs(revision_id(target), revision)
-
-    context = MigrationContext.configure(
-        conn, opts={"script": script, "fn": upgrade_revisions, "transactional_ddl": True}
-    )
-    stamp_numbered(conn, context)
-    if found < target:
-        with Operations.context(context):
-            context.run_migrations()
     reached = max(found, target)
+    # Alembic's public way to migrate a connection its caller holds: env.py finds it in the
+    # config's attributes and runs the revisions on it (stamping a numbered schema first).
+    config = _config()
+    config.attributes["connection"] = conn
+    command.upgrade(config, revision_id(reached))
     _write_legacy_version(conn, reached)
     return found, reached
 

@@ -1,8 +1,10 @@
 """Alembic's command line for an operator: `alembic upgrade head`, `alembic current`,
 `alembic history` (run from the repository's root, where `alembic.ini` is).
 
-The app does not need this file: it migrates its database itself when it opens it
-(`tutor.store.database`). Here the command line does the same work the same way:
+The app runs it too, through `alembic.command.upgrade` with the connection it holds in the
+config's attributes (`tutor.migrations.upgrade`, inside the store's own write transaction, after
+its checks): then the revisions run on that connection and nothing else happens here. From the
+command line this file does the same work the same way:
 
 - the database is the app's setting, `$TUTOR_DATABASE_URL` (never a URL in `alembic.ini` or
   anywhere in the repository); without it the command refuses, rather than make an empty SQLite
@@ -57,9 +59,19 @@ def run_migrations_online() -> None:
         database.close()
 
 
+def run_migrations_on(conn) -> None:
+    """The app's own upgrade: its connection, its transaction, its lock, its checks done."""
+    context.configure(connection=conn, transactional_ddl=True)
+    migrations.stamp_numbered(conn, context.get_context())
+    context.run_migrations()
+
+
 if context.config.config_file_name is not None:  # alembic.ini's logging: one line per revision
     fileConfig(context.config.config_file_name, disable_existing_loggers=False)
 if context.is_offline_mode():
     raise SystemExit("offline mode (--sql) is not supported: the revisions read the database "
                      "they upgrade; run the command without --sql")
-run_migrations_online()
+if (app_connection := context.config.attributes.get("connection")) is not None:
+    run_migrations_on(app_connection)
+else:
+    run_migrations_online()

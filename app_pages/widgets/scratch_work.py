@@ -1,5 +1,4 @@
-"""Scratch work for the pages (the module keeps its first name: the server preloads it by
-that name, app_pages/startup.py): the question on screen and what was typed, saved to the store as the
+"""Scratch work for the pages: the question on screen and what was typed, saved to the store as the
 learner goes (once per run that changed them) and read back after a reload or a server restart.
 
 Saving is best effort and off the script run: one `ScratchWriter` per store writes the newest value

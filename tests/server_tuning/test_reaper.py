@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app_pages.session_reaper import SessionReaper
+from server_tuning.reaper import SessionReaper
 
 
 class FakeRuntime:
@@ -43,10 +43,25 @@ def test_a_learner_who_reconnects_in_time_keeps_the_session():
     assert reaper.sweep(runtime, now=55) == 1
 
 
-def test_streamlits_runtime_still_offers_what_the_reaper_calls():
-    # The reaper uses these two thread-safe Runtime methods; an upgrade that drops them must fail
-    # here rather than leave every session of a class in memory.
-    from streamlit.runtime import Runtime
+def test_on_glibc_the_freed_pages_are_handed_back_with_malloc_trim():
+    import platform
 
-    assert callable(Runtime.is_active_session)
-    assert callable(Runtime.clear_user_info_for_session)
+    from server_tuning import reaper
+
+    assert platform.libc_ver()[0] == "glibc", "this machine is expected to run glibc"
+    assert reaper._glibc() is not None and callable(reaper._glibc().malloc_trim)
+    reaper.release_memory()
+
+
+def test_without_glibc_the_memory_is_collected_and_nothing_else_called(monkeypatch):
+    import platform
+
+    from server_tuning import reaper
+
+    reaper._glibc.cache_clear()
+    monkeypatch.setattr(platform, "libc_ver", lambda: ("", ""))
+    try:
+        assert reaper._glibc() is None
+        reaper.release_memory()
+    finally:
+        reaper._glibc.cache_clear()

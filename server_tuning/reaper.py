@@ -5,9 +5,9 @@ script runner) so a reconnecting tab can resume it; it drops a kept session only
 session is stored after `server.disconnectedSessionTTL` has passed, and never calls its
 shutdown then. After a class leaves, nothing more is stored, so every session stays in memory.
 
-The reaper notes each session id the shell runs for (`seen`), and every `INTERVAL_S` closes the
+The reaper notes each session id the shell runs for (`seen`, from `server_tuning.run_starts`), and every `INTERVAL_S` closes the
 ones that have been disconnected for half of `server.disconnectedSessionTTL` or longer, through
-the runtime's thread-safe `clear_user_info_for_session` (for a disconnected session: shut it
+the runtime's thread-safe `clear_user_info_for_session` (`streamlit_internals.close_session`) (for a disconnected session: shut it
 down on the event loop and forget it; the same path a logout takes). Half, because once the TTL
 has passed Streamlit's storage no longer hands the session out, not even to be closed. When it closed any, it runs one
 garbage collection (the sessions' objects are cycles, and with `runner.postScriptGC` off an idle
@@ -17,16 +17,16 @@ server would not collect them) and hands freed heap pages back to the OS (glibc 
 from __future__ import annotations
 
 import ctypes
+import functools
 import gc
+import platform
 import threading
 import time
 
-import streamlit as st
-from streamlit.logger import get_logger
+from server_tuning import streamlit_internals
+from server_tuning.streamlit_internals import log
 
 INTERVAL_S = 10.0
-
-_log = get_logger(__name__)  # Streamlit's logger: INFO lines reach the server log
 
 
 class SessionReaper:
@@ -50,7 +50,7 @@ class SessionReaper:
         closed = []
         with self._lock:
             for session_id, left_at in list(self._left_at.items()):
-                if runtime.is_active_session(session_id):
+                if streamlit_internals.session_is_connected(runtime, session_id):
                     self._left_at[session_id] = None
                 elif left_at is None:
                     self._left_at[session_id] = now
@@ -58,48 +58,46 @@ class SessionReaper:
                     closed.append(session_id)
                     del self._left_at[session_id]
         for session_id in closed:
-            runtime.clear_user_info_for_session(session_id)
+            streamlit_internals.close_session(runtime, session_id)
         return len(closed)
 
 
 def release_memory() -> None:
-    """Collect the closed sessions' cycles, then return free heap pages to the OS."""
+    """Collect the closed sessions' cycles, then return free heap pages to the OS (glibc only)."""
     gc.collect()
+    if _glibc() is not None:
+        _glibc().malloc_trim(0)
+
+
+@functools.cache
+def _glibc():
+    """glibc's C library, or None (musl, macOS: freed pages are reused, just not returned)."""
+    if platform.libc_ver()[0] != "glibc":
+        return None
     try:
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc: the pages are reused, just not returned
-        pass
+        return ctypes.CDLL("libc.so.6")
+    except OSError:
+        return None
 
 
 def _run(reaper: SessionReaper) -> None:
-    from streamlit.runtime import Runtime
-
     while True:
         time.sleep(INTERVAL_S)
-        if not Runtime.exists():  # AppTest runs scripts without a server runtime
+        runtime = streamlit_internals.running_runtime()
+        if runtime is None:  # not serving yet
             continue
         try:
-            closed = reaper.sweep(Runtime.instance(), time.monotonic())
+            closed = reaper.sweep(runtime, time.monotonic())
             if closed:
                 time.sleep(1.0)  # the event loop shuts them down first
                 release_memory()
-                _log.info("closed %d sessions of learners who left", closed)
+                log.info("closed %d sessions of learners who left", closed)
         except Exception:  # noqa: BLE001 - the reaper must outlive a bad sweep
-            _log.exception("session reaper: sweep failed")
+            log.exception("session reaper: sweep failed")
 
 
-@st.cache_resource(show_spinner=False)
-def session_reaper() -> SessionReaper:
-    """The process's reaper, its thread started on first use."""
-    reaper = SessionReaper(grace=float(st.get_option("server.disconnectedSessionTTL")) / 2)
+def start(grace: float) -> SessionReaper:
+    """The process's reaper, its thread started."""
+    reaper = SessionReaper(grace=grace)
     threading.Thread(target=_run, args=(reaper,), name="session-reaper", daemon=True).start()
     return reaper
-
-
-def note_this_session() -> None:
-    """Called by the shell on every run: the current session is one to look after."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    if ctx is not None:
-        session_reaper().seen(ctx.session_id)

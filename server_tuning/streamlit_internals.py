@@ -1,0 +1,108 @@
+"""Every name server tuning uses from Streamlit that is not part of its documented API, in one
+place and behind one version check.
+
+Streamlit documents `st.*`; the runtime (`streamlit.runtime`), the script-run context and the
+runtime's states are its internals and may move in any release. Each function here reaches one of
+them, and only when the installed Streamlit's minor version is one that
+`tests/server_tuning/test_streamlit_internals.py` has run on (`TESTED_MINORS`, the same versions
+`pyproject.toml` pins). On any other version every function answers "nothing to do" (no runtime,
+no session) and the server logs once that its tuning is off: the app then runs as a plain
+`streamlit run` would, never on a guess about internals that may have changed.
+
+To support a new Streamlit minor: install it, run `tests/server_tuning/`, and when it passes add
+the minor here and to the pin.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import cache
+
+import streamlit
+
+# The Streamlit minor versions the tests of this module have run on (and pyproject.toml pins).
+TESTED_MINORS = ("1.67",)
+
+
+def _server_log() -> logging.Logger:
+    """The tuning's lines in the server's log (stderr, as Streamlit writes its own)."""
+    logger = logging.getLogger("server_tuning")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
+    return logger
+
+
+log = _server_log()
+
+
+def minor_version(version: str) -> str:
+    """"1.67.0" -> "1.67"."""
+    return ".".join(version.split(".")[:2])
+
+
+@cache
+def supported(version: str = streamlit.__version__) -> bool:
+    """True when the installed Streamlit is one the internals below were tested on; otherwise
+    logged once (per version asked about) and False."""
+    if minor_version(version) in TESTED_MINORS:
+        return True
+    log.warning("server tuning off: Streamlit %s is not one of the versions its internals were "
+                "tested on (%s; server_tuning/streamlit_internals.py)", version,
+                ", ".join(TESTED_MINORS))
+    return False
+
+
+def running_runtime():
+    """The server's `Runtime` once it exists (None under AppTest, before the server starts, or
+    on an untested Streamlit)."""
+    if not supported():
+        return None
+    from streamlit.runtime import Runtime
+
+    return Runtime.instance() if Runtime.exists() else None
+
+
+def serving() -> bool:
+    """The server has started listening (its runtime has left the INITIAL state)."""
+    runtime = running_runtime()
+    if runtime is None:
+        return False
+    from streamlit.runtime.runtime import RuntimeState
+
+    return runtime.state != RuntimeState.INITIAL
+
+
+def current_session_id() -> str | None:
+    """The session whose script run calls this (None outside a script run)."""
+    if not supported():
+        return None
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return None if ctx is None else ctx.session_id
+
+
+def session_is_connected(runtime, session_id: str) -> bool:
+    """The session's browser tab is connected (`Runtime.is_active_session`, thread-safe)."""
+    return runtime.is_active_session(session_id)
+
+
+def skip_repl_check() -> None:
+    """Spare the first script run Streamlit's check, on its first element, that it is not running
+    in a REPL (an `inspect.stack()` with every frame's source, ~0.03 s once per process): under
+    `streamlit run` it never is. The check runs once, guarded by this module-level flag."""
+    if not supported():
+        return
+    from streamlit import delta_generator
+
+    delta_generator._use_warning_has_been_displayed = True
+
+
+def close_session(runtime, session_id: str) -> None:
+    """Shut a disconnected session down and forget it, the path a logout takes
+    (`Runtime.clear_user_info_for_session`, thread-safe)."""
+    runtime.clear_user_info_for_session(session_id)
