@@ -209,6 +209,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                       "zh": "{name} 需要两个或更多参数，例如 {name}(x, 0)"},
     "two_arguments_exactly": {"en": "{name} takes two arguments, e.g. {name}(n, k)",
                               "zh": "{name} 需要两个参数，例如 {name}(n, k)"},
+    "two_arguments_exactly_yx": {"en": "{name} takes two arguments, y first: {name}(y, x)",
+                                 "zh": "{name} 需要两个参数，y 在前：{name}(y, x)"},
     "binomial_too_large": {"en": "the binomial coefficient is too large (limit binomial({limit}, k))",
                            "zh": "二项式系数过大（上限 binomial({limit}, k)）"},
     "factorial_derivative": {"en": "derivatives of factorials and binomials (digamma) are not "

@@ -581,6 +581,11 @@ class Parser:
                 raise ParseError("two_arguments_exactly", t.pos, name=name)
             check_binomial(args, t.pos)
             return self.make(FuncN(name, tuple(args)))
+        if name == "atan2":  # atan2(y, x), arctan2(y, x): y first (reading/names.py)
+            args = self.parse_call_args(t)
+            if len(args) != 2:
+                raise ParseError("two_arguments_exactly_yx", t.pos, name=t.text)
+            return self.make(FuncN(name, tuple(args)))
         if name in EXTREMA:
             args = self.parse_call_args(t)
             if len(args) < 2:
