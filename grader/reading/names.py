@@ -189,10 +189,16 @@ def prepare_tokens(tokens: list[Token], decls: Declarations,
     i = 0
     while i < len(merged):
         token = merged[i]
+        if token.kind == "name" and token.text.lower() in FUNCTION_NAMES \
+                and (token.text in FUNCTION_NAMES or token.text not in vocabulary):
+            numbered = _numbered_name(merged, i)  # atan2(y, x), ATAN2(y, x), log10(x), exp2(3)
+            if numbered is not None:
+                out.append(numbered)
+                i += 2
+                continue
         if token.kind != "name" or token.text in vocabulary:
-            numbered = _numbered_name(merged, i) if token.text in FUNCTION_NAMES else None
-            out.append(numbered or token)
-            i += 2 if numbered else 1
+            out.append(token)
+            i += 1
             continue
         if _is_times_sign(merged, i, decls):
             out.append(Token("op", "*", token.pos, token.end, token.space_before))
@@ -216,10 +222,11 @@ def _numbered_name(tokens: list[Token], i: int) -> Token | None:
     if number.kind != "num" or not number.text.isdigit() or number.space_before \
             or bracket.text != "(":
         return None
-    name = t.text + number.text
-    if t.text == "log" and number.text in ("2", "10") and not bracket.space_before:
+    name = t.text + number.text  # in any case, as function names are (ATAN2, Log10)
+    if name.lower() in ("log2", "log10") and not bracket.space_before:
         name = "log_" + number.text
-    return Token("name", NUMBERED_FUNCTIONS.get(name, name), t.pos, number.end, t.space_before)
+    name = NUMBERED_FUNCTIONS.get(name.lower(), name)
+    return Token("name", name, t.pos, number.end, t.space_before)
 
 
 def _is_times_sign(tokens: list[Token], i: int, decls: Declarations) -> bool:
