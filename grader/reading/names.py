@@ -219,10 +219,14 @@ def _numbered_name(tokens: list[Token], i: int) -> Token | None:
     if i + 2 >= len(tokens):
         return None
     t, number, bracket = tokens[i], tokens[i + 1], tokens[i + 2]
-    if number.kind != "num" or not number.text.isdigit() or number.space_before \
-            or bracket.text != "(":
+    if number.kind != "num" or not number.text.isdigit() or number.space_before:
         return None
     name = t.text + number.text  # in any case, as function names are (ATAN2, Log10)
+    if bracket.kind == "name" and not bracket.space_before and name.lower() in ("log2", "log10"):
+        # log2x: log_2(x) in numpy's spelling, or log(2x)? The parser asks (numbered_log).
+        return Token("name", name, t.pos, number.end, t.space_before)
+    if bracket.text != "(":
+        return None
     if name.lower() in ("log2", "log10") and not bracket.space_before:
         name = "log_" + number.text
     name = NUMBERED_FUNCTIONS.get(name.lower(), name)

@@ -91,3 +91,20 @@ def test_a_function_name_with_a_number_glued_to_it_is_refused_not_multiplied(tex
 ])
 def test_what_was_read_before_is_still_read(text, read_as):
     assert parse(text, D)[0] == parse(read_as, D)[0]
+
+
+@pytest.mark.parametrize("text", ["log2x", "log10x", "LOG2x", "log2x_1", "3 + log10y"])
+def test_log2_glued_to_a_letter_is_asked_about_not_read_as_the_natural_log_of_a_product(text):
+    # numpy's log2 or log(2x)? main read log2x as ln(2x) silently
+    for lang, word in (("en", "log_"), ("zh", "底")):
+        result = check({"kind": "expression", "expected": "x", "answer": text,
+                        "symbols": ["x", "y", "x_1"], "lang": lang})
+        assert result.verdict == "unreadable"
+        assert word in result.error and "log(" in result.error
+
+
+@pytest.mark.parametrize(("text", "read_as"), [
+    ("log2", "log(2)"), ("x log2", "x log(2)"), ("log_2x", "log_2(x)"), ("ln2x", "ln(2x)"),
+])
+def test_log2_without_a_glued_letter_is_read_as_before(text, read_as):
+    assert parse(text, D)[0] == parse(read_as, D)[0]
