@@ -209,6 +209,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                       "zh": "{name} 需要两个或更多参数，例如 {name}(x, 0)"},
     "two_arguments_exactly": {"en": "{name} takes two arguments, e.g. {name}(n, k)",
                               "zh": "{name} 需要两个参数，例如 {name}(n, k)"},
+    "two_arguments_exactly_yx": {"en": "{name} takes two arguments, y first: {name}(y, x)",
+                                 "zh": "{name} 需要两个参数，y 在前：{name}(y, x)"},
     "binomial_too_large": {"en": "the binomial coefficient is too large (limit binomial({limit}, k))",
                            "zh": "二项式系数过大（上限 binomial({limit}, k)）"},
     "factorial_derivative": {"en": "derivatives of factorials and binomials (digamma) are not "
@@ -216,6 +218,10 @@ MESSAGES: dict[str, dict[str, str]] = {
                              "zh": "不支持对阶乘和二项式系数求导（需要 digamma 函数）"},
     "log_arguments": {"en": "log takes one argument, or two: log(x, base)",
                       "zh": "log 只接受一个参数，或两个参数：log(x, 底数)"},
+    "numbered_log": {"en": "{name} followed by a letter: write {name}(x) or log_{base} x for the "
+                           "logarithm to base {base}, or log({base}x) for the natural one",
+                     "zh": "{name} 后面紧跟字母：以 {base} 为底的对数请写 {name}(x) 或 log_{base} x，"
+                           "自然对数请写 log({base}x)"},
     "log_base": {"en": "the base of log_{base} must be a number or one letter; or write "
                        "log(x, base)",
                  "zh": "log_{base} 的底数应为数字或单个字母；也可写成 log(x, 底数)"},

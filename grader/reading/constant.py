@@ -54,6 +54,14 @@ def factorial_of(x: float) -> float:
     return math.gamma(x + 1)  # OverflowError beyond 170: never an exact factorial of 10^50
 
 
+def atan2_of(y: float, x: float) -> float:
+    """The angle of the point (x, y), in (-pi, pi] (C's and numpy's atan2, y first); ValueError
+    at (0, 0), where it has no value (C returns 0 there by convention, SymPy nan)."""
+    if x == 0 and y == 0:
+        raise ValueError("atan2(0, 0)")
+    return math.atan2(y, x)
+
+
 def _reciprocal_gamma(x: float) -> float:
     """1/Gamma(x), an entire function: 0 at the poles of Gamma (DLMF 5.2.1, 5.2(i))."""
     if x <= 0 and x.is_integer():
@@ -97,4 +105,4 @@ _REAL_FUNCS = {
     "floor": math.floor, "ceil": math.ceil,
 }
 _REAL_MULTI_FUNCS = {"max": max, "min": min, "log": math.log,  # log(x, base)
-                     "binomial": binomial_of}
+                     "binomial": binomial_of, "atan2": atan2_of}

@@ -140,6 +140,9 @@ def _func_n(node: FuncN) -> str:
     if node.name == "binomial":
         n, k = node.args
         return rf"\binom{{{_render(n)}}}{{{_render(k)}}}"
+    if node.name == "atan2":  # no LaTeX command: written as SymPy's printer does
+        y, x = node.args
+        return rf"\operatorname{{atan2}}\left({_render(y)}, {_render(x)}\right)"
     inner = ", ".join(_render(a) for a in node.args)
     return rf"\{node.name}\left({inner}\right)"
 

@@ -47,8 +47,15 @@ FUNCTION_ALIASES = {
 }
 # log with a base written as a name: lg is log_10 (ISO 80000-2; 常用对数).
 BASE_LOGS = {"lg": "10"}
+# Function names that end in a number: the two-argument arctangent atan2(y, x) (C, numpy,
+# SymPy, mathjs: y first). Any other built-in name with a number glued to it before a bracket
+# is refused as typed (reading/names.py: _numbered_name).
+NUMBERED_FUNCTIONS = {"atan2": "atan2", "arctan2": "atan2"}
 # Words that are not names but must not be split either: the parser explains them.
 NOT_NAMES = ("partial", "nabla")
+# Built-in function names, for the glued-number check (`exp2(3)`).
+FUNCTION_NAMES = frozenset(BUILTIN_FUNCTIONS + MULTI_ARG_FUNCTIONS + tuple(FUNCTION_ALIASES)
+                           + tuple(BASE_LOGS) + SPECIAL_FUNCTIONS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,10 +189,16 @@ def prepare_tokens(tokens: list[Token], decls: Declarations,
     i = 0
     while i < len(merged):
         token = merged[i]
+        if token.kind == "name" and token.text.lower() in FUNCTION_NAMES \
+                and (token.text in FUNCTION_NAMES or token.text not in vocabulary):
+            numbered = _numbered_name(merged, i)  # atan2(y, x), ATAN2(y, x), log10(x), exp2(3)
+            if numbered is not None:
+                out.append(numbered)
+                i += 2
+                continue
         if token.kind != "name" or token.text in vocabulary:
-            numbered = _numbered_log(merged, i) if token.text == "log" else None
-            out.append(numbered or token)
-            i += 2 if numbered else 1
+            out.append(token)
+            i += 1
             continue
         if _is_times_sign(merged, i, decls):
             out.append(Token("op", "*", token.pos, token.end, token.space_before))
@@ -197,16 +210,27 @@ def prepare_tokens(tokens: list[Token], decls: Declarations,
     return out
 
 
-def _numbered_log(tokens: list[Token], i: int) -> Token | None:
-    """`log10(x)`, `log2(x)` (numpy's and C's names) are log_10(x), log_2(x): the one token for
-    `log` at i and the number right after it, or None."""
+def _numbered_name(tokens: list[Token], i: int) -> Token | None:
+    """A function's name at i with a whole number glued to it and a bracket after, `log10(x)`,
+    `atan2(y, x)`, `exp2(3)`, as one name token (None otherwise). `log2`, `log10` (numpy's and
+    C's names) become log_2, log_10; `atan2`, `arctan2` the two-argument arctangent; any other
+    (`exp2`, `sin2(x)`) stays one name that the parser refuses as typed, never the product
+    exp·2·3 it would otherwise read silently."""
     if i + 2 >= len(tokens):
         return None
     t, number, bracket = tokens[i], tokens[i + 1], tokens[i + 2]
-    if number.kind == "num" and number.text in ("2", "10") and not number.space_before \
-            and bracket.text == "(" and not bracket.space_before:
-        return Token("name", "log_" + number.text, t.pos, number.end, t.space_before)
-    return None
+    if number.kind != "num" or not number.text.isdigit() or number.space_before:
+        return None
+    name = t.text + number.text  # in any case, as function names are (ATAN2, Log10)
+    if bracket.kind == "name" and not bracket.space_before and name.lower() in ("log2", "log10"):
+        # log2x: log_2(x) in numpy's spelling, or log(2x)? The parser asks (numbered_log).
+        return Token("name", name, t.pos, number.end, t.space_before)
+    if bracket.text != "(":
+        return None
+    if name.lower() in ("log2", "log10") and not bracket.space_before:
+        name = "log_" + number.text
+    name = NUMBERED_FUNCTIONS.get(name.lower(), name)
+    return Token("name", name, t.pos, number.end, t.space_before)
 
 
 def _is_times_sign(tokens: list[Token], i: int, decls: Declarations) -> bool:

@@ -27,8 +27,9 @@ BUILTIN_FUNCTIONS = (
 # so random samples can miss where two formulas differ; the question's author decides.
 DECLARABLE_FUNCTIONS = ("floor", "ceil")
 # Functions of several arguments (FuncN): max(a, b, ...), min(a, b, ...), log(x, base),
-# binomial(n, k) = Gamma(n+1) / (Gamma(k+1) Gamma(n-k+1)) (DLMF 1.2.6, 5.2.1).
-MULTI_ARG_FUNCTIONS = ("max", "min", "log", "binomial")
+# binomial(n, k) = Gamma(n+1) / (Gamma(k+1) Gamma(n-k+1)) (DLMF 1.2.6, 5.2.1), atan2(y, x) the
+# angle of the point (x, y) in (-pi, pi], y first as in C, numpy and SymPy (undefined at (0, 0)).
+MULTI_ARG_FUNCTIONS = ("max", "min", "log", "binomial", "atan2")
 
 
 @dataclass(frozen=True, slots=True)

@@ -581,6 +581,11 @@ class Parser:
                 raise ParseError("two_arguments_exactly", t.pos, name=name)
             check_binomial(args, t.pos)
             return self.make(FuncN(name, tuple(args)))
+        if name == "atan2":  # atan2(y, x), arctan2(y, x): y first (reading/names.py)
+            args = self.parse_call_args(t)
+            if len(args) != 2:
+                raise ParseError("two_arguments_exactly_yx", t.pos, name=t.text)
+            return self.make(FuncN(name, tuple(args)))
         if name in EXTREMA:
             args = self.parse_call_args(t)
             if len(args) < 2:
@@ -609,7 +614,10 @@ class Parser:
         return order, tuple(args)
 
     def unknown_name(self, t: Token) -> ParseError:
-        """`foo`, `rate`, `sinc(x)`: never guessed into a product of letters."""
+        """`foo`, `rate`, `sinc(x)`: never guessed into a product of letters; `log2x` (log_2 x or
+        log(2x)?) asked about."""
+        if t.text.lower() in ("log2", "log10"):
+            return ParseError("numbered_log", t.pos, name=t.text, base=t.text[3:])
         if self.at("op", "("):
             return ParseError("not_a_function", t.pos, name=t.text)
         if len(t.text) <= 3 and t.text.isalpha():  # xy, abc: perhaps a product

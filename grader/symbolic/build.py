@@ -48,7 +48,7 @@ _FUNCS = {
     "floor": sympy.floor, "ceil": sympy.ceiling,
 }
 _MULTI_FUNCS = {"max": sympy.Max, "min": sympy.Min, "log": sympy.log,  # log(x, base)
-                "binomial": sympy.binomial}
+                "binomial": sympy.binomial, "atan2": sympy.atan2}
 
 
 def symbol(name: str) -> sympy.Symbol:

@@ -164,6 +164,10 @@ def _d_func(node: Func, var: str) -> Node:
 def _d_func_n(node: FuncN, var: str) -> Node:
     if node.name == "binomial":
         return _d_gamma(node, node.args, var)
+    if node.name == "atan2":  # d atan2(y, x) = (x dy - y dx) / (x^2 + y^2)
+        y, x = node.args
+        top = add(mul(x, derivative(y, var)), neg(mul(y, derivative(x, var))))
+        return ZERO if top == ZERO else Div(top, Add((_square(x), _square(y))))
     return derivative(single_argument_form(node), var)
 
 

@@ -504,6 +504,11 @@ def _func_n(node: FuncN, env: Env) -> np.ndarray:
         return log(values[0]) / log(values[1])
     if node.name == "binomial":
         return _real_pointwise(binomial_of, *values)
+    if node.name == "atan2":  # real arguments only; no value at (0, 0)
+        y, x = values
+        ok = (np.abs(y.imag) <= 1e-12 * (1 + np.abs(y.real))) \
+            & (np.abs(x.imag) <= 1e-12 * (1 + np.abs(x.real))) & ((y.real != 0) | (x.real != 0))
+        return np.where(ok, np.arctan2(y.real, x.real), np.nan).astype(complex)
     result = values[0]
     for v in values[1:]:  # real arguments: compare real parts; a complex one is caught later
         keep = result.real >= v.real if node.name == "max" else result.real <= v.real

@@ -1,11 +1,13 @@
 """The value of a formula of numbers with infinities, as a limit in the extended reals.
 
 `2^{-\\infty}` is 0, `(1/2)^{-\\infty}` and `e^{\\infty}` are ∞, `\\pi \\cdot (-\\infty)` is −∞,
-`\\arctan(\\infty)` is π/2: each operation on ±∞ takes its limit (the limit of b^y as y → ∞,
-of e^t as t → −∞, …). Where there is no limit, or the forms are indeterminate (∞ − ∞, 0·∞, ∞/∞,
-1^∞, ∞^0, 0^{-∞}, a negative number to the power ∞, sin ∞), the formula has no value. Finite
-operations follow the real-domain rules of evaluation (a real power of a negative number has no
-value, as on paper: (−∞)^{1/3} has none; cbrt(−∞) is −∞).
+`\\arctan(\\infty)` is π/2, `\\log_2(\\infty)` is ∞, `\\log_{0.5}(\\infty)` is −∞ (a base in (0, 1)),
+`atan2(1, -\\infty)` is π: each operation on ±∞ takes its limit (the limit of b^y as y → ∞, of
+e^t as t → −∞, of log_b x as x → ∞, …). Where there is no limit, or the forms are indeterminate
+(∞ − ∞, 0·∞, ∞/∞, 1^∞, ∞^0, 0^{-∞}, a negative number to the power ∞, sin ∞, log_∞ ∞), the
+formula has no value. Finite operations follow the real-domain rules of evaluation (a real
+power of a negative number has no value, as on paper: (−∞)^{1/3} has none, as (−8)^{1/3} has
+none; the real cube root cbrt(−∞), which \\sqrt[3]{-\\infty} reads as, is −∞).
 
 Used by confirm.py on formulas without variables that the float samples leave undecided (numpy
 evaluates in complex numbers, where 2^∞ is ∞ + NaN·i). Plain Python floats, no numpy, no mpmath.
@@ -142,9 +144,23 @@ def _func_n(node: FuncN) -> float:
     args = [_value(a) for a in node.args]
     if node.name in ("max", "min"):
         return max(args) if node.name == "max" else min(args)
+    if node.name == "log" and args[0] == INF:
+        return _log_of_infinity(args[1])
+    if node.name == "atan2" and not all(map(math.isinf, args)):
+        return _REAL_MULTI_FUNCS["atan2"](*args)  # atan2(1, -inf) = pi, atan2(-inf, 2) = -pi/2
     if any(math.isinf(a) for a in args):
         raise NoValue(node.name)
     return float(_REAL_MULTI_FUNCS[node.name](*args))
+
+
+def _log_of_infinity(base: float) -> float:
+    """log_b(x) = ln x / ln b as x -> +inf: +inf for a base above 1, -inf for a base in (0, 1)
+    (log_{1/2} x -> -inf); no value for a base of 1, 0, a negative or an infinite one."""
+    if base > 1 and not math.isinf(base):
+        return INF
+    if 0 < base < 1:
+        return -INF
+    raise NoValue("log")
 
 
 def _factorial(node: Factorial) -> float:

@@ -207,6 +207,11 @@ def _func_n(ev: _Evaluation, node: FuncN):
         return min(args)
     if node.name == "binomial":
         return _binomial(ctx, *args)
+    if node.name == "atan2":
+        y, x = args
+        if x == 0 and y == 0:
+            raise Undefined
+        return ctx.atan2(y, x)
     x, base = args  # log(x, base)
     if x <= 0 or base <= 0 or base == 1:
         raise Undefined

@@ -27,6 +27,8 @@ def submit(session, question, text, lang="en"):
     (EXPRESSION, "1,5 + F'(x)", "1 + F(x)"),
     (EXPRESSION, "1 ± F'(x)", "1 + F(x)"),
     (EXPRESSION, "|1 + F'(x)", "1 + F(x)"),
+    (EXPRESSION, "exp2(1) + F'(x)", "1 + F(x)"),  # a function name with a number glued to it
+    (EXPRESSION, "log2x + F'(x)", "1 + F(x)"),  # log_2 x, or log(2x)?
 ])
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_typing_slip_is_unreadable_and_costs_no_try(question, slip, then, lang):
