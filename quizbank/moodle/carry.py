@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import re
 
+from ..question_types import DECLARATION_FIELDS
+
 PREFIX = "rt-"
 FIELDS = ("type", "topic", "difficulty", "source", "tolerance", "symbols", "functions",
           "matrices", "steps", "options")
@@ -50,15 +52,17 @@ def read_tags(tags: list[str]) -> tuple[list[str], dict[str, str]]:
 
 # --- the comment block: fields too long for a tag ----------------------------------------------
 #
-# Author tests, accepted mutants and a question's own number of tries have no Moodle field and do
-# not fit in a 50-character tag. They travel as JSON in an HTML comment at the end of the general
-# feedback: `<!-- residual-tutor {"tests": [...], "accepted_mutants": [...], "tries": 2} -->`.
+# Author tests, accepted mutants, a question's own number of tries and the declarations beyond
+# symbols, functions and matrices (integers, domains, families, relations, vectors, random
+# variables) have no Moodle field and do not fit in a 50-character tag. They travel as JSON in an
+# HTML comment at the end of the general feedback:
+# `<!-- residual-tutor {"tests": [...], "accepted_mutants": [...], "tries": 2, "positive": ["n"]} -->`.
 # Moodle stores the feedback's HTML as imported and its filters never show a comment to students;
 # the import reads the block back (it is validated with the question like any other field). A
 # comment may not hold `--`, so every `-` in the JSON is written as the escape `\u002d` (the block
 # holds strings, lists and non-negative numbers only, so no `-` stands outside a string).
 
-BLOCK_FIELDS = ("tests", "accepted_mutants", "tries")
+BLOCK_FIELDS = ("tests", "accepted_mutants", "tries", *DECLARATION_FIELDS[3:])
 _BLOCK = re.compile(r"<!--\s*residual-tutor\s+(\{.*?\})\s*-->", re.S)
 
 

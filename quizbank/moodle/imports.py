@@ -29,6 +29,7 @@ from defusedxml import DefusedXmlException
 
 from ..images import MAX_IMAGES_PER_IMPORT
 from ..parse import parse_document
+from ..question_types import DECLARATION_FIELDS
 from ..strict import KEBAB_PATTERN
 from .carry import BLOCK_FIELDS, read_block, read_tags
 from .categories import category_tag, with_category
@@ -496,7 +497,8 @@ def _category(element: Element, notes: list[Note]) -> str | None:
 
 
 def _carried_block(reader: _Reader, question: dict) -> None:
-    """Tests, accepted mutants and tries from the general feedback's comment block (carry.py)."""
+    """Tests, accepted mutants, tries and the further declarations from the general feedback's
+    comment block (carry.py)."""
     block, problem = read_block(_field_text(reader.child("generalfeedback")))
     if problem:
         reader.notes.append(Note("block_unread", {"question": question["id"],
@@ -568,8 +570,8 @@ def import_moodle(data: bytes | str, defaults: ImportDefaults = ImportDefaults()
 
 
 _ORDER = ["id", "type", "topic", "tags", "difficulty", "source", "prompt", "hints", "solution",
-          "tries", "multiple", "options", "answer", "tolerance", "symbols", "functions",
-          "matrices", "malrules", "accepted_mutants", "steps", "tests"]
+          "tries", "multiple", "options", "answer", "tolerance", *DECLARATION_FIELDS,
+          "malrules", "accepted_mutants", "steps", "tests"]
 
 
 def _ordered(question: dict) -> dict:
