@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.learner_steps import clear_drafts
+from tests.e2e.learner_steps import clear_drafts, new_profile
 from tests.e2e.server import (
     CHROMIUM,
     ROOT,
@@ -201,6 +201,15 @@ def save_screenshot(page, name: str) -> Path:
     page.screenshot(path=str(path), full_page=True)
     page.set_viewport_size(size)
     return path
+
+
+@pytest.fixture
+def learner(app_server, app_url):
+    """(base URL, a new profile of this test's own): its answers stay out of the first profile,
+    which other tests read."""
+    import uuid
+
+    return app_url, new_profile(app_server.database_url, f"Learner {uuid.uuid4().hex[:6]}")
 
 
 @pytest.fixture

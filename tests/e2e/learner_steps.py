@@ -136,6 +136,12 @@ def new_profile(database_url: str, name: str) -> int:
         store.close()
 
 
+def open_question_as(page, learner, question_id: str, lang: str) -> None:
+    """Open `question_id` in `lang` as the `learner` fixture's own profile."""
+    app_url, profile = learner
+    open_url(page, f"{app_url}/?lang={lang}&q={question_id}&profile={profile}")
+
+
 def clear_drafts(database_url: str) -> None:
     from sqlalchemy import delete
 

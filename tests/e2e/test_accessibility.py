@@ -12,8 +12,7 @@ from tests.e2e.axe_audit import audit, report
 from tests.e2e.learner_steps import (
     click,
     main,
-    new_profile,
-    open_url,
+    open_question_as,
     submit_and_verdict,
     type_formula,
 )
@@ -24,17 +23,6 @@ LANGS = ("en", "zh")
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture
-def learner(app_server, app_url):
-    """(base URL, a new profile of this test's own): its answers stay out of the first profile."""
-    import uuid
-
-    return app_url, new_profile(app_server.database_url, f"Axe {uuid.uuid4().hex[:6]}")
-
-
-def open_question_as(page, learner, question_id: str, lang: str) -> None:
-    app_url, profile = learner
-    open_url(page, f"{app_url}/?lang={lang}&q={question_id}&profile={profile}")
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from quizbank import load_bank
-from tests.e2e.learner_steps import main, new_profile, open_url
+from tests.e2e.learner_steps import main, open_question_as
 from tests.e2e.server import wait_idle
 from tutor.i18n import t
 
@@ -56,17 +56,6 @@ def verdict_text(page) -> str:
     return page.locator(".st-key-verdict").first.inner_text()
 
 
-@pytest.fixture
-def learner(app_server, app_url):
-    """(base URL, a new profile of this test's own): its answers stay out of the first profile."""
-    import uuid
-
-    return app_url, new_profile(app_server.database_url, f"Keyboard {uuid.uuid4().hex[:6]}")
-
-
-def open_question_as(page, learner, question_id: str, lang: str) -> None:
-    app_url, profile = learner
-    open_url(page, f"{app_url}/?lang={lang}&q={question_id}&profile={profile}")
 
 
 @pytest.mark.parametrize("lang", LANGS)
