@@ -68,12 +68,14 @@ def _exercise_questions_built() -> list:
     return [(None, {})]
 
 
-def exercise_questions() -> dict:
+def exercise_questions(current=None) -> dict:
     """Template name -> the generated question Exercises practise it with (app_pages.flows.exercises),
-    made again when the bank changes (an instructor may add a generated question for a template)."""
+    made again when the bank changes (an instructor may add a generated question for a template).
+    `current` is the bank when the caller has it already (each `bank()` stats its files)."""
     from app_pages.flows.exercises import exercise_questions as build
 
-    current = bank()
+    if current is None:
+        current = bank()
     slot = _exercise_questions_built()
     made_from, questions = slot[0]  # one read: another session may replace the slot meanwhile
     if made_from is not current:
@@ -85,7 +87,8 @@ def exercise_questions() -> dict:
 def catalog() -> dict:
     """Every question a learner can meet, by id: the bank's and the exercises made from templates
     the bank has no question for (`exercise:<template>`)."""
-    return {**{q.id: q for q in exercise_questions().values()}, **bank().questions}
+    current = bank()
+    return {**{q.id: q for q in exercise_questions(current).values()}, **current.questions}
 
 
 @st.cache_resource(show_spinner=False)
