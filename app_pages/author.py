@@ -91,6 +91,7 @@ with edit_col:
     checked = check_source(text, bank, replaces=page.replaces)
     view.problems_list(checked.problems)
     view.warnings_list(checked.warnings)
+    view.positive_warnings_list(checked.undeclared_positive)
 
     test_cols = st.columns(2)
     run_tests = test_cols[0].button(tr("author.run_tests"), key="author.run_tests",

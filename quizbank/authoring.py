@@ -27,6 +27,7 @@ from .images import ImageConflict, images_folder, write_images
 from .live import _duplicates, _ReadFile
 from .loader import SHIPPED_BANK, shown_path
 from .parse import ParsedQuestion, cross_check, parse_document
+from .positive_names import UndeclaredPositive, question_positive_warnings
 from .problems import Problem
 from .question_types import Question
 from .yaml_reader import LineIndex, parse_yaml_text, read_yaml_file
@@ -38,14 +39,16 @@ FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,80}\.ya?ml$")
 @dataclass(frozen=True)
 class CheckedSource:
     """A question being edited: the validated question (None when it does not validate), every
-    problem and every warning (text in one language only: `quizbank.bilingual`), with lines
-    counted in the edited text."""
+    problem and every warning (text in one language only: `quizbank.bilingual`; a variable only
+    meaningful when positive and not declared so: `quizbank.positive_names`), with lines counted
+    in the edited text."""
 
     question: Question | None
     problems: tuple[Problem, ...] = ()
     data: dict | None = field(default=None, compare=False, repr=False)
     warnings: tuple[OneLanguageText, ...] = ()
     lines: LineIndex | None = field(default=None, compare=False, repr=False)
+    undeclared_positive: tuple[UndeclaredPositive, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -101,9 +104,13 @@ def check_source(text: str, bank: Bank, *, path: str = EDITOR_PATH,
     problems += _against_bank(checked, bank, replaces)
     if problems:
         return CheckedSource(None, tuple(sorted(problems)), document.data)
-    warnings = question_language_warnings(checked.question, path,
-                                          lambda parts: document.lines.line_at(list(parts)))
-    return CheckedSource(checked.question, (), document.data, tuple(warnings), document.lines)
+    def line_of(parts):
+        return document.lines.line_at(list(parts))
+
+    warnings = question_language_warnings(checked.question, path, line_of)
+    positive = question_positive_warnings(checked.question, path, line_of)
+    return CheckedSource(checked.question, (), document.data, tuple(warnings), document.lines,
+                         tuple(positive))
 
 
 class _FixedLine:

@@ -44,7 +44,17 @@ class UndeclaredPositive:
     line: int | None
     question_id: str
     name: str
-    why: str
+    reason: str  # "named" (rule 1) or "root_or_log" (rule 2): the Author page words it per language
+
+    @property
+    def field(self) -> str:
+        return "symbols"
+
+    @property
+    def why(self) -> str:
+        if self.reason == "named":
+            return "is named as a positive quantity (a width, depth, variance, rate or σ)"
+        return "is under a square root or a logarithm in the expected formula"
 
     def __str__(self) -> str:
         where = self.path if self.line is None else f"{self.path}:{self.line}"
@@ -125,12 +135,13 @@ def question_positive_warnings(question, path: str, line_of) -> list[UndeclaredP
         if name in declared:
             continue
         if named_positive(name):
-            why = "is named as a positive quantity (a width, depth, variance, rate or σ)"
+            reason = "named"
         elif name in used:
-            why = "is under a square root or a logarithm in the expected formula"
+            reason = "root_or_log"
         else:
             continue
-        warnings.append(UndeclaredPositive(path, line_of(("symbols",)), question.id, name, why))
+        warnings.append(UndeclaredPositive(path, line_of(("symbols",)), question.id, name,
+                                           reason))
     return warnings
 
 

@@ -69,6 +69,16 @@ def warnings_list(warnings) -> None:
             f"- {line}" for line in lines), icon=":material/translate:")
 
 
+def positive_warnings_list(warnings) -> None:
+    """A variable only meaningful when positive and not declared so: allowed (the grader then
+    samples negative values too), but said, with the line to add."""
+    if warnings:
+        lines = [tr("author.undeclared_positive", place=place_text(w), name=w.name,
+                    why=tr(f"author.positive_why.{w.reason}")) for w in warnings]
+        st.warning(tr_n("author.warnings", len(warnings)) + "\n\n" + "\n".join(
+            f"- {line}" for line in lines), icon=":material/function:")
+
+
 def place_text(problem) -> str:
     """`line 3 · options[1].feedback`, leaving out a line or field that is not known; a problem
     in a file (not in the editor's text) starts with the file's name."""

@@ -114,6 +114,25 @@ def test_a_prompt_without_english_is_valid_with_a_warning(instructor_env, lang, 
     assert not at.warning
 
 
+@pytest.mark.parametrize("lang, warning", [
+    ("en", "line 9 · symbols: `m` is under a square root or a logarithm in the expected answer, "
+           "so it is only meaningful when positive; declare `positive: [m]`"),
+    ("zh", "第 9 行 · symbols：`m` 在标准答案中位于平方根或对数之内，只有取正值才有意义；"
+           "请声明 `positive: [m]`"),
+])
+def test_a_variable_only_meaningful_when_positive_is_a_warning_until_declared(
+        instructor_env, lang, warning):
+    from tests.quizbank.test_authoring import std_question_yaml
+
+    at = open_page("author", lang)
+    at.toggle(key="author.plain").set_value(True).run()
+    at.text_area[0].set_value(std_question_yaml()).run()
+    assert len(at.success) == 1  # valid: it can be saved
+    assert warning in at.warning[0].value
+    at.text_area[0].set_value(std_question_yaml("positive: [m]\n")).run()
+    assert not at.warning
+
+
 @pytest.mark.parametrize("lang, first_tab", [("en", "English"), ("zh", "中文")])
 def test_the_author_page_opens_as_it_is_with_the_preview_in_the_interface_language(
         instructor_env, lang, first_tab):

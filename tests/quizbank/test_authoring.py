@@ -240,3 +240,23 @@ def test_shipped_question_text_can_be_opened_for_a_copy():
     assert text.startswith(f"id: {SHIPPED_ID}")
     assert check_source(text, SHIPPED, replaces=SHIPPED_ID).ok
     assert Path(SHIPPED.location(SHIPPED_ID).path).exists()
+
+
+def std_question_yaml(declared: str = "") -> str:
+    """An expression question whose variable is only meaningful when positive (He's std)."""
+    return (
+        "id: my-he-std\ntype: expression\ntopic: residual-basics\ndifficulty: easy\n"
+        'source: {text: gradient-propagation, section: "1"}\n'
+        'prompt: {zh: "He 初始化的标准差？", en: "The standard deviation of He init?"}\n'
+        'solution: {zh: "$\\\\sqrt{2/m}$", en: "$\\\\sqrt{2/m}$"}\n'
+        'answer: "\\\\sqrt{2/m}"\nsymbols: [m]\n' + declared)
+
+
+def test_a_variable_under_a_root_not_declared_positive_is_a_warning_with_its_line():
+    text = std_question_yaml()
+    draft = check_source(text, SHIPPED)
+    assert draft.ok  # allowed: the grader then samples negative m too
+    [warning] = draft.undeclared_positive
+    assert (warning.name, warning.reason, warning.field) == ("m", "root_or_log", "symbols")
+    assert text.splitlines()[warning.line - 1].startswith("symbols:")
+    assert check_source(text + "positive: [m]\n", SHIPPED).undeclared_positive == ()
