@@ -219,9 +219,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "log_arguments": {"en": "log takes one argument, or two: log(x, base)",
                       "zh": "log 只接受一个参数，或两个参数：log(x, 底数)"},
     "numbered_log": {"en": "{name} followed by a letter: write {name}(x) or log_{base} x for the "
-                           "logarithm to base {base}, or log({base}x) for the natural one",
-                     "zh": "{name} 后面紧跟字母：以 {base} 为底的对数请写 {name}(x) 或 log_{base} x，"
-                           "自然对数请写 log({base}x)"},
+                           "logarithm to base {base}, or log({base}x) or log({base})*x for the "
+                           "natural one",
+                     "zh": "{name} 后面跟着字母：以 {base} 为底的对数请写 {name}(x) 或 log_{base} x，"
+                           "自然对数请写 log({base}x) 或 log({base})*x"},
     "log_base": {"en": "the base of log_{base} must be a number or one letter; or write "
                        "log(x, base)",
                  "zh": "log_{base} 的底数应为数字或单个字母；也可写成 log(x, 底数)"},

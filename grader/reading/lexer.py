@@ -61,6 +61,9 @@ SIMPLE_LOG_BASE_RE = re.compile(r"\d+|[A-Za-z]")  # log_{10}, log_{b}: one name 
 BRACED_SUBSCRIPT_RE = re.compile(r"\{([A-Za-z0-9+\-, ]{1,20})\}")
 COMMAND_RE = re.compile(r"\\([A-Za-z]+|.)")
 WRAPPED_NAME_RE = re.compile(r"\{\s*([A-Za-z]+)\s*\}")
+# \operatorname{atan2}, \operatorname{log2}: a function's name may end in a number (names.py reads
+# it as the same name typed plain); the other wrappers take letters only (\mathrm{x2} is refused).
+OPERATOR_NAME_RE = re.compile(r"\{\s*([A-Za-z]+[0-9]*)\s*\}")
 ENV_RE = re.compile(r"\{([A-Za-z]+\*?)\}")
 # The variable of `\partial_x`, `\partial_{x}`, `\partial_{x_l}`, `\partial_{x_{l+1}}`.
 PARTIAL_VARIABLE_RE = re.compile(r"_(?:([A-Za-z])|\{\s*([A-Za-z]+(?:_[A-Za-z0-9]|_\{[A-Za-z0-9+\-]{1,20}\})?)\s*\})")
@@ -184,7 +187,7 @@ def _read_command(text: str, i: int, space: bool,
     if word in LATEX_BIG_OPERATORS:
         return Token("bigop", LATEX_BIG_OPERATORS[word], i, end, space), end
     if word in LATEX_NAME_WRAPPERS:
-        wrapped = WRAPPED_NAME_RE.match(text, end)
+        wrapped = (OPERATOR_NAME_RE if word == "operatorname" else WRAPPED_NAME_RE).match(text, end)
         if wrapped is None:
             raise ParseError("bad_command_argument", end, command="\\" + word)
         suffix, stop = _read_subscript(text, wrapped.end())

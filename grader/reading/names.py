@@ -196,6 +196,11 @@ def prepare_tokens(tokens: list[Token], decls: Declarations,
                 out.append(numbered)
                 i += 2
                 continue
+        if token.kind == "name" and token.text not in vocabulary \
+                and _numbered_function_name(token.text):
+            out.append(_numbered_operator_name(merged, i))  # \operatorname{atan2}(y, x)
+            i += 1
+            continue
         if token.kind != "name" or token.text in vocabulary:
             out.append(token)
             i += 1
@@ -222,8 +227,9 @@ def _numbered_name(tokens: list[Token], i: int) -> Token | None:
     if number.kind != "num" or not number.text.isdigit() or number.space_before:
         return None
     name = t.text + number.text  # in any case, as function names are (ATAN2, Log10)
-    if bracket.kind == "name" and not bracket.space_before and name.lower() in ("log2", "log10"):
-        # log2x: log_2(x) in numpy's spelling, or log(2x)? The parser asks (numbered_log).
+    if bracket.kind == "name" and name.lower() in ("log2", "log10"):
+        # log2x, log2 x: log_2(x) in numpy's spelling, or log(2x), log(2)·x? The parser asks
+        # (numbered_log); as typed, log 2 x is read as log(2)·x.
         return Token("name", name, t.pos, number.end, t.space_before)
     if bracket.text != "(":
         return None
@@ -231,6 +237,26 @@ def _numbered_name(tokens: list[Token], i: int) -> Token | None:
         name = "log_" + number.text
     name = NUMBERED_FUNCTIONS.get(name.lower(), name)
     return Token("name", name, t.pos, number.end, t.space_before)
+
+
+def _numbered_function_name(text: str) -> bool:
+    """A function's name with a number glued to it as one token (only `\\operatorname{atan2}`
+    makes one: typed plain, `atan2` is a name and a number)."""
+    letters = text.rstrip("0123456789")
+    return letters != text and letters.isalpha() and letters.lower() in FUNCTION_NAMES
+
+
+def _numbered_operator_name(tokens: list[Token], i: int) -> Token:
+    """`\\operatorname{atan2}`, `\\operatorname{log2}` (one name token from the lexer) read as the
+    same name typed plain before a bracket: the two-argument arctangent, log_2; any other
+    (`\\operatorname{exp2}`) stays one name that the parser refuses as typed."""
+    t = tokens[i]
+    name = t.text
+    bracket = tokens[i + 1] if i + 1 < len(tokens) else None
+    if name.lower() in ("log2", "log10") and bracket is not None and bracket.text == "(":
+        name = "log_" + name[3:]
+    name = NUMBERED_FUNCTIONS.get(name.lower(), name)
+    return Token("name", name, t.pos, t.end, t.space_before)
 
 
 def _is_times_sign(tokens: list[Token], i: int, decls: Declarations) -> bool:

@@ -93,18 +93,41 @@ def test_what_was_read_before_is_still_read(text, read_as):
     assert parse(text, D)[0] == parse(read_as, D)[0]
 
 
-@pytest.mark.parametrize("text", ["log2x", "log10x", "LOG2x", "log2x_1", "3 + log10y"])
+@pytest.mark.parametrize("text", ["log2x", "log10x", "LOG2x", "log2x_1", "3 + log10y",
+                                  "log2 x", "log10 y", "log2 \\alpha"])
 def test_log2_glued_to_a_letter_is_asked_about_not_read_as_the_natural_log_of_a_product(text):
-    # numpy's log2 or log(2x)? main read log2x as ln(2x) silently
+    # numpy's log2 or log(2x)? main read log2x as ln(2x) silently, and log2 x as ln(2)·x: the
+    # learner who types log2 x means numpy's log2 at least as often
     for lang, word in (("en", "log_"), ("zh", "底")):
         result = check({"kind": "expression", "expected": "x", "answer": text,
-                        "symbols": ["x", "y", "x_1"], "lang": lang})
+                        "symbols": ["x", "y", "x_1", "alpha"], "lang": lang})
         assert result.verdict == "unreadable"
         assert word in result.error and "log(" in result.error
 
 
 @pytest.mark.parametrize(("text", "read_as"), [
     ("log2", "log(2)"), ("x log2", "x log(2)"), ("log_2x", "log_2(x)"), ("ln2x", "ln(2x)"),
+    ("log 2 x", "log(2) x"), ("ln2 x", "ln(2) x"),
 ])
 def test_log2_without_a_glued_letter_is_read_as_before(text, read_as):
     assert parse(text, D)[0] == parse(read_as, D)[0]
+
+
+# LaTeX's way to typeset a name with a number: \operatorname{atan2}. main refused it ("\operatorname
+# needs a name in braces"), so a learner who copied a typeset formula could not answer.
+@pytest.mark.parametrize(("answer", "expected"), [
+    (r"\operatorname{atan2}(\sqrt{3}, 1)", "pi/3"), (r"\operatorname{arctan2}(-1, 1)", "-pi/4"),
+    (r"\operatorname{log2}(8)", "3"), (r"\operatorname{log10}(1000)", "3"),
+])
+def test_operatorname_with_a_number_reads_as_the_plain_name(answer, expected):
+    assert expression(answer, expected, symbols=()).verdict == "correct"
+
+
+@pytest.mark.parametrize("answer", [r"\operatorname{exp2}(3)", r"\operatorname{h1}",
+                                    r"\mathrm{x2}"])
+def test_other_names_with_a_number_are_refused_as_typed(answer):
+    assert expression(answer, "8", symbols=()).verdict == "unreadable"
+
+
+def test_a_subscripted_name_is_not_taken_for_a_numbered_function():
+    assert expression("x_1 + x_2", "x_2 + x_1", symbols=("x_1", "x_2")).verdict == "correct"
