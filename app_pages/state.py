@@ -269,6 +269,9 @@ class SavedState:
     """Where this session's answers and scratch work are in the store."""
 
     saves: list = field(default_factory=list)  # attempts whose saved state is still to be shown
+    # attempts the page stopped waiting for (`SAVE_WAIT_S`): their records are drawn when they land
+    awaited: list = field(default_factory=list)
+    landed: list = field(default_factory=list)  # awaited ones the status line has since seen done
     scratch: dict = field(default_factory=dict)  # (screen, profile) -> scratch last written
 
 
