@@ -16,7 +16,7 @@ server_tuning.run_starts()
 import streamlit as st  # noqa: E402
 
 from app_pages import PAGES, favicon  # noqa: E402
-from app_pages.state import init_session, lang, language_switch, tr  # noqa: E402
+from app_pages.state import holds_unsaved_answers, init_session, lang, language_switch, tr  # noqa: E402
 from app_pages.widgets.assistive import assistive_frame  # noqa: E402
 from app_pages.widgets.auth import account_box, class_mode, hide_error_details, may_teach, sign_in  # noqa: E402
 from app_pages.widgets.formula_style import keep_formulas_whole  # noqa: E402
@@ -59,4 +59,6 @@ keep_formulas_whole()  # on a phone, an inline formula scrolls rather than break
 try:
     current.run()
 finally:
-    server_tuning.run_finished()  # the warm-up waits for the first run, so the first page comes first
+    # the warm-up waits for the first run, so the first page comes first; the reaper keeps a
+    # session whose run was cut short before recording its graded answers
+    server_tuning.run_finished(unsaved=holds_unsaved_answers)

@@ -269,6 +269,9 @@ class SavedState:
     """Where this session's answers and scratch work are in the store."""
 
     saves: list = field(default_factory=list)  # attempts whose saved state is still to be shown
+    # attempts the page stopped waiting for (`SAVE_WAIT_S`): their records are drawn when they land
+    awaited: list = field(default_factory=list)
+    landed: list = field(default_factory=list)  # awaited ones the status line has since seen done
     scratch: dict = field(default_factory=dict)  # (screen, profile) -> scratch last written
 
 
@@ -339,13 +342,25 @@ def set_interview_session(profile_id: int | None, session: InterviewSession | No
 # ---- answers graded in a callback, recorded by the next run ------------------------------------
 
 
+_UNSAVED_BOXES = "unsaved_boxes"  # the keys of the boxes whose answers are not recorded yet
+
+
 def unsaved_answers(key: str) -> list:
     """The question box's graded answers not recorded yet (append to it)."""
+    st.session_state.setdefault(_UNSAVED_BOXES, set()).add(key)
     return st.session_state.setdefault(f"{key}.unsaved", [])
 
 
 def take_unsaved_answers(key: str) -> list:
+    st.session_state.get(_UNSAVED_BOXES, set()).discard(key)
     return st.session_state.pop(f"{key}.unsaved", [])
+
+
+def holds_unsaved_answers() -> bool:
+    """Some box holds graded answers not recorded yet (a run cut short between the grading and
+    the recording): the session must not be closed while it does (`server_tuning.reaper`)."""
+    return any(st.session_state.get(f"{key}.unsaved")
+               for key in st.session_state.get(_UNSAVED_BOXES, ()))
 
 
 # ---- values kept beside a widget ---------------------------------------------------------------

@@ -43,6 +43,13 @@ class _Tuning:
         if session_id is not None and self.reaper is not None:
             self.reaper.seen(session_id)
 
+    def run_finished(self, unsaved) -> None:
+        self.first_page.run_finished()
+        if self.reaper is not None:
+            session_id = streamlit_internals.current_session_id()
+            if session_id is not None:
+                self.reaper.holding(session_id, unsaved())
+
     def _start_once(self) -> None:
         with self._lock:
             if self._started:
@@ -95,8 +102,9 @@ def run_starts() -> None:
         _tuning.run_starts()
 
 
-def run_finished() -> None:
+def run_finished(unsaved=lambda: False) -> None:
     """The shell calls this after every run (in a `finally`): collections resume after the
-    first, and the warm-up may start."""
+    first, and the warm-up may start; `unsaved()` says whether the run left graded answers it did
+    not hand to the attempt writer (asked only when the reaper runs; it keeps such a session)."""
     if _tuning is not None:
-        _tuning.first_page.run_finished()
+        _tuning.run_finished(unsaved)

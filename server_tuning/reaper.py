@@ -6,7 +6,10 @@ session is stored after `server.disconnectedSessionTTL` has passed, and never ca
 shutdown then. After a class leaves, nothing more is stored, so every session stays in memory.
 
 The reaper notes each session id the shell runs for (`seen`, from `server_tuning.run_starts`), and every `INTERVAL_S` closes the
-ones that have been disconnected for half of `server.disconnectedSessionTTL` or longer, through
+ones that have been disconnected for half of `server.disconnectedSessionTTL` or longer, except a
+session whose script run is still in progress (a tab closed during a long run: the run may be
+about to record an answer) or whose last run left graded answers it had not yet handed to the
+attempt writer (`holding`, from `server_tuning.run_finished`): those wait for a later sweep, through
 the runtime's thread-safe `clear_user_info_for_session` (`streamlit_internals.close_session`) (for a disconnected session: shut it
 down on the event loop and forget it; the same path a logout takes). Half, because once the TTL
 has passed Streamlit's storage no longer hands the session out, not even to be closed. When it closed any, it runs one
@@ -35,18 +38,26 @@ class SessionReaper:
     def __init__(self, grace: float) -> None:
         self.grace = grace
         self._left_at: dict[str, float | None] = {}  # None: connected when last looked at
+        self._holding: set[str] = set()  # sessions whose last run left answers not recorded
         self._lock = threading.Lock()
 
     def seen(self, session_id: str) -> None:
         with self._lock:
             self._left_at[session_id] = None
 
+    def holding(self, session_id: str, unsaved: bool) -> None:
+        """Whether the session's last run ended with graded answers not yet handed to the
+        attempt writer (a run cut short between the grading and the recording)."""
+        with self._lock:
+            (self._holding.add if unsaved else self._holding.discard)(session_id)
+
     def tracked(self) -> int:
         with self._lock:
             return len(self._left_at)
 
-    def sweep(self, runtime, now: float) -> int:
-        """Close the sessions disconnected for `grace` seconds or more; how many were closed."""
+    def sweep(self, runtime, now: float, running: set[str] = frozenset()) -> int:
+        """Close the sessions disconnected for `grace` seconds or more, unless `running` a script
+        or holding answers not recorded; how many were closed."""
         closed = []
         with self._lock:
             for session_id, left_at in list(self._left_at.items()):
@@ -54,7 +65,8 @@ class SessionReaper:
                     self._left_at[session_id] = None
                 elif left_at is None:
                     self._left_at[session_id] = now
-                elif now - left_at >= self.grace:
+                elif (now - left_at >= self.grace and session_id not in running
+                      and session_id not in self._holding):
                     closed.append(session_id)
                     del self._left_at[session_id]
         for session_id in closed:
@@ -80,20 +92,28 @@ def _glibc():
         return None
 
 
+def reap_once(reaper: SessionReaper, now: float, shutdown_pause: float = 1.0) -> int:
+    """One sweep of the server's sessions, then their memory released if any was closed; how
+    many were closed (0 before the server runs, and after a sweep that failed: logged)."""
+    runtime = streamlit_internals.running_runtime()
+    if runtime is None:  # not serving yet
+        return 0
+    try:
+        closed = reaper.sweep(runtime, now, streamlit_internals.sessions_running_a_script())
+        if closed:
+            time.sleep(shutdown_pause)  # the event loop shuts them down first
+            release_memory()
+            log.info("closed %d sessions of learners who left", closed)
+    except Exception:  # noqa: BLE001 - the reaper must outlive a bad sweep
+        log.exception("session reaper: sweep failed")
+        return 0
+    return closed
+
+
 def _run(reaper: SessionReaper) -> None:
     while True:
         time.sleep(INTERVAL_S)
-        runtime = streamlit_internals.running_runtime()
-        if runtime is None:  # not serving yet
-            continue
-        try:
-            closed = reaper.sweep(runtime, time.monotonic())
-            if closed:
-                time.sleep(1.0)  # the event loop shuts them down first
-                release_memory()
-                log.info("closed %d sessions of learners who left", closed)
-        except Exception:  # noqa: BLE001 - the reaper must outlive a bad sweep
-            log.exception("session reaper: sweep failed")
+        reap_once(reaper, time.monotonic())
 
 
 def start(grace: float) -> SessionReaper:

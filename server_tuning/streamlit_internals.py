@@ -86,6 +86,30 @@ def current_session_id() -> str | None:
     return None if ctx is None else ctx.session_id
 
 
+def sessions_running_a_script() -> set[str]:
+    """The sessions whose script run is in progress now: Streamlit runs each in a thread of its
+    own ("ScriptRunner.scriptThread", ending when the session has no run left to do), with the
+    run's context as an attribute of the thread. Read without locks: a run that starts just
+    after is one the caller could not have seen anyway."""
+    if not supported():
+        return set()
+    import threading
+
+    from streamlit.runtime.scriptrunner_utils.script_run_context_attr import (
+        SCRIPT_RUN_CONTEXT_ATTR_NAME,
+    )
+
+    running = set()
+    for thread in threading.enumerate():
+        ctx = getattr(thread, SCRIPT_RUN_CONTEXT_ATTR_NAME, None)
+        if thread.name == SCRIPT_THREAD_NAME and ctx is not None:
+            running.add(ctx.session_id)
+    return running
+
+
+SCRIPT_THREAD_NAME = "ScriptRunner.scriptThread"
+
+
 def session_is_connected(runtime, session_id: str) -> bool:
     """The session's browser tab is connected (`Runtime.is_active_session`, thread-safe)."""
     return runtime.is_active_session(session_id)

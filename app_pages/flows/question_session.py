@@ -4,6 +4,7 @@ Exercises and Review (and for interview questions there).
     session = open_session(question, rng=rng, serial=1)      # a generated variant is built here, once
     graded = submit(session, question, answer, confidence="medium", lang="en")
     graded = save(session, question, graded, record=writer, mode="practice")
+    settle(session, key, stored)       # a record that landed after `record` stopped waiting
     give_up(session, question, record=writer)                 # "Show the solution" / "I don't know"
     change_rating(session, 4, rerate=lambda attempt_id, rating: store.change_rating(pid, …))
     scratch = to_scratch(session); from_scratch(scratch, question)  # what survives a reload
@@ -27,6 +28,7 @@ from __future__ import annotations
 import json
 import random
 import time
+import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
@@ -80,6 +82,9 @@ class Graded:
     rating: int | None = None  # the FSRS rating recorded (a first try only)
     due: datetime | None = None  # when the card comes back
     choices: tuple[tuple[int, datetime], ...] = ()  # other ratings the learner may pick, and due
+    # the attempt's key, made when it is graded: a record that lands after the page stopped
+    # waiting for it is matched to its answer by this key (`settle`)
+    key: str | None = None
 
     @property
     def correct(self) -> bool:
@@ -195,8 +200,6 @@ def show_model_answer(session: QuestionSession, question, answer: str, confidenc
     session.show_model_answer(answer, confidence)
     if record is None:
         return
-    import uuid
-
     from grader import Verdict
     from tutor.store.records import NewAttempt
 
@@ -283,7 +286,7 @@ def submit(session: QuestionSession, question, answer: Any, *, confidence: str, 
     elapsed = (time.time() if now is None else now) - session.started_at
     graded = Graded(result=result, answer=answer, confidence=confidence, rubric=rubric,
                     hints_used=session.hints_shown, elapsed_s=round(max(elapsed, 0.0), 3),
-                    phase=phase)
+                    phase=phase, key=uuid.uuid4().hex)
     session.graded.append(graded)
     if phase in (Phase.FIRST, Phase.RETRY) and (result.correct or session.tries_left == 0):
         session.revealed = True
@@ -305,7 +308,7 @@ def give_up(session: QuestionSession, question, *, record: Callable | None = Non
     elapsed = (time.time() if now is None else now) - session.started_at
     graded = Graded(result=Result(Verdict.WRONG), answer="", confidence=None, gave_up=True,
                     hints_used=session.hints_shown, elapsed_s=round(max(elapsed, 0.0), 3),
-                    phase=Phase.FIRST)
+                    phase=Phase.FIRST, key=uuid.uuid4().hex)
     session.graded.append(graded)
     return save(session, question, graded, record=record, mode=mode)
 
@@ -348,6 +351,7 @@ def new_attempt(question, session: QuestionSession, graded: Graded, *, mode: str
         # an interview answer is typed at length: "slow" means nothing there
         slow_after_seconds=None if is_interview else DEFAULT_SLOW_SECONDS,
         assesses=assesses,
+        key=graded.key,
     )
 
 
@@ -362,6 +366,22 @@ def save(session: QuestionSession, question, graded: Graded, *, record: Callable
     stored = record(new_attempt(question, session, graded, mode=mode))
     if stored is None:
         return graded
+    return _recorded(session, graded, stored)
+
+
+def settle(session: QuestionSession, key: str, stored) -> None:
+    """The store's record of the attempt submitted with `key`, landed after `record` stopped
+    waiting for it (a slow database): applied to this visit's answer as `save` would have (its
+    rating, phase and due), or to the interview answer held with the model answer. A record
+    for another visit, or one already applied, changes nothing."""
+    if key == session.unassessed_key and session.last is None:
+        session.held_saved = True
+    graded = next((g for g in session.graded if g.key == key and g.attempt_id is None), None)
+    if graded is not None:
+        _recorded(session, graded, stored)
+
+
+def _recorded(session: QuestionSession, graded: Graded, stored) -> Graded:
     from tutor.review import rating_choices
 
     if graded.rubric is not None:  # assessed: the held answer is no longer waiting
@@ -457,6 +477,7 @@ def _graded_to_json(graded: Graded) -> dict[str, Any]:
         "rating": graded.rating,
         "due": None if graded.due is None else graded.due.isoformat(),
         "choices": [[r, due.isoformat()] for r, due in graded.choices],
+        "key": graded.key,
     }
 
 
@@ -480,4 +501,5 @@ def _graded_from_json(data: Mapping[str, Any]) -> Graded:
         rating=data.get("rating"),
         due=None if data.get("due") is None else datetime.fromisoformat(data["due"]),
         choices=tuple((int(r), datetime.fromisoformat(d)) for r, d in data.get("choices") or ()),
+        key=data.get("key"),
     )

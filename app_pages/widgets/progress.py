@@ -7,7 +7,10 @@ saving.
 The page waits up to `SAVE_WAIT_S` for an attempt's write (it takes milliseconds), and
 `save_status` says where the session's answers are: "not saved yet" until one is durable (on disk
 here or in the database), "saved on this server" until the database has it, then "saved". Nothing
-claims more: the rating ("Recorded for review as …") comes only from the database's answer.
+claims more: the rating ("Recorded for review as …") comes only from the database's answer. An
+answer whose write outlasts the wait (a slow database) is awaited: the status line, which looks
+again every `POLL_S` seconds while an answer is not in the database, reruns the page once its
+record has landed, and the page applies it (`landed_records`) and draws the rating.
 """
 
 from __future__ import annotations
@@ -130,7 +133,10 @@ def recorder():
         try:
             return pending.result(timeout=SAVE_WAIT_S)
         except TimeoutError:
-            return None  # not in the database yet: the status line says whether it is saved
+            # not in the database yet: the status line says whether it is saved, and has the page
+            # draw the record once it lands
+            saved.awaited = [*saved.awaited, pending]
+            return None
         except TutorError as exc:
             st.warning(tr("practice.attempt_not_saved", error=exc.message(lang())))
             return None
@@ -138,16 +144,45 @@ def recorder():
     return record
 
 
+def landed_records() -> list[tuple[str, object]]:
+    """The attempts the page stopped waiting for that the database has since stored, each once:
+    (the key it was submitted with, its `AttemptRecord`). One refused meanwhile is dropped (the
+    status line no longer counts it)."""
+    saved = page_state(SavedState)
+    _move_landed(saved)
+    landed, saved.landed = saved.landed, []
+    return [(p.key, p.result()) for p in landed if p.state is SaveState.STORED]
+
+
+def _move_landed(saved: SavedState) -> bool:
+    """Move the awaited attempts now done to `landed`; whether there were any."""
+    done = [p for p in saved.awaited if p.done()]
+    if done:
+        saved.awaited = [p for p in saved.awaited if p not in done]
+        saved.landed = [*saved.landed, *done]
+    return bool(done)
+
+
 def save_status() -> None:
     """Where this session's latest answers are, under their verdict: "Not saved yet" while one
     is only in memory, "Saved on this server" while one waits for the database on disk here,
     "Saved." once all are in the database (until the next answer). While one is not in the
-    database the line looks again every `POLL_S` seconds."""
-    saves = page_state(SavedState).saves
-    if any(p.state in (SaveState.PENDING, SaveState.SPOOLED) for p in saves):
-        st.fragment(_save_line, run_every=POLL_S)()
+    database the line looks again every `POLL_S` seconds, and reruns the page when an answer the
+    page stopped waiting for has landed (the page then draws its rating)."""
+    saved = page_state(SavedState)
+    saves = saved.saves
+    # awaited: one that landed since `landed_records` read it is applied by the rerun this makes
+    if saved.awaited or any(p.state in (SaveState.PENDING, SaveState.SPOOLED) for p in saves):
+        st.fragment(_save_line_until_landed, run_every=POLL_S)()
     elif saves:
         _save_line()
+
+
+def _save_line_until_landed() -> None:
+    # once per landed attempt (a page that does not ask for `landed_records` is not rerun again)
+    if _move_landed(page_state(SavedState)):
+        st.rerun(scope="app")  # the page applies the record (`landed_records`) and draws it
+    _save_line()
 
 
 def _save_line() -> None:

@@ -60,6 +60,9 @@ def question_view(question, session: flow.QuestionSession, lang: str, *, key: st
                   go_to: Callable[[str], None] | None = None) -> None:
     """Everything for one question; `key` names the page (widget keys add the visit)."""
     wkey = widget_key(key, session)
+    if record is not None:  # answers stored after the page stopped waiting: their ratings now
+        for attempt_key, stored in recording.landed_records():
+            flow.settle(session, attempt_key, stored)
     inputs.restore_typed(question, wkey, session.typed)
     question_header(question, session, lang)
     kind = inputs.question_type(question)

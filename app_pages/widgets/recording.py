@@ -1,6 +1,7 @@
 """The writers the question pages pass down: record an attempt for the chosen profile, and change
 a right answer's rating afterwards. None when nothing can be saved (no store, no profile).
-`save_status()` draws, under a verdict, whether the session's answers are saved yet."""
+`save_status()` draws, under a verdict, whether the session's answers are saved yet;
+`landed_records()` hands over the records of answers stored after the page stopped waiting."""
 
 from __future__ import annotations
 
@@ -21,6 +22,11 @@ def recorder():
 def save_status() -> None:
     """"Not saved yet" / "Saved on this server" / "Saved." for the session's latest answers."""
     progress.save_status()
+
+
+def landed_records() -> list[tuple[str, object]]:
+    """(key, stored attempt) for each answer stored after the page stopped waiting for it."""
+    return progress.landed_records()
 
 
 def rerater():

@@ -215,6 +215,43 @@ def test_ticks_given_while_the_held_answer_waits_in_the_spool_assess_it(store):
     assert store.count_attempts(me.id) == 1
 
 
+def test_a_record_that_lands_after_the_page_stopped_waiting_is_applied_to_its_own_answer(store):
+    # A slow database: `record` gave up waiting (None) on both tries; their records land later,
+    # the second first. Each is matched to the answer it records by the key made at grading.
+    me = store.create_profile("Ada")
+    queued = []
+
+    def slow(attempt):
+        queued.append(attempt)
+        return None  # not in the database within the page's wait
+
+    session = opened(NUMERIC, now=None)
+    for _ in range(2):
+        flow.save(session, NUMERIC, answer(session, NUMERIC, WRONG), record=slow)
+    assert [g.rating for g in session.graded] == [None, None] and session.first.attempt_id is None
+    first, retry = (store.record_attempt(me.id, attempt) for attempt in queued)
+    flow.settle(session, queued[1].key, retry)
+    assert session.graded[1].attempt_id == retry.id and session.first.rating is None
+    flow.settle(session, queued[0].key, first)
+    assert (session.first.attempt_id, session.first.rating) == (first.id, 1)  # Again
+    assert session.first.due == first.card.due and session.first.phase is Phase.FIRST
+    settled = list(session.graded)
+    flow.settle(session, queued[0].key, retry)  # applied once: a second landing changes nothing
+    flow.settle(session, "another-visits-key", first)
+    assert session.graded == settled
+
+
+def test_the_held_interview_answer_is_saved_once_its_late_record_lands(store):
+    me = store.create_profile("Ada")
+    queued = []
+    session = opened(INTERVIEW, now=None)
+    flow.show_model_answer(session, INTERVIEW, "identity", "high",
+                           record=lambda attempt: queued.append(attempt))
+    assert not session.held_saved
+    flow.settle(session, queued[0].key, store.record_attempt(me.id, queued[0]))
+    assert session.held_saved and session.graded == []
+
+
 def test_model_answer_then_skip_then_reopen_and_tick_is_practice(store):
     me = store.create_profile("Ada")
     skipped = opened(INTERVIEW, now=None)

@@ -85,6 +85,26 @@ def test_an_answer_in_the_spool_is_saved_on_this_server_then_saved(open_page, da
     assert not [i for i in at.info if "Saved on this server" in i.value]
 
 
+def test_a_rating_stored_after_the_page_stopped_waiting_is_drawn_once_it_lands(
+        open_page, database_url, lock, tmp_path, monkeypatch):  # noqa: F811
+    # A slow database: the write lands after the page's SAVE_WAIT_S. The page used to give up on
+    # it for good (the first try's rating never shown); the rating comes only from the database.
+    monkeypatch.setenv("TUTOR_SPOOL_DIR", str(tmp_path / "spool"))
+    at = open_page("practice", q=NUMERIC)
+    lock.hold()  # the write waits for the test, however long the page waits
+    at = _submit(at, "[0.5, 0.2, 0.1]")
+    assert at.error[0].value == "Not quite"
+    assert not _recorded(at)  # the page's wait has passed (its run is over): nothing to draw yet
+    assert not _recorded(at.run())  # nor on a later run while the database still waits
+    lock.release()
+    assert _stored(database_url) == 1
+    at = at.run()
+    assert [m for m in texts(at.markdown) if m.startswith("Recorded for review as **Again**")]
+    assert any(c.value == "Saved." for c in at.caption)
+    assert len([m for m in texts(at.markdown) if "Recorded for review" in m]) == 1
+    assert "Try 2 of 3" in [c.value for c in at.caption]
+
+
 def test_show_the_solution_says_comes_back_tomorrow_only_once_scheduled(open_page, database_url,  # noqa: F811
                                                                         lock, tmp_path,
                                                                         monkeypatch):

@@ -203,3 +203,79 @@ def test_the_tab_icon_is_a_local_png_once_image_tools_are_loaded():
     from app_pages import FAVICON, favicon
 
     assert favicon() == FAVICON and FAVICON.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+# A server that died with an answer in its spool (the answer never reached the database).
+CRASHED_SERVER = """
+import os, sys
+from tutor.store import ProgressStore, Spool, database_tag
+from tutor.store.progress import utc_now
+from tutor.store.records import NewAttempt
+from tutor.store.spool import SpooledAttempt
+from grader import Verdict
+
+store = ProgressStore.open(os.environ["TUTOR_DATABASE_URL"])
+learner = store.create_profile("Ada")
+Spool(os.environ["TUTOR_SPOOL_DIR"], database=database_tag(store.url)).append(
+    [SpooledAttempt(learner.id, NewAttempt(question_id="basics-residual-3d-example",
+                                           verdict=Verdict.WRONG, key="left-by-the-crash"),
+                    utc_now())])
+os._exit(0)  # no settling, no clean exit: as a killed server
+"""
+
+
+def test_the_first_page_work_opens_the_store_and_writes_what_a_crashed_server_left(tmp_path,
+                                                                                    monkeypatch):
+    from app_pages.widgets import progress, resources
+    from server_tuning.first_page import first_page_work
+    from tutor.store import ProgressStore
+
+    url = f"sqlite:///{tmp_path / 'progress.db'}"
+    monkeypatch.setenv("TUTOR_DATABASE_URL", url)
+    monkeypatch.setenv("TUTOR_SPOOL_DIR", str(tmp_path / "spool"))
+    crashed = subprocess.run([sys.executable, "-c", CRASHED_SERVER], cwd=ROOT, env=_env(),
+                             capture_output=True, text=True, timeout=120)
+    assert crashed.returncode == 0, crashed.stderr[-3000:]
+    first_page_work()
+    store = ProgressStore.open(url)
+    try:
+        (learner,) = store.list_profiles()
+        deadline = time.monotonic() + 60  # the writer's thread writes it: wait for that state
+        while not store.list_attempts(learner.id) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert [a.key for a in store.list_attempts(learner.id)] == ["left-by-the-crash"]
+    finally:
+        store.close()
+    assert resources.progress_store().url.render_as_string() == url  # opened, shared
+    assert progress.attempt_writer().replayed == 1  # the preload's writer is the page's
+
+
+def test_the_preload_waits_until_the_server_listens(tmp_path):
+    import asyncio
+
+    from streamlit.runtime import Runtime, RuntimeConfig
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+
+    from server_tuning.first_page import wait_until_serving
+
+    (tmp_path / "app.py").write_text("")
+    runtime = Runtime(RuntimeConfig(script_path=str(tmp_path / "app.py"),
+                                    media_file_storage=MemoryMediaFileStorage("/media"),
+                                    uploaded_file_manager=MemoryUploadedFileManager("/upload")))
+    loop = asyncio.new_event_loop()
+    loop_thread = threading.Thread(target=loop.run_forever, daemon=True)
+    loop_thread.start()
+    waiting = threading.Thread(target=wait_until_serving, kwargs={"poll": 0.001})
+    try:
+        waiting.start()
+        waiting.join(0.2)
+        assert waiting.is_alive()  # the runtime is made but does not listen yet
+        asyncio.run_coroutine_threadsafe(runtime.start(), loop).result(30)
+        waiting.join(30)
+        assert not waiting.is_alive()
+    finally:
+        runtime.stop()
+        loop.call_soon_threadsafe(loop.stop)
+        loop_thread.join(10)
+        Runtime._instance = None

@@ -29,6 +29,9 @@ INTERNALS = [
     ("streamlit.runtime.scriptrunner", "get_script_run_ctx", ["suppress_warning"]),
     ("streamlit.runtime.scriptrunner", "ScriptRunContext.session_id", None),
     ("streamlit.delta_generator", "_use_warning_has_been_displayed", None),
+    ("streamlit.runtime.scriptrunner_utils.script_run_context_attr", "SCRIPT_RUN_CONTEXT_ATTR_NAME",
+     None),
+    ("streamlit.runtime.scriptrunner.script_runner", "ScriptRunner.start", ["self"]),
 ]
 
 
@@ -54,6 +57,8 @@ def test_the_internal_is_where_server_tuning_reaches_it(module, path, parameters
         source = inspect.getsource(delta_generator._maybe_print_use_warning)
         assert "if not _use_warning_has_been_displayed:" in source and isinstance(found, bool)
         return
+    if path == "ScriptRunner.start":  # it names the thread a run is in: how one is recognised
+        assert f'name="{streamlit_internals.SCRIPT_THREAD_NAME}"' in inspect.getsource(found)
     if parameters is not None:
         function = found.__func__ if isinstance(found, (classmethod, staticmethod)) else found
         assert list(inspect.signature(function).parameters) == parameters
@@ -80,6 +85,7 @@ def test_an_untested_streamlit_turns_the_internals_off_and_says_so(monkeypatch, 
         assert streamlit_internals.running_runtime() is None
         assert streamlit_internals.serving() is False
         assert streamlit_internals.current_session_id() is None
+        assert streamlit_internals.sessions_running_a_script() == set()
         import streamlit.delta_generator as delta_generator
 
         monkeypatch.setattr(delta_generator, "_use_warning_has_been_displayed", False)
@@ -117,3 +123,52 @@ def test_without_enable_the_shells_hooks_do_nothing(monkeypatch):
     assert gc.isenabled()  # no collections paused, no threads, no reaper
     server_tuning.run_finished()
     assert not server_tuning.enabled()
+
+
+# ---- each internal at work, on the installed Streamlit ---------------------------------------------
+def _report_the_run():
+    import streamlit as st
+
+    from server_tuning import streamlit_internals
+
+    st.session_state["seen"] = (streamlit_internals.current_session_id(),
+                                streamlit_internals.sessions_running_a_script())
+
+
+def test_a_script_run_knows_its_session_and_is_seen_running_while_it_runs():
+    from streamlit.testing.v1 import AppTest
+
+    session_id, running = AppTest.from_function(_report_the_run).run().session_state["seen"]
+    assert session_id and session_id in running
+    assert session_id not in streamlit_internals.sessions_running_a_script()  # the run is over
+    assert streamlit_internals.current_session_id() is None  # outside any run
+
+
+def test_the_runtime_is_found_once_it_exists_and_serving_once_started(tmp_path):
+    from streamlit.runtime import Runtime, RuntimeConfig
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+
+    assert streamlit_internals.running_runtime() is None and not streamlit_internals.serving()
+    script = tmp_path / "app.py"
+    script.write_text("")
+    made = Runtime(RuntimeConfig(script_path=str(script),
+                                 media_file_storage=MemoryMediaFileStorage("/media"),
+                                 uploaded_file_manager=MemoryUploadedFileManager("/upload")))
+    try:
+        assert streamlit_internals.running_runtime() is made
+        assert not streamlit_internals.serving()  # made, not started: not listening yet
+    finally:
+        Runtime._instance = None
+
+
+def test_a_started_runtime_is_serving_and_its_sessions_are_seen(real_runtime):
+    assert streamlit_internals.running_runtime() is real_runtime.runtime
+    assert streamlit_internals.serving()
+    session_id = real_runtime.open_tab()
+    assert streamlit_internals.session_is_connected(real_runtime.runtime, session_id)
+    real_runtime.close_tab(session_id)
+    assert not streamlit_internals.session_is_connected(real_runtime.runtime, session_id)
+    streamlit_internals.close_session(real_runtime.runtime, session_id)
+    real_runtime.on_loop(lambda: None)  # the close runs on the event loop: let it
+    assert not real_runtime.stored(session_id)
