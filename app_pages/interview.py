@@ -11,7 +11,6 @@ import random
 import streamlit as st
 
 from app_pages import state
-from app_pages.flows.question_session import CONFIDENCE_LEVEL
 from app_pages.state import lang, tr
 from app_pages.widgets import answer_inputs as inputs
 from app_pages.widgets import interview_history, progress, recording, resources, scratch_work
@@ -36,6 +35,7 @@ from tutor.interview import (
     recently_seen_since,
     start_interview,
 )
+from tutor.sessions.question_session import CONFIDENCE_LEVEL
 from tutor.store import TutorError, utc_now
 
 PAGE = "interview"

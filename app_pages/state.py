@@ -27,9 +27,9 @@ import streamlit as st
 from tutor.i18n import LANGUAGES, has, normalize_language, t, tn
 
 if TYPE_CHECKING:
-    from app_pages.flows.derivation_check import DerivationFields
-    from app_pages.flows.practice import Filters, QuestionQueue
     from tutor.interview import InterviewSession
+    from tutor.sessions.derivation_check import DerivationFields
+    from tutor.sessions.practice import Filters, QuestionQueue
 
 LANG_KEY = "lang"
 PROFILE_KEY = "profile_id"
@@ -295,7 +295,7 @@ def question_queue(page: str, profile_id: int | None) -> QuestionQueue:
     """The profile's queue of questions on the page, created on first use."""
     key = profile_key(_RUN.format(page=page), profile_id)
     if key not in st.session_state:
-        from app_pages.flows.practice import QuestionQueue
+        from tutor.sessions.practice import QuestionQueue
 
         st.session_state[key] = QuestionQueue()
     return st.session_state[key]

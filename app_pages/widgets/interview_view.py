@@ -11,7 +11,6 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from app_pages.flows import question_session as flow
 from app_pages.state import (
     InterviewAnswers,
     leave_notice,
@@ -22,6 +21,7 @@ from app_pages.state import (
 )
 from app_pages.widgets import answer_inputs as inputs
 from tutor.i18n import t
+from tutor.sessions import question_session as flow
 
 
 def suggested_ticks(question, answer: str) -> set[str]:

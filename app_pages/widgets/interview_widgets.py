@@ -8,10 +8,10 @@ from datetime import datetime
 import streamlit as st
 
 from app_pages import state
-from app_pages.flows.plain_text import markdown_escaped
 from app_pages.state import InterviewAnswers, option_labels, page_state, tr, tr_n
 from app_pages.state import lang as current_lang
 from app_pages.widgets.current_profile import current_profile_id
+from app_pages.widgets.plain_text import markdown_escaped
 from app_pages.widgets.resources import question_title
 from grader import Verdict
 from tutor.interview import QuestionTime, summarize

@@ -1,4 +1,4 @@
-"""One question's flow (app_pages.flows.question_session) without Streamlit: tries, the reveal,
+"""One question's flow (tutor.sessions.question_session) without Streamlit: tries, the reveal,
 what is recorded and counted, the rating change, and the draft that survives a reload."""
 
 import random
@@ -7,12 +7,12 @@ from datetime import timedelta
 
 import pytest
 
-from app_pages.flows import question_session as flow
 from grader import Result, Verdict
 from quizbank import parse_bank
 from tests.app.learner_bank import QUESTIONS, fixture_bank
 from tutor.dashboard import daily_activity
 from tutor.rating import Phase
+from tutor.sessions import question_session as flow
 from tutor.store import ProgressStore
 
 BANK = fixture_bank()
