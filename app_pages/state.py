@@ -27,8 +27,8 @@ import streamlit as st
 from tutor.i18n import LANGUAGES, has, normalize_language, t, tn
 
 if TYPE_CHECKING:
-    from tutor.interview import InterviewSession
     from tutor.sessions.derivation_check import DerivationFields
+    from tutor.sessions.interview import InterviewSession
     from tutor.sessions.practice import Filters, QuestionQueue
 
 LANG_KEY = "lang"
@@ -328,7 +328,7 @@ def take_requested() -> str | None:
 
 
 def interview_session(profile_id: int | None) -> InterviewSession | None:
-    """The profile's mock interview in progress (a frozen `tutor.interview.InterviewSession`)."""
+    """The profile's mock interview in progress (a frozen `tutor.sessions.interview.InterviewSession`)."""
     return st.session_state.get(profile_key(_INTERVIEW, profile_id))
 
 
