@@ -205,15 +205,13 @@ def show_model_answer(session: QuestionSession, question, answer: str, confidenc
         return
     import uuid
 
-    from grader import Verdict
-    from tutor.store.records import NewAttempt
+    from grader import Result, Verdict
 
     session.unassessed_key = uuid.uuid4().hex
-    stored = record(NewAttempt(
-        question_id=question.id, verdict=Verdict.WRONG, score=0.0, answer=answer,
-        hints_used=session.hints_shown, seconds=session.held_seconds,
-        confidence=CONFIDENCE_LEVEL[confidence], mode=mode, phase=Phase.FIRST,
-        slow_after_seconds=None, unassessed=True, key=session.unassessed_key))
+    held = Graded(result=Result(Verdict.WRONG), answer={"text": answer, "ticked": []},
+                  confidence=confidence, hints_used=session.hints_shown,
+                  elapsed_s=session.held_seconds, phase=Phase.FIRST)
+    stored = record(new_attempt(question, session, held, mode=mode, holds=session.unassessed_key))
     session.held_saved = stored is not None
 
 
@@ -326,15 +324,19 @@ def answer_text(answer: Any) -> str:
     return json.dumps(answer, ensure_ascii=False, sort_keys=isinstance(answer, dict))
 
 
-def new_attempt(question, session: QuestionSession, graded: Graded, *, mode: str = "practice"):
-    """The store's `NewAttempt` for one graded answer (rubric flags from interview ticks)."""
+def new_attempt(question, session: QuestionSession, graded: Graded, *, mode: str = "practice",
+                holds: str | None = None):
+    """The store's `NewAttempt` for one graded answer (rubric flags from interview ticks): the one
+    place a session's answer becomes an attempt. `holds`: the key of an interview answer recorded
+    as its model answer is shown, unassessed (a failure until its ticks assess it)."""
     from tutor.rating import DEFAULT_SLOW_SECONDS
     from tutor.store.records import NewAttempt
 
     rubric = graded.rubric
     is_interview = kind_of(question) == "interview"
     # the ticks assess the answer recorded with the model answer (no second row)
-    assesses = session.unassessed_key if is_interview and not graded.gave_up else None
+    assessing = is_interview and not graded.gave_up and holds is None
+    assesses = session.unassessed_key if assessing else None
     answer = graded.answer
     ticks = tuple(answer.get("ticked", ())) if isinstance(answer, Mapping) and is_interview else ()
     text = answer["text"] if is_interview and isinstance(answer, Mapping) else answer
@@ -356,6 +358,8 @@ def new_attempt(question, session: QuestionSession, graded: Graded, *, mode: str
         # an interview answer is typed at length: "slow" means nothing there
         slow_after_seconds=None if is_interview else DEFAULT_SLOW_SECONDS,
         assesses=assesses,
+        unassessed=holds is not None,
+        key=holds,
     )
 
 
