@@ -280,6 +280,21 @@ def test_scratch_work_saved_before_the_renames_reads_back():
     assert flow.to_scratch(session) == {**saved, "held_seconds": None}  # one field added since
 
 
+def test_a_judgement_of_ticks_saved_before_is_judged_again_from_the_ticks():
+    # Scratch work saved before kept each rubric judgement field by field; it is read from the
+    # ticks now (the rubric has one judge), so an edited judgement changes nothing.
+    session = opened(INTERVIEW)
+    session.show_model_answer("identity", "high", seconds=12.0)
+    flow.confirm_ticks(session, INTERVIEW, ["identity"], lang="en", record=None)
+    saved = flow.to_scratch(session)
+    saved["graded"][0]["rubric"] = {"verdict": "wrong", "score": 0.0, "missed_required": ["identity"],
+                                    "misconceptions": ["never-vanish"], "bonus": []}
+    restored = flow.from_scratch(saved, INTERVIEW)
+    assert restored.last.rubric == session.last.rubric == flow.rubric_result(INTERVIEW, ["identity"])[1]
+    assert restored.last.rubric.verdict is Verdict.CORRECT and restored.held_seconds == 12.0
+    assert restored.last.elapsed_s == 12.0  # the answer took until it was held, not until the ticks
+
+
 @pytest.mark.parametrize("draft", [None, "x", {}, {"version": 99}, {"version": 1, "question_id": "fx-choice"}])
 def test_a_draft_that_is_not_this_questions_is_dropped(draft):
     assert flow.from_scratch(draft, NUMERIC) is None
