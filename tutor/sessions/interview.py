@@ -62,7 +62,8 @@ def _copy(session: QuestionSession) -> QuestionSession:
 
 
 def _open(question, now: datetime, serial: int) -> QuestionSession:
-    # an interview question has no variant and no shuffled steps: nothing random is drawn
+    # an interview question has no variant and no steps to shuffle: a fixed rng draws nothing
+    # that the learner sees
     return flow.open_session(question, rng=random.Random(0), serial=serial, now=now.timestamp())
 
 
@@ -121,8 +122,8 @@ class InterviewSession:
         if question is not None and question.id != self.current_id:
             raise InterviewStateError(f"question {question.id} is not the current {self.current_id}")
 
-    def _with_current(self, session: QuestionSession, **changes) -> InterviewSession:
-        return replace(self, sessions=(*self.sessions[:-1], session), **changes)
+    def _with_current(self, session: QuestionSession) -> InterviewSession:
+        return replace(self, sessions=(*self.sessions[:-1], session))
 
     def submit_answer(self, question, text: str, *, confidence: str, now: datetime,
                       record: Callable | None = None) -> InterviewSession:
