@@ -6,7 +6,6 @@ Who may use it: without accounts, the person running the app is its instructor (
 
 import streamlit as st
 
-from app_pages.flows.question_session import SEED_RANGE
 from app_pages.state import LANGUAGE_NAMES, AuthorPage, lang, page_state, set_widget_value, tr, tr_n
 from app_pages.widgets import author_view as view
 from app_pages.widgets import resources
@@ -23,6 +22,7 @@ from quizbank.authoring import (
     save_source,
 )
 from quizbank.folders import configured_folders
+from tutor.sessions.question_session import SEED_RANGE
 
 st.title(tr("author.title"))
 folders = configured_folders()

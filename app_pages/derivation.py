@@ -13,7 +13,13 @@ derivation's id, opens them checked.
 import streamlit as st
 
 from app_pages import state
-from app_pages.flows.derivation_check import (
+from app_pages.state import DerivationPage, keep_in_url, lang, page_state, tr, tr_n
+from app_pages.widgets import progress, resources
+from app_pages.widgets.current_profile import current_profile_id
+from app_pages.widgets.derivation_view import check, report_view
+from app_pages.widgets.text_limits import cut_note, limited
+from quizbank.text_derivations import text_derivations
+from tutor.sessions.derivation_check import (
     FIELD_LIMITS,
     MAX_LINES,
     MAX_LINK_CHARS,
@@ -29,12 +35,6 @@ from app_pages.flows.derivation_check import (
     parse_share,
     share_value,
 )
-from app_pages.state import DerivationPage, keep_in_url, lang, page_state, tr, tr_n
-from app_pages.widgets import progress, resources
-from app_pages.widgets.current_profile import current_profile_id
-from app_pages.widgets.derivation_view import check, report_view
-from app_pages.widgets.text_limits import cut_note, limited
-from quizbank.text_derivations import text_derivations
 from tutor.store import TutorError
 from tutor.store.scratch import load_scratch, save_scratch
 

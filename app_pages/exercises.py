@@ -1,5 +1,5 @@
 """Exercises: hand computations with fresh numbers. Each compute template is a generated question
-(`app_pages.flows.exercises`), answered, graded and recorded like any Practice question.
+(`tutor.sessions.exercises`), answered, graded and recorded like any Practice question.
 
 The problem is named by (template, seed, difficulty), kept in the URL so a reload or a shared link
 reopens the same numbers; the typed answers and tries are saved as scratch work. The problem's
@@ -9,19 +9,19 @@ numbers can be copied as NumPy or MATLAB assignments, to check a hand computatio
 import streamlit as st
 
 from app_pages import state
-from app_pages.flows.exercises import (
+from app_pages.state import ExercisesPage, lang, option_labels, page_state, tr
+from app_pages.widgets import recording, resources, scratch_work
+from app_pages.widgets.current_profile import current_profile_id
+from app_pages.widgets.question_view import question_view
+from tutor.i18n import has
+from tutor.sessions.exercises import (
     CODE_DIALECTS,
     DEFAULT_DIFFICULTY,
     DIFFICULTIES,
     numbers_as_code,
     parse_share_params,
 )
-from app_pages.flows.question_session import from_scratch, to_scratch
-from app_pages.state import ExercisesPage, lang, option_labels, page_state, tr
-from app_pages.widgets import recording, resources, scratch_work
-from app_pages.widgets.current_profile import current_profile_id
-from app_pages.widgets.question_view import question_view
-from tutor.i18n import has
+from tutor.sessions.question_session import from_scratch, to_scratch
 
 PAGE = "exercises"
 TEMPLATE_KEY, DIFFICULTY_KEY = "ex_template", "ex_difficulty"

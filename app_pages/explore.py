@@ -3,7 +3,11 @@ fragment so moving it reruns only that demo."""
 
 import streamlit as st
 
-from app_pages.flows.explore import (
+from app_pages.state import option_labels, tr
+from app_pages.widgets.chart_text import chart_numbers, series_table
+from app_pages.widgets.explore_charts import grouped_bars, log_lines
+from app_pages.widgets.number_box import whole_number_box
+from tutor.sessions.explore import (
     BLOCK_LATEX,
     MLP_DEPTHS,
     MLP_MAX_SEED,
@@ -17,10 +21,6 @@ from app_pages.flows.explore import (
     multiplier_at,
     residual_sum,
 )
-from app_pages.state import option_labels, tr
-from app_pages.widgets.chart_text import chart_numbers, series_table
-from app_pages.widgets.explore_charts import grouped_bars, log_lines
-from app_pages.widgets.number_box import whole_number_box
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -11,14 +11,13 @@ import random
 import streamlit as st
 
 from app_pages import state
-from app_pages.flows.question_session import CONFIDENCE_LEVEL
 from app_pages.state import lang, tr
 from app_pages.widgets import answer_inputs as inputs
 from app_pages.widgets import interview_history, progress, recording, resources, scratch_work
 from app_pages.widgets.answer_inputs import labelled
 from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.feedback import rating_panel
-from app_pages.widgets.interview_view import rubric_form
+from app_pages.widgets.interview_view import rubric_form, suggested_once
 from app_pages.widgets.interview_widgets import (
     interview_timer,
     past_interviews,
@@ -29,13 +28,8 @@ from app_pages.widgets.interview_widgets import (
     untimed,
 )
 from quizbank.enums import Topic
-from tutor.interview import (
-    InterviewSession,
-    Stage,
-    followup_ids,
-    recently_seen_since,
-    start_interview,
-)
+from tutor.interview import followup_ids, recently_seen_since
+from tutor.sessions.interview import InterviewSession, Stage, start_interview
 from tutor.store import TutorError, utc_now
 
 PAGE = "interview"
@@ -49,9 +43,9 @@ bank = resources.bank()
 if state.first_visit(PAGE, current_profile_id()):  # a reload or a restart: the interview as it was
     scratch = scratch_work.load(PAGE)
     try:
-        restored = (InterviewSession.from_dict(scratch["session"]) if isinstance(scratch, dict)
-                    else None)
-    except (KeyError, ValueError):
+        restored = (InterviewSession.from_dict(scratch["session"], bank.questions)
+                    if isinstance(scratch, dict) else None)
+    except (KeyError, ValueError):  # not an interview, or one of questions the bank lost
         restored = None
     if restored is not None and all(q in bank.questions for q in restored.question_ids):
         state.set_interview_session(current_profile_id(), restored)
@@ -134,22 +128,23 @@ def answered() -> None:
     if not text.strip():
         state.leave_notice(key)
         return
-    confidence = CONFIDENCE_LEVEL[inputs.confidence_of(key)]
-    go(session.submit_answer(question, text, confidence=confidence, now=utc_now(), record=record))
+    go(session.submit_answer(question, text, confidence=inputs.confidence_of(key), now=utc_now(),
+                             record=record))
 
 
 if session.stage is Stage.ANSWER and session.expired(utc_now()):
     # 00:00: the answer as typed is kept and submitted (nothing typed: not known), with a note
-    confidence = CONFIDENCE_LEVEL[inputs.confidence_of(key)]
     session = session.time_up(question, inputs.interview_answer(key),
-                              confidence=confidence, now=utc_now(), record=record)
+                              confidence=inputs.confidence_of(key), now=utc_now(), record=record)
     go(session)
 
-if session.current is not None and session.current.timed_out:
-    if session.current.answer:
+current = session.current  # this question's session (the interview is not done here)
+if session.current_timed_out:
+    if current.answer_shown:
         note = "interview.submitted_at_zero"
     else:  # "recorded" only once the database has it
-        note = "interview.empty_at_zero" if session.current.rating else "interview.empty_at_zero_unrecorded"
+        recorded = current.last is not None and current.last.rating
+        note = "interview.empty_at_zero" if recorded else "interview.empty_at_zero_unrecorded"
     st.warning(tr(note), icon=":material/timer_off:")
 if session.stage is Stage.ANSWER:
     inputs.interview_input(key)
@@ -163,24 +158,24 @@ if session.stage is Stage.ANSWER:
     if state.take_notice(key):
         st.warning(tr("practice.empty_answer"))
 elif session.stage is Stage.REVEAL:
-    run = session.current
     st.caption(tr("practice.your_answer"))
-    st.text(run.answer)  # learner text: plain, never Markdown/HTML
+    st.text(current.held_answer)  # learner text: plain, never Markdown/HTML
     with st.expander(tr("practice.model_answer"), expanded=True, icon=":material/record_voice_over:"):
         st.markdown(question.model_answer.get(lang()))
-    ticked = rubric_form(question, set(run.suggested), lang(), key=key)
+    ticked = rubric_form(question, suggested_once(question, current.held_answer, key), lang(),
+                         key=key)
     if ticked is not None:
-        go(session.confirm_ticks(question, ticked, now=utc_now(), record=record))
+        go(session.confirm_ticks(question, ticked, lang=lang(), record=record))
         st.rerun()
 else:  # FOLLOWUPS
-    run = session.current
-    stage_outcome(question, run, lang())
+    graded = current.last
+    stage_outcome(question, current, lang())
     if record is not None:
         recording.save_status()
-    rating_panel(run.rating, run.due, run.choices, key=key,
+    rating_panel(graded.rating, graded.due, graded.choices, key=key,
                  on_change=None if rerate is None else (
                      lambda rating: go(state.interview_session(current_profile_id()).rerate(rating, rerate))))
-    if run.skipped:
+    if current.gave_up:
         with st.expander(tr("practice.model_answer"), expanded=True,
                          icon=":material/record_voice_over:"):
             st.markdown(question.model_answer.get(lang()))
@@ -192,7 +187,7 @@ else:  # FOLLOWUPS
     last = session.last_question
     cols[0].button(tr("interview.finish_last" if last else "interview.next"), type="primary",
                    icon=":material/flag:" if last else ":material/skip_next:", key=f"{key}.next",
-                   on_click=lambda: go(session.next(utc_now())))
+                   on_click=lambda: go(session.next(utc_now(), bank.questions)))
     if not last:
         cols[1].button(tr("interview.finish"), icon=":material/stop:", key=f"{key}.finish",
                        on_click=lambda: go(session.finish()))

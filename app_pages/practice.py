@@ -8,7 +8,13 @@ restart brings back the same question with the same numbers and the same text.
 import streamlit as st
 
 from app_pages import state
-from app_pages.flows.practice import (
+from app_pages.state import PracticePage, lang, page_state, tr, tr_n
+from app_pages.widgets import recording, resources, scratch_work
+from app_pages.widgets.answer_inputs import labelled
+from app_pages.widgets.current_profile import current_profile_id
+from app_pages.widgets.question_view import question_view
+from quizbank.enums import Difficulty, QuestionType, Topic
+from tutor.sessions.practice import (
     FILTER_PARAMS,
     QUESTION_PARAM,
     SEED_PARAM,
@@ -18,13 +24,7 @@ from app_pages.flows.practice import (
     matching_ids,
     practice_params,
 )
-from app_pages.flows.question_session import from_scratch, to_scratch
-from app_pages.state import PracticePage, lang, page_state, tr, tr_n
-from app_pages.widgets import recording, resources, scratch_work
-from app_pages.widgets.answer_inputs import labelled
-from app_pages.widgets.current_profile import current_profile_id
-from app_pages.widgets.question_view import question_view
-from quizbank.enums import Difficulty, QuestionType, Topic
+from tutor.sessions.question_session import from_scratch, to_scratch
 
 PAGE = "practice"
 FILTER_KEYS = {"topics": "practice.f.topics", "types": "practice.f.types",

@@ -7,13 +7,13 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import streamlit as st
 
-from app_pages.flows.plain_text import markdown_escaped
-from app_pages.flows.question_list import STATUS_FILTERS, Row, SearchIndex, Status, question_rows
 from app_pages.state import QuestionListPage, lang, option_labels, page_state, tr
 from app_pages.widgets import progress, resources
 from app_pages.widgets.current_profile import current_profile_id, frame_params
+from app_pages.widgets.plain_text import markdown_escaped
 from app_pages.widgets.text_limits import cut_note, limited
 from quizbank.enums import Difficulty, QuestionType, Topic
+from tutor.sessions.question_list import STATUS_FILTERS, Row, SearchIndex, Status, question_rows
 from tutor.store import TutorError, utc_now
 
 PAGE_SIZE = 30

@@ -4,13 +4,13 @@ the same question screen as Practice. A brand-new learner is told how Review wor
 import streamlit as st
 
 from app_pages import state
-from app_pages.flows.practice import next_due
-from app_pages.flows.question_session import from_scratch, to_scratch
 from app_pages.state import lang, tr
 from app_pages.widgets import progress, recording, resources, scratch_work
 from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.question_view import question_view
 from tutor.dashboard import due_summary
+from tutor.sessions.practice import next_due
+from tutor.sessions.question_session import from_scratch, to_scratch
 from tutor.store import TutorError, utc_now
 
 PAGE = "review"

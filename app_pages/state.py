@@ -27,9 +27,9 @@ import streamlit as st
 from tutor.i18n import LANGUAGES, has, normalize_language, t, tn
 
 if TYPE_CHECKING:
-    from app_pages.flows.derivation_check import DerivationFields
-    from app_pages.flows.practice import Filters, QuestionQueue
-    from tutor.interview import InterviewSession
+    from tutor.sessions.derivation_check import DerivationFields
+    from tutor.sessions.interview import InterviewSession
+    from tutor.sessions.practice import Filters, QuestionQueue
 
 LANG_KEY = "lang"
 PROFILE_KEY = "profile_id"
@@ -298,7 +298,7 @@ def question_queue(page: str, profile_id: int | None) -> QuestionQueue:
     """The profile's queue of questions on the page, created on first use."""
     key = profile_key(_RUN.format(page=page), profile_id)
     if key not in st.session_state:
-        from app_pages.flows.practice import QuestionQueue
+        from tutor.sessions.practice import QuestionQueue
 
         st.session_state[key] = QuestionQueue()
     return st.session_state[key]
@@ -331,7 +331,7 @@ def take_requested() -> str | None:
 
 
 def interview_session(profile_id: int | None) -> InterviewSession | None:
-    """The profile's mock interview in progress (a frozen `tutor.interview.InterviewSession`)."""
+    """The profile's mock interview in progress (a frozen `tutor.sessions.interview.InterviewSession`)."""
     return st.session_state.get(profile_key(_INTERVIEW, profile_id))
 
 

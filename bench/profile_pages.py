@@ -24,12 +24,12 @@ sys.path.insert(0, str(ROOT))
 
 def page_functions(store, bank, profile_id: int) -> dict:
     """What each page computes before drawing, as zero-argument calls."""
-    from app_pages.flows.question_list import question_rows, search_text
     from tutor.analytics import item_statistics
     from tutor.attempt_table import read_attempt_table
     from tutor.class_store import load_class
     from tutor.class_view import class_mastery, class_rows
     from tutor.dashboard import dashboard_data
+    from tutor.sessions.question_list import question_rows, search_text
     from tutor.store import utc_now
 
     topic_of = {q.id: str(q.topic) for q in bank}

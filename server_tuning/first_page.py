@@ -27,7 +27,7 @@ from server_tuning.streamlit_internals import log
 # Modules the first page (the shell and Practice) imports, in the order it does
 # (tests/server_tuning/test_first_page.py checks that the first page uses each of them).
 FIRST_PAGE_MODULES = (
-    "app_pages.widgets.progress", "quizbank", "app_pages.flows.practice",
+    "app_pages.widgets.progress", "quizbank", "tutor.sessions.practice",
     "app_pages.widgets.recording", "app_pages.widgets.question_view", "app_pages.widgets.scratch_work",
 )
 # From the server listening to the preload: a browser that opened the page at once is then

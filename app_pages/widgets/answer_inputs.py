@@ -18,14 +18,14 @@ from typing import Any
 
 import streamlit as st
 
-from app_pages.flows.exercises import answer_shape, shape_example
-from app_pages.flows.question_session import CONFIDENCES, kind_of
 from app_pages.state import default_widget_value, tr, widget_value
 from app_pages.state import lang as current_lang
 from app_pages.widgets.assistive import LIVE_PREVIEW
 from app_pages.widgets.bank_text import IMAGE_REF, bank_images, images_as_text
 from app_pages.widgets.text_limits import cut_note, fitting, limited
 from tutor.i18n import has, t
+from tutor.sessions.exercises import answer_shape, shape_example
+from tutor.sessions.question_session import CONFIDENCES, kind_of
 
 TEXT_TYPES = ("numeric", "expression")
 DEFAULT_CONFIDENCE = "medium"

@@ -10,12 +10,12 @@ import re
 
 import streamlit as st
 
-from app_pages.flows.question_session import open_session
 from app_pages.state import LANGUAGE_NAMES, AuthorPage, page_state, tr, tr_n
 from app_pages.widgets.tables import data_table
 from app_pages.widgets.uploader_css import uploader_css
 from quizbank.authoring import EDITOR_PATH
 from tutor.i18n import has
+from tutor.sessions.question_session import open_session
 
 EDITOR_LINES = (18, 40)  # the code editor's height in lines: (min, max)
 

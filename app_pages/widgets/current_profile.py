@@ -39,7 +39,7 @@ def current_profile_id() -> int | None:
 def _resolve_profile_id(wanted: object) -> int | None:
     # Imported here: every page imports this module, which must not pull in the store
     # (SQLAlchemy) by itself.
-    from app_pages.flows.profiles import choose_profile
+    from tutor.sessions.profiles import choose_profile
     from tutor.store import TutorError
 
     if class_mode():  # the identity's profile, whatever the link says

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages.flows.derivation_check import (
+from app_pages.state import tr
+from grader import StepStatus
+from tutor.sessions.derivation_check import (
     Declarations,
     DerivationReport,
     LineResult,
     check_derivation,
     report_from_result,
 )
-from app_pages.state import tr
-from grader import StepStatus
 
 # Markdown colour directives, icons and label keys for each grader status: fixed strings, never
 # learner text. A remark and the starting line have their own.

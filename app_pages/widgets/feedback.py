@@ -14,14 +14,14 @@ from datetime import datetime
 
 import streamlit as st
 
-from app_pages.flows.exercises import format_value
-from app_pages.flows.question_session import Graded, QuestionSession, kind_of
 from app_pages.state import lang as current_lang
 from app_pages.state import widget_value
 from app_pages.widgets.answer_inputs import answer_label
 from app_pages.widgets.bank_text import bank_images, bank_markdown, images_as_text
 from tutor.i18n import t
 from tutor.rating import Phase
+from tutor.sessions.exercises import format_value
+from tutor.sessions.question_session import Graded, QuestionSession, kind_of
 
 VERDICT_TEST_ID = "verdict"  # the e2e tests and the submit benchmark wait for this marker
 # Inside it, for an answer that could not be read (not an attempt: nothing is recorded); the load

@@ -11,7 +11,6 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from app_pages.flows import question_session as flow
 from app_pages.state import (
     InterviewAnswers,
     leave_notice,
@@ -22,6 +21,7 @@ from app_pages.state import (
 )
 from app_pages.widgets import answer_inputs as inputs
 from tutor.i18n import t
+from tutor.sessions import question_session as flow
 
 
 def suggested_ticks(question, answer: str) -> set[str]:
@@ -31,9 +31,7 @@ def suggested_ticks(question, answer: str) -> set[str]:
     return set(suggest_ticks(question.rubric, answer))
 
 
-
-
-def _suggested_once(question, answer: str, key: str) -> set[str]:
+def suggested_once(question, answer: str, key: str) -> set[str]:
     # The answer is fixed once the model answer is shown: match it once per visit, not on every
     # run that draws the rubric (each match normalizes the answer once per keyword). One slot,
     # not one key per visit, so the session state does not grow with every question.
@@ -75,7 +73,7 @@ def interview_question(question, session: flow.QuestionSession, lang: str, *, ke
     if session.answer_shown:
         # assessed once: whether the store counted it or recorded it as practice
         assessed = session.last is not None
-        ticked = rubric_form(question, _suggested_once(question, session.held_answer, key), lang,
+        ticked = rubric_form(question, suggested_once(question, session.held_answer, key), lang,
                              key=key, locked=assessed)
         if ticked is not None and not assessed:
             flow.confirm_ticks(session, question, ticked, lang=lang, record=record, mode=mode)

@@ -8,13 +8,14 @@ from datetime import datetime
 import streamlit as st
 
 from app_pages import state
-from app_pages.flows.plain_text import markdown_escaped
 from app_pages.state import InterviewAnswers, option_labels, page_state, tr, tr_n
 from app_pages.state import lang as current_lang
 from app_pages.widgets.current_profile import current_profile_id
+from app_pages.widgets.plain_text import markdown_escaped
 from app_pages.widgets.resources import question_title
 from grader import Verdict
-from tutor.interview import QuestionTime, summarize
+from tutor.interview import QuestionTime
+from tutor.sessions.interview import summarize
 from tutor.store import utc_now
 
 # The learner's choice before the interview starts (WCAG 2.2.1, issue 31): the limit as set, ten
@@ -78,25 +79,25 @@ def interview_timer(session) -> None:
         st.rerun(scope="app")
 
 
-def stage_outcome(question, run, lang: str) -> None:
+def stage_outcome(question, session, lang: str) -> None:
     """After the ticks are confirmed (or "I don't know"): the verdict, the key points missed and
-    the misconceptions the learner stated."""
+    the misconceptions the learner stated (`session`: the question's `QuestionSession`)."""
     from app_pages.widgets.interview_view import rubric_outcome
 
-    outcome = run.outcome
+    graded = session.last
     # one verdict per question of the interview: `verdict-1` is what browser tests wait for
     with st.container(key="verdict"), st.container(key="verdict-1"):
-        if run.skipped:  # "recorded … comes back tomorrow" only once the database has it
-            st.info(tr("interview.skipped" if run.rating else "interview.skipped_unrecorded"),
+        if session.gave_up:  # "recorded … comes back tomorrow" only once the database has it
+            st.info(tr("interview.skipped" if graded.rating else "interview.skipped_unrecorded"),
                     icon=":material/help:")
-        elif outcome.verdict is Verdict.CORRECT:
+        elif graded.result.verdict is Verdict.CORRECT:
             st.success(tr("practice.correct"), icon=":material/check_circle:")
         else:
             st.error(tr("practice.wrong"), icon=":material/cancel:")
-        if not run.skipped:
-            st.caption(tr("practice.score", score=outcome.score))
-    if not run.skipped:
-        rubric_outcome(question, outcome, lang)
+        if not session.gave_up:
+            st.caption(tr("practice.score", score=graded.rubric.score))
+    if not session.gave_up:
+        rubric_outcome(question, graded.rubric, lang)
 
 
 def _practise(question_id: str) -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages.flows.plain_text import markdown_escaped
 from app_pages.state import lang, leave_notice, set_widget_value, take_notice, tr, widget_value
 from app_pages.widgets.current_profile import current_profile_id
+from app_pages.widgets.plain_text import markdown_escaped
 from tutor.class_view import LearnerRow
 from tutor.store import ProfileError, TutorError
 

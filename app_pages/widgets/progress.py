@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages.flows.profiles import choose_profile, parse_profile_id
 from app_pages.state import (
     PROFILE_PARAM,
     SavedState,
@@ -34,6 +33,7 @@ from app_pages.state import (
 from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.progress_store import attempt_writer, store
 from tutor.i18n import LANGUAGES, t
+from tutor.sessions.profiles import choose_profile, parse_profile_id
 from tutor.store import ProgressStore, SaveState, StoreUnavailable, TutorError
 from tutor.store.records import MAX_ANSWER_CHARS
 

@@ -2,7 +2,7 @@
 question's numbers), hints, the input for its type, Submit and "Show the solution", the verdict,
 the tries left, the rating recorded, and after the reveal the worked solution.
 
-The flow is `app_pages.flows.question_session`: Submit's callback grades the answer in the widgets
+The flow is `tutor.sessions.question_session`: Submit's callback grades the answer in the widgets
 against the session's variant, so the run that follows draws the new state from the top and
 records the answer (`record`: the store's writer, or None) just after drawing its verdict. `rerate(attempt_id, rating)` lets a right
 answer's rating be changed; `go_to` opens another question (an interview question's follow-ups).
@@ -14,8 +14,6 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from app_pages.flows import question_session as flow
-from app_pages.flows.exercises import tolerance_value
 from app_pages.state import (
     leave_notice,
     take_notice,
@@ -30,6 +28,8 @@ from app_pages.widgets.bank_text import bank_markdown
 from app_pages.widgets.current_profile import current_profile_id
 from app_pages.widgets.interview_view import interview_question
 from tutor.i18n import t
+from tutor.sessions import question_session as flow
+from tutor.sessions.exercises import tolerance_value
 
 Record = Callable[[object], object] | None  # NewAttempt -> the stored attempt (or None)
 Rerate = Callable[[int, int], object] | None  # (attempt id, rating) -> the card as scheduled

@@ -48,7 +48,7 @@ def _first_plain_line(paragraph: str) -> str:
     # over a line break. A pure function of bank text, so shared by every session: the data
     # pages title a few hundred questions per run (Analytics, the Class page's stuck list, the
     # Dashboard's tables), and the LaTeX-to-text conversion was most of their time.
-    from app_pages.flows.plain_text import plain_text
+    from app_pages.widgets.plain_text import plain_text
 
     plain = plain_text(paragraph).strip()
     return plain.splitlines()[0].strip() if plain else plain
@@ -69,10 +69,10 @@ def _exercise_questions_built() -> list:
 
 
 def exercise_questions(current=None) -> dict:
-    """Template name -> the generated question Exercises practise it with (app_pages.flows.exercises),
+    """Template name -> the generated question Exercises practise it with (tutor.sessions.exercises),
     made again when the bank changes (an instructor may add a generated question for a template).
     `current` is the bank when the caller has it already (each `bank()` stats its files)."""
-    from app_pages.flows.exercises import exercise_questions as build
+    from tutor.sessions.exercises import exercise_questions as build
 
     if current is None:
         current = bank()

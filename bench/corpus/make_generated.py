@@ -34,8 +34,8 @@ from learner_notation import first_form, forms_of, written  # noqa: E402
 
 import compute  # noqa: E402
 import quizbank  # noqa: E402
-from app_pages.flows.exercises import EXERCISE_TOLERANCE as DEFAULT_TOLERANCE  # noqa: E402
 from quizbank.grading import TOLERANCE_FIELDS  # noqa: E402
+from tutor.sessions.exercises import EXERCISE_TOLERANCE as DEFAULT_TOLERANCE  # noqa: E402
 
 OUTPUT = Path(__file__).with_name("generated.jsonl")
 PROBLEMS = (("easy", 1), ("medium", 2), ("hard", 3))  # (difficulty, seed) for every template
@@ -48,7 +48,7 @@ WRONG_PER_ANSWER = 3
 def product_tolerances() -> dict[tuple[str, str], dict]:
     """(template, answer) -> tolerance, as the product grades it: a bank `generated` question's
     own tolerance where one asks for that answer (quizbank/grading.py `grade_generated`), else
-    the Exercises default for a template's answers (app_pages/flows/exercises.py)."""
+    the Exercises default for a template's answers (tutor/sessions/exercises.py)."""
     rule: dict[tuple[str, str], dict] = {}
     for question in quizbank.load_bank().by_type("generated"):
         tolerance = {"kind": question.tolerance.kind.value, "value": question.tolerance.value}

@@ -1,4 +1,4 @@
-"""The derivation checker's flow (app_pages.flows.derivation_check) and page."""
+"""The derivation checker's flow (tutor.sessions.derivation_check) and page."""
 
 from urllib.parse import urlencode
 
@@ -7,7 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import grader
-from app_pages.flows.derivation_check import (
+from grader import StepStatus
+from tests.app.derivation_rows import START, row_kinds
+from tutor.sessions.derivation_check import (
     MAX_LINK_CHARS,
     Declarations,
     DerivationFields,
@@ -15,9 +17,7 @@ from app_pages.flows.derivation_check import (
     declarations_from_text,
     parse_names,
 )
-from app_pages.flows.derivation_check import check_derivation as _check_derivation
-from grader import StepStatus
-from tests.app.derivation_rows import START, row_kinds
+from tutor.sessions.derivation_check import check_derivation as _check_derivation
 
 
 def check_derivation(lines, decl, **kwargs):

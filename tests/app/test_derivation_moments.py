@@ -2,16 +2,16 @@
 groups, zero means) read into the request, kept in a share link, and a preset that fills them."""
 
 import grader
-from app_pages.flows.derivation_check import (
+from grader import StepStatus
+from tests.app.derivation_rows import START, row_kinds
+from tests.app.learner_fixtures import button, database_url, open_page, texts  # noqa: F401
+from tutor.sessions.derivation_check import (
     Declarations,
     DerivationFields,
     NameProblem,
     check_derivation,
     declarations_from_text,
 )
-from grader import StepStatus
-from tests.app.derivation_rows import START, row_kinds
-from tests.app.learner_fixtures import button, database_url, open_page, texts  # noqa: F401
 
 
 def check(text, decl, lang="en"):

@@ -5,7 +5,9 @@ line by line with its remarks shown in place."""
 import pytest
 
 import grader
-from app_pages.flows.derivation_check import (
+from grader import StepStatus
+from tests.app.derivation_rows import REMARK, START, row_kinds
+from tutor.sessions.derivation_check import (
     Declarations,
     DerivationFields,
     NameProblem,
@@ -13,8 +15,6 @@ from app_pages.flows.derivation_check import (
     declarations_from_text,
     fields_from_saved,
 )
-from grader import StepStatus
-from tests.app.derivation_rows import REMARK, START, row_kinds
 
 
 def check(text, decl, **kwargs):

@@ -4,15 +4,15 @@ preset list shows plain text, never raw `$…$`."""
 
 import pytest
 
-from app_pages.flows.derivation_check import (
+from tests.app.learner_fixtures import button, database_url, open_page  # noqa: F401
+from tests.app.test_derivation import fill
+from tutor.sessions.derivation_check import (
     FIELD_LIMITS,
     SHARE_PARAM,
     DerivationFields,
     fields_from_saved,
     parse_share,
 )
-from tests.app.learner_fixtures import button, database_url, open_page  # noqa: F401
-from tests.app.test_derivation import fill
 
 LONG_LINES = ["x + x + x + x + x + x + x + x + x + x"] * 38 + ["10x"]  # > 2,000 in a URL
 

@@ -5,16 +5,16 @@ derivation checked from it, in both languages; and the texts' vector presets fil
 import pytest
 
 import grader
-from app_pages.flows.derivation_check import (
+from grader import StepStatus
+from quizbank.text_derivations import text_derivations
+from tests.app.derivation_rows import START, row_kinds
+from tutor.sessions.derivation_check import (
     DerivationFields,
     NameProblem,
     check_derivation,
     declarations_from_text,
     fields_from_saved,
 )
-from grader import StepStatus
-from quizbank.text_derivations import text_derivations
-from tests.app.derivation_rows import START, row_kinds
 
 
 def check(text, decl, lang="en"):

@@ -7,9 +7,9 @@ import re
 import pytest
 
 import compute
-from app_pages.flows.exercises import MAX_COPIED_NUMBERS, numbers_as_code
 from tests.app.learner_fixtures import database_url  # noqa: F401
 from tests.app.shell_helpers import open_app
+from tutor.sessions.exercises import MAX_COPIED_NUMBERS, numbers_as_code
 
 TEMPLATES = [t if isinstance(t, str) else t["name"] for t in compute.list_templates()]
 

@@ -1,16 +1,16 @@
-"""Exercises: every template as a generated question (app_pages.flows.exercises), graded through\nthe bank's grading, and the page in AppTest."""
+"""Exercises: every template as a generated question (tutor.sessions.exercises), graded through\nthe bank's grading, and the page in AppTest."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import compute
-from app_pages.flows import exercises as ex
-from app_pages.flows.question_session import SEED_RANGE
 from quizbank import load_bank
 from quizbank.grading import grade
 from quizbank.variants import build_variant
 from tests.app.shell_helpers import open_app, profile_state
+from tutor.sessions import exercises as ex
+from tutor.sessions.question_session import SEED_RANGE
 
 TEMPLATE_NAMES = [t["name"] for t in compute.list_templates()]
 

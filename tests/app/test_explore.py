@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app_pages.flows.explore import (
+from tests.app.shell_helpers import open_app
+from tutor.sessions.explore import (
     BLOCK_ORDER,
     MLP_DEPTHS,
     MLP_MAX_WIDTH,
@@ -19,7 +20,6 @@ from app_pages.flows.explore import (
     multiplier_at,
     residual_sum,
 )
-from tests.app.shell_helpers import open_app
 
 
 @pytest.fixture(scope="module")

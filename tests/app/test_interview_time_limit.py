@@ -61,8 +61,9 @@ def test_an_untimed_interview_has_no_clock_and_never_submits_by_itself(
     # Ten hours later (longer than any limit the sliders allow, even ten times over):
     session = session_of(at)
     key = profile_key("interview.session", at.session_state[PROFILE_KEY])
+    shown = replace(session.current, started_at=session.current.started_at - 10 * 3600)
     at.session_state[key] = replace(session, started_at=session.started_at - timedelta(hours=10),
-                                    shown_at=session.shown_at - timedelta(hours=10))
+                                    sessions=(shown,))
     at = at.run()
     assert not at.exception
     assert not at.warning  # no "time ran out"

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app_pages.flows.plain_text import latex_to_text, plain_text
+from app_pages.widgets.plain_text import latex_to_text, plain_text
 from app_pages.widgets.resources import bank, question_title
 
 RAW_MARKUP = re.compile(r"[$\\{}`]|\*\*|__")

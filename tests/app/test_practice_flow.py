@@ -1,4 +1,4 @@
-"""Choosing what to practise (app_pages.flows.practice) without Streamlit: filters, the next
+"""Choosing what to practise (tutor.sessions.practice) without Streamlit: filters, the next
 question, a run, and the Practice URL."""
 
 import random
@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app_pages.flows import practice
-from app_pages.flows.practice import Filters, QuestionQueue
 from tests.app.learner_bank import fixture_bank
+from tutor.sessions import practice
+from tutor.sessions.practice import Filters, QuestionQueue
 
 BANK = fixture_bank()
 ALLOWED = {"topics": ["jacobian", "residual-basics"], "types": ["choice", "numeric"],

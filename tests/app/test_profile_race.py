@@ -6,8 +6,8 @@ default profile, the losers got "name taken", no profile, and none of their atte
 
 from __future__ import annotations
 
-from app_pages.flows.profiles import choose_profile
 from grader import Verdict
+from tutor.sessions.profiles import choose_profile
 from tutor.store import ProgressStore
 from tutor.store.records import NewAttempt
 

@@ -4,10 +4,10 @@ read by every page through `app_pages.widgets.current_profile.current_profile_id
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app_pages.flows.profiles import choose_profile, parse_profile_id
 from grader import Verdict
 from tests.app.learner_fixtures import button, database_url, open_page  # noqa: F401
 from tests.app.shell_helpers import APP, TIMEOUT
+from tutor.sessions.profiles import choose_profile, parse_profile_id
 from tutor.store import NewAttempt, ProgressStore
 from tutor.transfer import export_json
 

@@ -6,12 +6,12 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from app_pages.flows.question_list import Status, matches, question_rows, search_text, status_of
 from grader import Verdict
 from tests.app.learner_bank import fixture_bank
 from tests.app.learner_fixtures import database_url  # noqa: F401
 from tests.app.test_profiles import shell
 from tutor.review import CardState
+from tutor.sessions.question_list import Status, matches, question_rows, search_text, status_of
 from tutor.store import NewAttempt, utc_now
 
 NOW = utc_now()
@@ -139,8 +139,8 @@ def _found(index, cache, query):
 def test_the_search_index_follows_a_bank_folder_that_changes(tmp_path):
     """The index was built once per server: a question saved afterwards made every search raise
     KeyError. It must find new and edited questions in both languages, with no restart."""
-    from app_pages.flows.question_list import SearchIndex
     from quizbank import SHIPPED_BANK, BankCache
+    from tutor.sessions.question_list import SearchIndex
 
     mine = tmp_path / "mine"
     mine.mkdir()

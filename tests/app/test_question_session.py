@@ -1,4 +1,4 @@
-"""One question's flow (app_pages.flows.question_session) without Streamlit: tries, the reveal,
+"""One question's flow (tutor.sessions.question_session) without Streamlit: tries, the reveal,
 what is recorded and counted, the rating change, and the draft that survives a reload."""
 
 import random
@@ -7,12 +7,12 @@ from datetime import timedelta
 
 import pytest
 
-from app_pages.flows import question_session as flow
 from grader import Result, Verdict
 from quizbank import parse_bank
 from tests.app.learner_bank import QUESTIONS, fixture_bank
 from tutor.dashboard import daily_activity
 from tutor.rating import Phase
+from tutor.sessions import question_session as flow
 from tutor.store import ProgressStore
 
 BANK = fixture_bank()
@@ -314,7 +314,22 @@ def test_scratch_work_saved_before_the_renames_reads_back():
     session = flow.from_scratch(saved, INTERVIEW)
     assert (session.held_answer, session.held_confidence, session.answer_shown) == (
         "identity", "high", True)
-    assert flow.to_scratch(session) == saved
+    assert flow.to_scratch(session) == {**saved, "held_seconds": None}  # one field added since
+
+
+def test_a_judgement_of_ticks_saved_before_is_judged_again_from_the_ticks():
+    # Scratch work saved before kept each rubric judgement field by field; it is read from the
+    # ticks now (the rubric has one judge), so an edited judgement changes nothing.
+    session = opened(INTERVIEW)
+    session.show_model_answer("identity", "high", seconds=12.0)
+    flow.confirm_ticks(session, INTERVIEW, ["identity"], lang="en", record=None)
+    saved = flow.to_scratch(session)
+    saved["graded"][0]["rubric"] = {"verdict": "wrong", "score": 0.0, "missed_required": ["identity"],
+                                    "misconceptions": ["never-vanish"], "bonus": []}
+    restored = flow.from_scratch(saved, INTERVIEW)
+    assert restored.last.rubric == session.last.rubric == flow.rubric_result(INTERVIEW, ["identity"])[1]
+    assert restored.last.rubric.verdict is Verdict.CORRECT and restored.held_seconds == 12.0
+    assert restored.last.elapsed_s == 12.0  # the answer took until it was held, not until the ticks
 
 
 @pytest.mark.parametrize("draft", [None, "x", {}, {"version": 99}, {"version": 1, "question_id": "fx-choice"}])

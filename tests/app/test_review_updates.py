@@ -3,11 +3,11 @@ answer at once (not after Next), and an ordering question is shuffled anew on ev
 
 from datetime import timedelta
 
-from app_pages.flows.practice import QuestionQueue
 from app_pages.widgets.answer_inputs import shuffled_steps
 from grader import Verdict
 from tests.app.learner_bank import fixture_bank
 from tests.app.learner_fixtures import button, database_url, open_page  # noqa: F401
+from tutor.sessions.practice import QuestionQueue
 from tutor.store import NewAttempt, utc_now
 
 BANK = fixture_bank()

@@ -53,8 +53,8 @@ def test_language_survives_a_page_switch():
 
 def test_importing_the_shell_packages_does_not_import_torch_or_sympy():
     code = (
-        "import sys, app_pages, app_pages.state, tutor, tutor.i18n, app_pages.flows.explore,"
-        " app_pages.flows.exercises;"
+        "import sys, app_pages, app_pages.state, tutor, tutor.i18n, tutor.sessions.explore,"
+        " tutor.sessions.exercises;"
         "heavy = {'torch', 'sympy'} & set(sys.modules); print(sorted(heavy)); sys.exit(bool(heavy))"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from app_pages.flows import question_session as flow
 from tests.app.learner_bank import fixture_bank
 from tutor.rating import Phase
+from tutor.sessions import question_session as flow
 
 BANK = fixture_bank()
 NUMERIC, EXPRESSION = (BANK.questions[q] for q in ("fx-numeric", "fx-expression"))

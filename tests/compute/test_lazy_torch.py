@@ -32,7 +32,7 @@ def test_the_probe_can_fail():
 
 
 @pytest.mark.parametrize("package", ["quizbank", "grader", "tutor", "tutor.store", "app_pages",
-                                     "app_pages.flows", "app_pages.flows.explore",
-                                     "app_pages.flows.question_session"])
+                                     "tutor.sessions", "tutor.sessions.explore",
+                                     "tutor.sessions.question_session"])
 def test_other_packages_stay_torch_free(package):
     assert not torch_loaded_after(f"import {package}")

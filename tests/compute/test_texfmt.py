@@ -38,8 +38,8 @@ def test_a_negative_operand_is_parenthesised():
      (0.0, "0"), (1 / 3, "0.333333"), (-3.26, "-3.260"), (9.54e-7, r"9.540 \times 10^{-7}")],
 )
 def test_a_key_is_as_precise_as_the_key_list_and_never_below_four_figures(value, text):
-    from app_pages.flows.exercises import format_value
     from compute.texfmt import key_num
+    from tutor.sessions.exercises import format_value
 
     assert key_num(value) == text
     if "times" not in text and value != int(value):  # the page's list of keys agrees

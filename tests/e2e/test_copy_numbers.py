@@ -6,9 +6,9 @@ import json
 import re
 
 import compute
-from app_pages.flows.exercises import numbers_as_code
 from tests.e2e.learner_steps import main
 from tests.e2e.server import wait_idle
+from tutor.sessions.exercises import numbers_as_code
 
 PROBLEM = {"template": "linear_residual_block", "seed": 7, "difficulty": "easy"}
 

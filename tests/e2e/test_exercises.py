@@ -8,9 +8,9 @@ import pytest
 from playwright.sync_api import expect
 
 import compute
-from app_pages.flows.exercises import format_value
 from tests.e2e.learner_steps import main, open_url, submit_and_verdict
 from tests.e2e.server import wait_idle
+from tutor.sessions.exercises import format_value
 from tutor.store import ProgressStore, utc_now
 
 LINKED = {"template": "linear_residual_block", "seed": 7, "difficulty": "easy"}

@@ -10,7 +10,6 @@ import re
 from playwright.sync_api import expect
 
 import compute
-from app_pages.flows.exercises import format_value
 from tests.e2e.learner_steps import (
     click,
     main,
@@ -20,6 +19,7 @@ from tests.e2e.learner_steps import (
     type_formula,
 )
 from tests.e2e.server import wait_idle
+from tutor.sessions.exercises import format_value
 from tutor.store import ProgressStore
 
 NUMERIC = "basics-residual-3d-example"  # key [0.5, -0.2, 0.1], three tries

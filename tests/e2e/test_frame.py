@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from app_pages.flows.explore import MLP_DEPTHS, MLP_MAX_WIDTH
 from grader import Verdict
 from tests.e2e.learner_steps import main, pick_radio, submit_and_verdict, uploader_words
 from tests.e2e.server import wait_idle
+from tutor.sessions.explore import MLP_DEPTHS, MLP_MAX_WIDTH
 from tutor.store import NewAttempt, ProgressStore
 from tutor.transfer import export_json
 

@@ -9,9 +9,9 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from app_pages.flows.derivation_check import SHARE_KEY_PREFIX, new_share_token, share_value
 from tests.e2e.learner_steps import main, open_url
 from tutor.i18n import t
+from tutor.sessions.derivation_check import SHARE_KEY_PREFIX, new_share_token, share_value
 from tutor.store import ProgressStore
 from tutor.store.scratch import save_scratch
 

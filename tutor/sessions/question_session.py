@@ -1,5 +1,6 @@
 """One question on screen, from opening it to the worked solution: the same path on Practice,
-Exercises and Review (and for interview questions there).
+Exercises, Review and the Author preview, and for each question of a mock interview
+(`tutor.sessions.interview`: a timer and a summary around one session per question).
 
     session = open_session(question, rng=rng, serial=1)      # a generated variant is built here, once
     graded = submit(session, question, answer, confidence="medium", lang="en")
@@ -126,6 +127,9 @@ class QuestionSession:
     # store has it yet
     unassessed_key: str | None = None
     held_saved: bool = False
+    # interview: seconds from opening the question to the answer held with the model answer (the
+    # time the answer took: the ticks confirmed later do not add to it)
+    held_seconds: float | None = None
 
     @property
     def seed(self) -> int | None:
@@ -183,10 +187,13 @@ class QuestionSession:
         """What the learner has put in the widgets, for the scratch copy a reload restores."""
         self.typed = dict(typed)
 
-    def show_model_answer(self, answer: str, confidence: str) -> None:
+    def show_model_answer(self, answer: str, confidence: str, *,
+                          seconds: float | None = None) -> None:
+        """Hold the answer (`seconds`: how long it took, when known)."""
         if confidence not in CONFIDENCES:
             raise ValueError(f"confidence must be one of {CONFIDENCES}, got {confidence!r}")
         self.held_answer, self.held_confidence = answer, confidence
+        self.held_seconds = None if seconds is None else round(max(seconds, 0.0), 3)
 
 
 def show_model_answer(session: QuestionSession, question, answer: str, confidence: str, *,
@@ -197,19 +204,17 @@ def show_model_answer(session: QuestionSession, question, answer: str, confidenc
     ("Skip this question", another tab, closing the page) does not leave the question fresh."""
     if session.answer_shown or session.revealed:
         return
-    session.show_model_answer(answer, confidence)
+    elapsed = (time.time() if now is None else now) - session.started_at
+    session.show_model_answer(answer, confidence, seconds=elapsed)
     if record is None:
         return
-    from grader import Verdict
-    from tutor.store.records import NewAttempt
+    from grader import Result, Verdict
 
-    elapsed = (time.time() if now is None else now) - session.started_at
     session.unassessed_key = uuid.uuid4().hex
-    stored = record(NewAttempt(
-        question_id=question.id, verdict=Verdict.WRONG, score=0.0, answer=answer,
-        hints_used=session.hints_shown, seconds=round(max(elapsed, 0.0), 3),
-        confidence=CONFIDENCE_LEVEL[confidence], mode=mode, phase=Phase.FIRST,
-        slow_after_seconds=None, unassessed=True, key=session.unassessed_key))
+    held = Graded(result=Result(Verdict.WRONG), answer={"text": answer, "ticked": []},
+                  confidence=confidence, hints_used=session.hints_shown,
+                  elapsed_s=session.held_seconds, phase=Phase.FIRST)
+    stored = record(new_attempt(question, session, held, mode=mode, holds=session.unassessed_key))
     session.held_saved = stored is not None
 
 
@@ -217,9 +222,10 @@ def confirm_ticks(session: QuestionSession, question, ticked: Iterable[str], *, 
                   record: Callable | None, mode: str = "practice") -> Graded:
     """Interview: the learner confirms the rubric ticks. The ticks grade the answer shown with the
     model answer, the grade is recorded (it assesses the answer recorded then) and the solution
-    stays shown."""
+    stays shown. The answer took the time until it was held, not until the ticks."""
+    answered_at = None if session.held_seconds is None else session.started_at + session.held_seconds
     graded = submit(session, question, {"text": session.held_answer, "ticked": list(ticked)},
-                    confidence=session.held_confidence or "medium", lang=lang)
+                    confidence=session.held_confidence or "medium", lang=lang, now=answered_at)
     saved = save(session, question, graded, record=record, mode=mode)
     session.revealed = True
     return saved
@@ -321,15 +327,19 @@ def answer_text(answer: Any) -> str:
     return json.dumps(answer, ensure_ascii=False, sort_keys=isinstance(answer, dict))
 
 
-def new_attempt(question, session: QuestionSession, graded: Graded, *, mode: str = "practice"):
-    """The store's `NewAttempt` for one graded answer (rubric flags from interview ticks)."""
+def new_attempt(question, session: QuestionSession, graded: Graded, *, mode: str = "practice",
+                holds: str | None = None):
+    """The store's `NewAttempt` for one graded answer (rubric flags from interview ticks): the one
+    place a session's answer becomes an attempt. `holds`: the key of an interview answer recorded
+    as its model answer is shown, unassessed (a failure until its ticks assess it)."""
     from tutor.rating import DEFAULT_SLOW_SECONDS
     from tutor.store.records import NewAttempt
 
     rubric = graded.rubric
     is_interview = kind_of(question) == "interview"
     # the ticks assess the answer recorded with the model answer (no second row)
-    assesses = session.unassessed_key if is_interview and not graded.gave_up else None
+    assessing = is_interview and not graded.gave_up and holds is None
+    assesses = session.unassessed_key if assessing else None
     answer = graded.answer
     ticks = tuple(answer.get("ticked", ())) if isinstance(answer, Mapping) and is_interview else ()
     text = answer["text"] if is_interview and isinstance(answer, Mapping) else answer
@@ -351,7 +361,8 @@ def new_attempt(question, session: QuestionSession, graded: Graded, *, mode: str
         # an interview answer is typed at length: "slow" means nothing there
         slow_after_seconds=None if is_interview else DEFAULT_SLOW_SECONDS,
         assesses=assesses,
-        key=graded.key,
+        unassessed=holds is not None,
+        key=graded.key if holds is None else holds,
     )
 
 
@@ -431,6 +442,7 @@ def to_scratch(session: QuestionSession) -> dict[str, Any]:
         "draft_confidence": session.held_confidence,
         "unassessed_key": session.unassessed_key,
         "held_saved": session.held_saved,
+        "held_seconds": session.held_seconds,
     }
 
 
@@ -449,7 +461,7 @@ def from_scratch(data: Any, question) -> QuestionSession | None:
             variant=variant,
             started_at=float(data["started_at"]),
             hints_shown=min(int(data["hints_shown"]), len(question.hints or ())),
-            graded=[_graded_from_json(g) for g in data["graded"]],
+            graded=[_graded_from_json(g, question) for g in data["graded"]],
             revealed=bool(data["revealed"]),
             serial=int(data["serial"]),
             order_seed=int(data.get("order_seed", data["serial"])),
@@ -458,6 +470,7 @@ def from_scratch(data: Any, question) -> QuestionSession | None:
             held_confidence=data.get("draft_confidence"),
             unassessed_key=data.get("unassessed_key"),
             held_saved=bool(data.get("held_saved")),
+            held_seconds=None if data.get("held_seconds") is None else float(data["held_seconds"]),
         )
     except (AttributeError, KeyError, TypeError, ValueError):
         return None
@@ -471,7 +484,9 @@ def _graded_to_json(graded: Graded) -> dict[str, Any]:
         "hints_used": graded.hints_used,
         "elapsed_s": graded.elapsed_s,
         "phase": None if graded.phase is None else graded.phase.value,
-        "rubric": None if graded.rubric is None else asdict(graded.rubric),
+        # the ticks are in the answer: a reload judges them again (`rubric_result`), the rubric's
+        # one judge; kept as a flag so an answer that had no judgement still has none
+        "rubric": graded.rubric is not None,
         "gave_up": graded.gave_up,
         "attempt_id": graded.attempt_id,
         "rating": graded.rating,
@@ -481,11 +496,12 @@ def _graded_to_json(graded: Graded) -> dict[str, Any]:
     }
 
 
-def _graded_from_json(data: Mapping[str, Any]) -> Graded:
-    from grader import Result, Verdict
-    from tutor.interview import RubricOutcome
+def _graded_from_json(data: Mapping[str, Any], question) -> Graded:
+    from grader import Result
 
-    rubric = data.get("rubric")
+    rubric = None
+    if data.get("rubric"):  # scratch saved before kept the judgement itself: its ticks decide
+        rubric = rubric_result(question, data["answer"]["ticked"])[1]
     return Graded(
         result=Result.from_wire(data["result"]),
         answer=data["answer"],
@@ -493,9 +509,7 @@ def _graded_from_json(data: Mapping[str, Any]) -> Graded:
         hints_used=int(data["hints_used"]),
         elapsed_s=float(data["elapsed_s"]),
         phase=None if data.get("phase") is None else Phase(data["phase"]),
-        rubric=None if rubric is None else RubricOutcome(
-            Verdict(rubric["verdict"]), float(rubric["score"]), tuple(rubric["missed_required"]),
-            tuple(rubric["misconceptions"]), tuple(rubric["bonus"])),
+        rubric=rubric,
         gave_up=bool(data.get("gave_up")),
         attempt_id=data.get("attempt_id"),
         rating=data.get("rating"),

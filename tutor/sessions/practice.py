@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app_pages.flows.question_session import QuestionSession, open_session, parse_seed
+from tutor.sessions.question_session import QuestionSession, open_session, parse_seed
 
 # How many recently seen questions to skip when drawing the next one (if others remain).
 RECENT_WINDOW = 5

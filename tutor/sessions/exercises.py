@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from app_pages.flows.question_session import parse_seed
+from tutor.sessions.question_session import parse_seed
 
 DIFFICULTIES = ("easy", "medium", "hard")
 DEFAULT_DIFFICULTY = "medium"
