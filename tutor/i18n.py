@@ -1,9 +1,13 @@
 """Every learner-facing UI string, in zh and en.
 
-Strings live in namespaced JSON files, ``tutor/locales/<lang>/<namespace>.json``; a key's first
+Strings live in namespaced JSON files, ``<strings dir>/<lang>/<namespace>.json``; a key's first
 dotted segment names its file (``explore.multiplier.title`` is in ``explore.json``), so each page
-owns its own file and two engineers never edit the same one. The files are read once per process
-and cached: they are immutable and shared by every session.
+owns its own file and two engineers never edit the same one. Each layer keeps its strings next to
+its code: the strings tutor's code uses in ``tutor/locales``, the pages' in ``app_pages/strings``,
+which the page layer adds with ``add_strings`` when it is imported (tutor never imports the pages:
+the dependency runs one way). A namespace may have a file in both places; a key is defined in one
+of them only. The files are read once per process and cached: they are immutable and shared by
+every session.
 
 A string that counts something has one form per plural category of its language, as an object
 under its key: ``{"one": "1 file is withheld", "other": "{n} files are withheld"}`` in English,
@@ -19,11 +23,34 @@ from pathlib import Path
 
 LANGUAGES: tuple[str, ...] = ("zh", "en")
 DEFAULT_LANGUAGE = "zh"
-LOCALES_DIR = Path(__file__).parent / "locales"
+LOCALES_DIR = Path(__file__).parent / "locales"  # the strings tutor's own code uses
+
+# The directories `t` reads, in the order they were added. A tuple, replaced (never changed in
+# place) by `add_strings`, and part of every cache key below: a catalog read before a layer added
+# its directory is never served after it.
+_directories: tuple[Path, ...] = (LOCALES_DIR,)
 
 
 class MissingTranslation(KeyError):
     """A key that no locale file defines (a programming error, never a learner's)."""
+
+
+class DuplicateString(ValueError):
+    """A key defined in two strings directories (a programming error: which text is meant?)."""
+
+
+def add_strings(directory: Path) -> None:
+    """Let `t` read ``directory/<lang>/<namespace>.json`` too (a layer above tutor adds its own
+    strings this way, once, when it is imported). Adding a directory twice changes nothing."""
+    global _directories
+    directory = Path(directory)
+    if directory not in _directories:
+        _directories = (*_directories, directory)
+
+
+def string_directories() -> tuple[Path, ...]:
+    """The directories `t` reads: ``tutor/locales`` and those added since."""
+    return _directories
 
 
 def normalize_language(value: object) -> str:
@@ -35,22 +62,45 @@ def normalize_language(value: object) -> str:
     return DEFAULT_LANGUAGE
 
 
-@cache
 def namespaces() -> tuple[str, ...]:
-    """Namespaces present in any language (a namespace missing in one language is a test failure)."""
-    names = {p.stem for lang in LANGUAGES for p in (LOCALES_DIR / lang).glob("*.json")}
+    """Namespaces present in any language and directory (a namespace missing in one language is
+    a test failure)."""
+    return _namespaces(_directories)
+
+
+@cache
+def _namespaces(directories: tuple[Path, ...]) -> tuple[str, ...]:
+    names = {p.stem for d in directories for lang in LANGUAGES for p in (d / lang).glob("*.json")}
     return tuple(sorted(names))
 
 
-@cache
 def catalog(lang: str, namespace: str) -> dict[str, str]:
-    """The flat ``key -> text`` mapping of one namespace file (keys include the namespace)."""
-    path = LOCALES_DIR / lang / f"{namespace}.json"
+    """The flat ``key -> text`` mapping of one namespace in one language (keys include the
+    namespace), from every strings directory; ``DuplicateString`` if two of them define a key."""
+    return _catalog(_directories, lang, namespace)
+
+
+@cache
+def _catalog(directories: tuple[Path, ...], lang: str, namespace: str) -> dict[str, str]:
+    merged: dict[str, str] = {}
+    defined_in: dict[str, Path] = {}
+    for directory in directories:
+        path = directory / lang / f"{namespace}.json"
+        for key, text in file_strings(path, namespace).items():
+            if key in merged:
+                raise DuplicateString(f"{key} is defined twice: in {defined_in[key]} and in {path}")
+            merged[key], defined_in[key] = text, path
+    return merged
+
+
+def file_strings(path: Path, namespace: str | None = None) -> dict[str, str]:
+    """The flat ``key -> text`` mapping of one file (none if it does not exist); the namespace is
+    the file's name unless given."""
     if not path.exists():
         return {}
     data = json.loads(path.read_text(encoding="utf-8"))
     flat: dict[str, str] = {}
-    _flatten(data, namespace, flat, path)
+    _flatten(data, namespace or path.stem, flat, path)
     return flat
 
 
@@ -76,7 +126,7 @@ def placeholders(text: str) -> frozenset[str]:
 
 def has(key: str, lang: str = DEFAULT_LANGUAGE) -> bool:
     """Whether ``key`` is defined (used for optional labels such as a template's answer names)."""
-    return key in catalog(normalize_language(lang), key.split(".", 1)[0])
+    return key in _catalog(_directories, normalize_language(lang), key.split(".", 1)[0])
 
 
 def plural_category(lang: str, n: int) -> str:
@@ -104,7 +154,7 @@ def t(key: str, lang: str, **fmt: object) -> str:
     lang = normalize_language(lang)
     namespace = key.split(".", 1)[0]
     for candidate in (lang, *[other for other in LANGUAGES if other != lang]):
-        text = catalog(candidate, namespace).get(key)
+        text = _catalog(_directories, candidate, namespace).get(key)
         if text is not None:
             return text.format(**fmt)
     raise MissingTranslation(key)
