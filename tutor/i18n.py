@@ -25,10 +25,6 @@ LANGUAGES: tuple[str, ...] = ("zh", "en")
 DEFAULT_LANGUAGE = "zh"
 LOCALES_DIR = Path(__file__).parent / "locales"  # the strings tutor's own code uses
 
-# The directories `t` reads, in the order they were added. A tuple, replaced (never changed in
-# place) by `add_strings`, and part of every cache key below: a catalog read before a layer added
-# its directory is never served after it.
-_directories: tuple[Path, ...] = (LOCALES_DIR,)
 
 
 class MissingTranslation(KeyError):
@@ -39,18 +35,42 @@ class DuplicateString(ValueError):
     """A key defined in two strings directories (a programming error: which text is meant?)."""
 
 
+class _Strings:
+    """The directories `t` reads and the catalogs read from them so far, ``(lang, namespace) ->
+    {key: text}``. `add_strings` replaces the whole object, never changes its directories: a
+    catalog read before a layer added its directory is never served after it, even to a thread
+    that was reading meanwhile. Filling the dict from two threads at once reads a file twice and
+    keeps either copy (the same)."""
+
+    __slots__ = ("directories", "catalogs")
+
+    def __init__(self, directories: tuple[Path, ...]) -> None:
+        self.directories = directories
+        self.catalogs: dict[tuple[str, str], dict[str, str]] = {}
+
+    def catalog(self, lang: str, namespace: str) -> dict[str, str]:
+        found = self.catalogs.get((lang, namespace))
+        if found is None:
+            found = self.catalogs[(lang, namespace)] = _read_catalog(self.directories, lang,
+                                                                     namespace)
+        return found
+
+
+_strings = _Strings((LOCALES_DIR,))
+
+
 def add_strings(directory: Path) -> None:
     """Let `t` read ``directory/<lang>/<namespace>.json`` too (a layer above tutor adds its own
     strings this way, once, when it is imported). Adding a directory twice changes nothing."""
-    global _directories
+    global _strings
     directory = Path(directory)
-    if directory not in _directories:
-        _directories = (*_directories, directory)
+    if directory not in _strings.directories:
+        _strings = _Strings((*_strings.directories, directory))
 
 
 def string_directories() -> tuple[Path, ...]:
     """The directories `t` reads: ``tutor/locales`` and those added since."""
-    return _directories
+    return _strings.directories
 
 
 def normalize_language(value: object) -> str:
@@ -65,7 +85,7 @@ def normalize_language(value: object) -> str:
 def namespaces() -> tuple[str, ...]:
     """Namespaces present in any language and directory (a namespace missing in one language is
     a test failure)."""
-    return _namespaces(_directories)
+    return _namespaces(_strings.directories)
 
 
 @cache
@@ -77,11 +97,10 @@ def _namespaces(directories: tuple[Path, ...]) -> tuple[str, ...]:
 def catalog(lang: str, namespace: str) -> dict[str, str]:
     """The flat ``key -> text`` mapping of one namespace in one language (keys include the
     namespace), from every strings directory; ``DuplicateString`` if two of them define a key."""
-    return _catalog(_directories, lang, namespace)
+    return _strings.catalog(lang, namespace)
 
 
-@cache
-def _catalog(directories: tuple[Path, ...], lang: str, namespace: str) -> dict[str, str]:
+def _read_catalog(directories: tuple[Path, ...], lang: str, namespace: str) -> dict[str, str]:
     merged: dict[str, str] = {}
     defined_in: dict[str, Path] = {}
     for directory in directories:
@@ -126,7 +145,7 @@ def placeholders(text: str) -> frozenset[str]:
 
 def has(key: str, lang: str = DEFAULT_LANGUAGE) -> bool:
     """Whether ``key`` is defined (used for optional labels such as a template's answer names)."""
-    return key in _catalog(_directories, normalize_language(lang), key.split(".", 1)[0])
+    return key in _strings.catalog(normalize_language(lang), key.split(".", 1)[0])
 
 
 def plural_category(lang: str, n: int) -> str:
@@ -153,8 +172,9 @@ def t(key: str, lang: str, **fmt: object) -> str:
     """
     lang = normalize_language(lang)
     namespace = key.split(".", 1)[0]
+    strings = _strings  # one set of directories for the whole call
     for candidate in (lang, *[other for other in LANGUAGES if other != lang]):
-        text = _catalog(_directories, candidate, namespace).get(key)
+        text = strings.catalog(candidate, namespace).get(key)
         if text is not None:
             return text.format(**fmt)
     raise MissingTranslation(key)

@@ -184,7 +184,7 @@ def test_nested_and_dotted_keys_spell_the_same_key(tmp_path, monkeypatch):
         (tmp_path / lang).mkdir()
         data = {"a": {"b": "nested {x}"}, "c.d": "dotted"}
         (tmp_path / lang / "demo.json").write_text(json.dumps(data), encoding="utf-8")
-    monkeypatch.setattr(i18n, "_directories", (tmp_path,))
+    monkeypatch.setattr(i18n, "_strings", i18n._Strings((tmp_path,)))
     assert t("demo.a.b", "en", x=1) == "nested 1"
     assert t("demo.c.d", "zh") == "dotted"
 
@@ -199,7 +199,7 @@ def write_strings(directory, namespace: str, data: dict) -> None:
 def test_a_namespace_is_read_from_every_directory(tmp_path, monkeypatch):
     write_strings(tmp_path / "core", "demo", {"told": "from the core"})
     write_strings(tmp_path / "pages", "demo", {"shown": "from a page"})
-    monkeypatch.setattr(i18n, "_directories", (tmp_path / "core",))
+    monkeypatch.setattr(i18n, "_strings", i18n._Strings((tmp_path / "core",)))
     assert i18n.has("demo.told", "en") and not i18n.has("demo.shown", "en")
     i18n.add_strings(tmp_path / "pages")
     i18n.add_strings(tmp_path / "pages")  # twice: no second copy, so no "defined twice"
@@ -211,7 +211,7 @@ def test_a_namespace_is_read_from_every_directory(tmp_path, monkeypatch):
 def test_a_key_defined_in_two_directories_names_both_files(tmp_path, monkeypatch):
     write_strings(tmp_path / "core", "demo", {"group": {"key": "old text"}})
     write_strings(tmp_path / "pages", "demo", {"group": {"key": "new text"}})
-    monkeypatch.setattr(i18n, "_directories", (tmp_path / "core", tmp_path / "pages"))
+    monkeypatch.setattr(i18n, "_strings", i18n._Strings((tmp_path / "core", tmp_path / "pages")))
     with pytest.raises(i18n.DuplicateString) as twice:
         t("demo.group.key", "en")
     message = str(twice.value)
