@@ -11,8 +11,9 @@ import re
 import subprocess
 import sys
 import textwrap
+import tomllib
 from functools import cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -199,3 +200,16 @@ def test_core_code_wins_a_key_both_layers_name(tmp_path):
         (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / relative).write_text('x = "demo.shared"\n', encoding="utf-8")
     assert string_users.home("demo.shared", string_users.key_uses(tmp_path, ["demo"])) == "core"
+
+
+def test_every_strings_file_ships_in_the_wheel():
+    """A wheel (or an install from a clean clone) carries only the data files pyproject names."""
+    package_data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "tool"]["setuptools"]["package-data"]
+    unshipped = []
+    for _, _, path in string_files():
+        package = path.relative_to(ROOT).parts[0]
+        inside = PurePosixPath(*path.relative_to(ROOT / package).parts)
+        if not any(inside.match(glob) for glob in package_data.get(package, [])):
+            unshipped.append(where(path))
+    assert unshipped == []
