@@ -19,6 +19,7 @@ import pytest
 
 from app_pages import STRINGS_DIR
 from tests.app import string_users
+from tests.test_import_circles import import_graph
 from tutor import i18n
 from tutor.i18n import LANGUAGES, LOCALES_DIR, file_strings
 
@@ -151,6 +152,15 @@ def test_tutor_reads_its_strings_without_importing_the_pages():
     # Every key tutor's code passes to `t` is there without the pages' strings.
     assert unresolved("core", {lang: set(keys) for lang, keys in seen["defined"].items()}) == []
 
+
+def test_no_core_module_imports_the_pages_even_inside_a_function():
+    # The subprocess above sees module-level imports; a function's import would pull the pages
+    # (and their strings) in only when it runs.
+    graph = import_graph(ROOT)
+    upward = sorted(f"{module} imports {target}" for module, targets in graph.items()
+                    if module.split(".")[0] in string_users.CORE
+                    for target in targets if target.split(".")[0] == "app_pages")
+    assert upward == []
 
 # --- the walker itself, on code written for it -------------------------------------------------
 
