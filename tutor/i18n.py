@@ -102,22 +102,24 @@ def catalog(lang: str, namespace: str) -> dict[str, str]:
 
 def _read_catalog(directories: tuple[Path, ...], lang: str, namespace: str) -> dict[str, str]:
     merged: dict[str, str] = {}
-    defined_in: dict[str, Path] = {}
-    for directory in directories:
-        path = directory / lang / f"{namespace}.json"
-        for key, text in file_strings(path, namespace).items():
-            if key in merged:
-                raise DuplicateString(f"{key} is defined twice: in {defined_in[key]} and in {path}")
-            merged[key], defined_in[key] = text, path
+    paths = [directory.joinpath(lang, f"{namespace}.json") for directory in directories]
+    for at, path in enumerate(paths):
+        found = file_strings(path, namespace)
+        if twice := merged.keys() & found.keys():
+            key = min(twice)
+            first = next(p for p in paths[:at] if key in file_strings(p, namespace))
+            raise DuplicateString(f"{key} is defined twice: in {first} and in {path}")
+        merged.update(found)
     return merged
 
 
 def file_strings(path: Path, namespace: str | None = None) -> dict[str, str]:
     """The flat ``key -> text`` mapping of one file (none if it does not exist); the namespace is
     the file's name unless given."""
-    if not path.exists():
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:  # one system call where a check first would make two
         return {}
-    data = json.loads(path.read_text(encoding="utf-8"))
     flat: dict[str, str] = {}
     _flatten(data, namespace or path.stem, flat, path)
     return flat
