@@ -26,7 +26,6 @@ DEFAULT_LANGUAGE = "zh"
 LOCALES_DIR = Path(__file__).parent / "locales"  # the strings tutor's own code uses
 
 
-
 class MissingTranslation(KeyError):
     """A key that no locale file defines (a programming error, never a learner's)."""
 
