@@ -4,7 +4,8 @@ earlier revision's loader, measured in the same run.
     .venv/bin/python bench/bench_strings.py [--runs 15] [--calls 20000] [--against main]
 
 The baseline is `tutor/i18n.py` with its `tutor/locales` as they were at `--against` (default
-`main`), unpacked with `git archive` into a temporary folder. Each run starts a fresh interpreter
+`main`), unpacked with `git archive` into a temporary folder; without that revision (a bare
+checkout), this tree's loader with every strings file in one directory, the cost of the second. Each run starts a fresh interpreter
 per loader, the two taking turns: "first load" is importing the loader and reading every
 namespace in both languages (ours also adds `app_pages/strings`, as importing the pages does);
 "t()" is one call, averaged over `--calls` calls that cycle through every key without fields.
@@ -20,6 +21,7 @@ import argparse
 import io
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -52,11 +54,30 @@ print(json.dumps({{"first_load_ms": loaded * 1e3, "t_us": per_call * 1e6, "keys"
 """
 
 
-def baseline_tree(revision: str, into: Path) -> Path:
+def baseline_tree(revision: str, into: Path) -> str:
+    """Unpack the baseline loader into `into`; its name."""
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision, "tutor/__init__.py",
-                              "tutor/i18n.py", "tutor/locales"], capture_output=True, check=True)
-    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        tar.extractall(into, filter="data")
+                              "tutor/i18n.py", "tutor/locales"], capture_output=True)
+    if archive.returncode == 0:
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            tar.extractall(into, filter="data")
+        return f"{revision} (baseline)"
+    (into / "tutor").mkdir(parents=True)
+    for name in ("__init__.py", "i18n.py"):
+        shutil.copy(ROOT / "tutor" / name, into / "tutor" / name)
+    for strings in (ROOT / "tutor" / "locales", ROOT / "app_pages" / "strings"):
+        for path in strings.glob("*/*.json"):
+            target = into / "tutor" / "locales" / path.parent.name / path.name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            merged = json.loads(target.read_text(encoding="utf-8")) if target.exists() else {}
+            target.write_text(json.dumps(_merge(merged, json.loads(path.read_text("utf-8")))),
+                              encoding="utf-8")
+    return "one directory (baseline)"
+
+
+def _merge(into: dict, more: dict) -> dict:
+    for key, value in more.items():
+        into[key] = _merge(into.get(key, {}), value) if isinstance(value, dict) else value
     return into
 
 
@@ -81,9 +102,8 @@ def main() -> None:
     parser.add_argument("--against", default="main")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        base = baseline_tree(args.against, Path(tmp))
-        loaders = {f"{args.against} (baseline)": (base, None),
-                   "this tree": (ROOT, ROOT / "app_pages" / "strings")}
+        baseline = baseline_tree(args.against, Path(tmp))
+        loaders = {baseline: (Path(tmp), None), "this tree": (ROOT, ROOT / "app_pages" / "strings")}
         results: dict[str, list[dict]] = {name: [] for name in loaders}
         load_before = Path("/proc/loadavg").read_text().split()[:3]
         for _ in range(args.runs):
@@ -97,7 +117,7 @@ def main() -> None:
         print(row(f"{name}: first load ({runs[0]['keys']} keys)",
                   [r["first_load_ms"] for r in runs], "ms"))
         print(row(f"{name}: one t()", [r["t_us"] for r in runs], "µs"))
-    ours, theirs = results["this tree"], results[f"{args.against} (baseline)"]
+    ours, theirs = results["this tree"], results[baseline]
     for field, label in (("first_load_ms", "first load"), ("t_us", "t()")):
         ratio = (statistics.median(r[field] for r in ours)
                  / statistics.median(r[field] for r in theirs))
