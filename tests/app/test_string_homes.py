@@ -212,12 +212,15 @@ def test_core_code_wins_a_key_both_layers_name(tmp_path):
     assert string_users.home("demo.shared", string_users.key_uses(tmp_path, ["demo"])) == "core"
 
 
-def test_every_strings_file_ships_in_the_wheel():
-    """A wheel (or an install from a clean clone) carries only the data files pyproject names."""
+def test_every_strings_file_and_page_asset_ships_in_the_wheel():
+    """A wheel (or an install from a clean clone) carries only the data files pyproject names. The
+    favicon was not named before the strings moved (an installed app served none)."""
     package_data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
         "tool"]["setuptools"]["package-data"]
+    assets = sorted(p for p in (ROOT / "app_pages" / "assets").rglob("*") if p.is_file())
+    assert assets  # the favicon at least
     unshipped = []
-    for _, _, path in string_files():
+    for path in [path for _, _, path in string_files()] + assets:
         package = path.relative_to(ROOT).parts[0]
         inside = PurePosixPath(*path.relative_to(ROOT / package).parts)
         if not any(inside.match(glob) for glob in package_data.get(package, [])):
