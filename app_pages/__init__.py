@@ -1,4 +1,5 @@
-"""The app's pages: one Streamlit script per screen, listed in `PAGES`.
+"""The app's pages: one Streamlit script per screen, listed in `PAGES`, and their strings in
+`strings/<lang>/<namespace>.json`, which importing this package adds to `tutor.i18n`.
 
 Importing this package must stay cheap (no torch, sympy or grader): `streamlit_app.py` imports it
 on every cold start, before the first page can render.
@@ -10,7 +11,13 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from tutor.i18n import add_strings
+
 PAGES_DIR = Path(__file__).parent
+# The strings only pages and widgets use. Tutor never imports the pages, so the pages add their
+# strings to its loader; every page module is imported after this package, hence after this line.
+STRINGS_DIR = PAGES_DIR / "strings"
+add_strings(STRINGS_DIR)
 # The browser tab's icon, served by the app itself: a `:material/…:` page icon makes the browser
 # fetch it from Google's font CDN on every page, which fails on a machine without internet (and an
 # emoji one loads Streamlit's 2 s emoji table).

@@ -36,7 +36,7 @@ from bench_app_cold_start import _harness, percentile  # noqa: E402
 
 GOAL_S = 1.0
 BASELINE = "practice"
-# url path -> the English heading the page draws (tutor/locales/en/*.json "title").
+# url path -> the English heading the page draws (app_pages/strings/en/*.json "title").
 PAGES = {"practice": "Practice", "class": "Class", "analytics": "Question analytics",
          "dashboard": "Dashboard", "questions": "All questions"}
 SETTLE_MS = 500

@@ -1,8 +1,8 @@
 """What an export or import could not carry over, as values the app translates.
 
 Each `Note` has a `code` and its `params`; `str(note)` is the English sentence for the command
-line, and the app shows `author.moodle.<code>` from `tutor/locales/{en,zh}/author.json` with the
-same params (a test checks that every code has both).
+line, and the app shows `author.moodle.<code>` from `app_pages/strings/{en,zh}/author.json` with
+the same params (a test checks that every code has both).
 """
 
 from __future__ import annotations

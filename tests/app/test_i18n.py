@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from app_pages import STRINGS_DIR
 from tutor import i18n
 from tutor.i18n import (
     LANGUAGES,
@@ -18,15 +19,21 @@ from tutor.i18n import (
     t,
 )
 
+DIRECTORIES = (LOCALES_DIR, STRINGS_DIR)  # tutor's strings, the pages' (importing app_pages adds them)
+
 
 def all_keys(lang: str) -> set[str]:
     return {key for ns in namespaces() for key in catalog(lang, ns)}
 
 
-@pytest.mark.parametrize("namespace", namespaces())
-def test_every_namespace_exists_in_both_languages(namespace):
-    for lang in LANGUAGES:
-        assert (LOCALES_DIR / lang / f"{namespace}.json").is_file(), f"{lang}/{namespace}.json"
+def test_the_page_strings_are_read():
+    assert i18n.string_directories() == DIRECTORIES
+
+
+@pytest.mark.parametrize("directory", DIRECTORIES, ids=lambda d: d.parent.name)
+def test_every_namespace_exists_in_both_languages(directory):
+    files = {lang: sorted(p.name for p in (directory / lang).glob("*.json")) for lang in LANGUAGES}
+    assert files["zh"] == files["en"], directory
 
 
 def test_every_key_exists_in_both_languages():
@@ -177,14 +184,46 @@ def test_nested_and_dotted_keys_spell_the_same_key(tmp_path, monkeypatch):
         (tmp_path / lang).mkdir()
         data = {"a": {"b": "nested {x}"}, "c.d": "dotted"}
         (tmp_path / lang / "demo.json").write_text(json.dumps(data), encoding="utf-8")
-    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
-    catalog.cache_clear()
-    try:
-        assert t("demo.a.b", "en", x=1) == "nested 1"
-        assert t("demo.c.d", "zh") == "dotted"
-    finally:
-        catalog.cache_clear()
+    monkeypatch.setattr(i18n, "_strings", i18n._Strings((tmp_path,)))
+    assert t("demo.a.b", "en", x=1) == "nested 1"
+    assert t("demo.c.d", "zh") == "dotted"
 
+
+
+def write_strings(directory, namespace: str, data: dict) -> None:
+    for lang in LANGUAGES:
+        (directory / lang).mkdir(parents=True, exist_ok=True)
+        (directory / lang / f"{namespace}.json").write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_a_namespace_is_read_from_every_directory(tmp_path, monkeypatch):
+    write_strings(tmp_path / "core", "demo", {"told": "from the core"})
+    write_strings(tmp_path / "pages", "demo", {"shown": "from a page"})
+    monkeypatch.setattr(i18n, "_strings", i18n._Strings((tmp_path / "core",)))
+    assert i18n.has("demo.told", "en") and not i18n.has("demo.shown", "en")
+    i18n.add_strings(tmp_path / "pages")
+    i18n.add_strings(tmp_path / "pages")  # twice: no second copy, so no "defined twice"
+    # The catalog cached before the pages' directory was added is not served after it.
+    assert t("demo.shown", "en") == "from a page" and t("demo.told", "zh") == "from the core"
+    assert i18n.string_directories() == (tmp_path / "core", tmp_path / "pages")
+
+
+def test_a_key_defined_in_two_directories_names_both_files(tmp_path, monkeypatch):
+    write_strings(tmp_path / "core", "demo", {"group": {"key": "old text"}})
+    write_strings(tmp_path / "pages", "demo", {"group": {"key": "new text"}})
+    monkeypatch.setattr(i18n, "_strings", i18n._Strings((tmp_path / "core", tmp_path / "pages")))
+    with pytest.raises(i18n.DuplicateString) as twice:
+        t("demo.group.key", "en")
+    message = str(twice.value)
+    assert "demo.group.key" in message
+    assert str(tmp_path / "core" / "en" / "demo.json") in message
+    assert str(tmp_path / "pages" / "en" / "demo.json") in message
+
+
+def test_importing_the_pages_adds_their_strings_once():
+    import app_pages  # already imported: the package adds its directory when first imported
+
+    assert i18n.string_directories().count(app_pages.STRINGS_DIR) == 1
 
 @pytest.mark.parametrize(
     ("text", "fields"),
@@ -198,21 +237,3 @@ def test_placeholders(text, fields):
 def test_any_language_value_normalizes_to_a_known_language(value):
     assert i18n.normalize_language(value) in LANGUAGES
 
-
-ROOT = LOCALES_DIR.parents[1]
-KEY_LITERAL = re.compile(r"""\b(?:tr|t)\(\s*["']([a-z_]+(?:\.[A-Za-z0-9_]+)+)["']""")
-
-
-def literal_keys() -> list[tuple[str, str]]:
-    """(file, key) for every plain string key passed to tr()/t() in the app's code."""
-    files = [ROOT / "streamlit_app.py", *sorted((ROOT / "app_pages").rglob("*.py")),
-             *sorted((ROOT / "tutor").glob("*.py"))]
-    return [(path.relative_to(ROOT).as_posix(), key)
-            for path in files for key in KEY_LITERAL.findall(path.read_text(encoding="utf-8"))]
-
-
-def test_every_key_the_code_uses_exists():
-    found = literal_keys()
-    assert len(found) > 50  # the scan itself works
-    missing = [(path, key) for path, key in found if not i18n.has(key, "en")]
-    assert missing == []

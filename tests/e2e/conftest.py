@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+import app_pages  # noqa: F401 - adds the pages' strings to tutor.i18n: tests read what pages show
 from tests.e2e.learner_steps import clear_drafts, new_profile
 from tests.e2e.server import (
     CHROMIUM,
