@@ -388,6 +388,27 @@ MESSAGES: dict[str, dict[str, str]] = {
                                  "defined for the same values.",
                            "zh": "例如，取 {point} 时：{before}无定义（不是实数），而这一行等于 "
                                  "{answer}；两者的定义域不同。"},
+    # A right answer (or a verified step) whose real domain differs from the other side's: the
+    # two are compared where both are real (grader/README.md, the one real-domain rule).
+    "domain_note_answer": {"en": "Equal where both are defined; at {point} your answer is "
+                                 "undefined (not a real number) while the expected answer is "
+                                 "{expected}.",
+                           "zh": "两者在都有定义处相等；取 {point} 时你的答案无定义（不是实数），"
+                                 "而标准答案等于 {expected}。"},
+    "domain_note_expected": {"en": "Equal where both are defined; at {point} the expected answer "
+                                   "is undefined (not a real number) while your answer is "
+                                   "{answer}.",
+                             "zh": "两者在都有定义处相等；取 {point} 时标准答案无定义（不是实数），"
+                                   "而你的答案等于 {answer}。"},
+    "domain_note_step_line": {"en": "Equal where both are defined; at {point} this line is "
+                                    "undefined (not a real number) while {before} is {expected}.",
+                              "zh": "两者在都有定义处相等；取 {point} 时这一行无定义（不是实数），"
+                                    "而{before}等于 {expected}。"},
+    "domain_note_step_before": {"en": "Equal where both are defined; at {point} {before} is "
+                                      "undefined (not a real number) while this line is "
+                                      "{answer}.",
+                                "zh": "两者在都有定义处相等；取 {point} 时{before}无定义（不是实数），"
+                                      "而这一行等于 {answer}。"},
     "value_not_real": {"en": "a value that is not a real number", "zh": "非实数值"},
     "value_undefined": {"en": "an undefined value (outside its real domain, a division by zero "
                               "or an overflow)",

@@ -36,6 +36,7 @@ from ..reading.parser import parse_with_notes
 from ..result import Counterexample, Result, Step, StepStatus
 from ..values.counterexample import format_value
 from ..values.decide import canonical_shape, sampling_env, uses_matrices
+from ..values.domain_note import domain_difference_point
 from ..values.domains import NO_DOMAINS, Domains, shared_restricted
 from ..values.evaluate import evaluate
 from ..values.indexed import Indexing
@@ -53,6 +54,7 @@ from .feedback import (
     caret_text,
     compared,
     counterexample_text,
+    domain_note,
     misconfigured,
     reason,
     result,
@@ -200,8 +202,10 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
         text_ = message("step_cannot_decide_because", lang, line=number,
                         reason=reason(inner, lang))
         return _step(number, "cannot_decide", interpreted, text_), node, None
-    if verdict.status == "equal":
-        return _step(number, "verified", interpreted, ""), node, None
+    if verdict.status == "equal":  # equal where both are real: the note says where one is not
+        note = domain_note(domain_difference_point(node, previous, verdict, lang,
+                                                   indexing.integers), lang, before)
+        return _step(number, "verified", interpreted, note or ""), node, None
     undefined = undefined_everywhere(node, verdict.env)  # 1/0: no value to follow from
     if undefined is not None:
         why = message("step_unreadable", lang, line=number, reason=reason(undefined, lang))
@@ -277,8 +281,9 @@ def approximately(node: Node, previous: Node, tol: Approximation, lang: str = "e
                   domains: Domains = NO_DOMAINS) -> tuple[str, tuple[str, str, str] | None]:
     """("equal" | "different" | "undecided", (point, this value, the value before) where they
     differ): the two sampled at the same points (inside the declared `domains`), compared
-    within `tol`; a point where only one of them is real counts, either way round (the one
-    real-domain rule, grader/README.md)."""
+    within `tol` where both are real, and equal when both are real at half the points or more
+    (the one real-domain rule, grader/README.md); when they share fewer, a point where only one
+    of them is real is the difference shown."""
     matrix_mode = uses_matrices(node, previous)
     env = shared_restricted(sampling_env(matrix_mode), domains, ("sampling", matrix_mode, False))
     a, b = evaluate(node, env), evaluate(previous, env)
@@ -290,9 +295,11 @@ def approximately(node: Node, previous: Node, tol: Approximation, lang: str = "e
         a_ok = (np.isfinite(a) & (np.abs(a.imag) <= 1e-9 * (1 + np.abs(a.real)))).all(axis=1)
         b_ok = (np.isfinite(b) & (np.abs(b.imag) <= 1e-9 * (1 + np.abs(b.real)))).all(axis=1)
         close = (np.abs(a - b) <= tol.atol + tol.rtol * np.abs(b) + 1e-12 * np.abs(b)).all(axis=1)
-    bad = b_ok & ~(a_ok & close)
-    if b_ok.any():  # where the line before is real somewhere, this line real where it is not
-        bad |= a_ok & ~b_ok
+    valid = a_ok & b_ok
+    enough = valid.sum() * 2 >= k
+    bad = valid & ~close
+    if not bad.any() and not enough and b_ok.any():
+        bad = a_ok != b_ok  # real on different sets that share too little to compare
     if bad.any():
         j = int(np.argmax(bad))
         if a.shape[1] != 1:  # vectors and matrices: the step's feedback says no more
@@ -301,8 +308,7 @@ def approximately(node: Node, previous: Node, tol: Approximation, lang: str = "e
         here = format_value(a[j, 0]) if a_ok[j] else undefined
         there = format_value(b[j, 0]) if b_ok[j] else undefined
         return "different", (_point(node, previous, env, j), here, there)
-    valid = a_ok & b_ok
-    return ("equal" if valid.sum() * 2 >= k else "undecided"), None
+    return ("equal" if enough else "undecided"), None
 
 
 def _point(node: Node, previous: Node, env, j: int) -> str:

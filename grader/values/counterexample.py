@@ -135,17 +135,17 @@ def find_counterexample(answer: Node, expected: Node, random_env: Env,
             nice = None
     if nice is not None:
         env, j, a, e = nice
-        return _describe(env, j, names, functions, matrices, a, e, lang)
+        return describe(env, j, names, functions, matrices, a, e, lang)
     if random_sample is None:
         return None
     a, e = evaluate(answer, random_env), evaluate(expected, random_env)
-    example = _describe(random_env, random_sample, names, [], matrices, a, e, lang, exact=False)
+    example = describe(random_env, random_sample, names, [], matrices, a, e, lang, exact=False)
     if shown is not None:
         example = Counterexample(example.point, *shown)
     return example
 
 
-def _describe(env: Env, j: int, names: list[str], functions: list[str], matrices: list[str],
+def describe(env: Env, j: int, names: list[str], functions: list[str], matrices: list[str],
               a: np.ndarray, e: np.ndarray, lang: str, exact: bool = True) -> Counterexample:
     parts = [f"{n} = {format_value(env.symbols[n][j])}" for n in names if n in env.symbols]
     for f in functions:

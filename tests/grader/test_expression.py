@@ -34,17 +34,19 @@ JF = {"matrices": ["J_F", "g"]}
         ("(I + J_F)^T g", "g + J_F^T g", JF, True),
         ("(x+1)^2", "x^2 + 2x + 1", {}, True),
         ("x^2+2x", "x^2 + 2x + 1", {}, False),
-        ("2 log(x)", "log(x^2)", {}, False),  # undefined at x < 0, where log(x^2) is defined
-        # real at x < 0 where 2 log(x) is not: a difference in real domain (issue 29's one
-        # rule, both directions); with x declared positive they are equal
-        ("log(x^2)", "2 log(x)", {}, False),
+        # equal where both are real (x > 0), and real together on enough of the line: right,
+        # with a note, either way round (issue 29's one real-domain rule)
+        ("2 log(x)", "log(x^2)", {}, True),
+        ("log(x^2)", "2 log(x)", {}, True),
         ("log(x^2)", "2 log(x)", {"symbols": ["x"], "positive": ["x"]}, True),
         ("sqrt(x^2)", "|x|", {}, True),
         ("sqrt(x^2)", "x", {}, False),
-        # ln x is not real for x < 0, where x^2 is: a branch slip (issue 10, corpus
-        # branch-slip/009-010), although exp(2 ln x) = x^2 in the complex numbers.
-        ("exp(2 ln x)", "x^2", {}, False),
-        ("(1+a)^n", "abs(1+a)^n", {}, False),
+        # ln x is not real for x < 0, where x^2 is: equal where both are real (x > 0), right
+        # with a note (issue 29; corpus branch-slip/009-010)
+        ("exp(2 ln x)", "x^2", {}, True),
+        # a real power of a negative base is not real: equal where 1 + a > 0
+        ("(1+a)^n", "abs(1+a)^n", {}, True),
+        ("(1+a)^2", "abs(1+a)^2 + 1", {}, False),  # both real everywhere, and they differ
         ("e^(x+1)", "e e^x", {}, True),
         ("sigmoid(x)", "1/(1+exp(-x))", {}, True),
         ("sech(x)^2", "1 - tanh(x)^2", {}, True),
