@@ -98,6 +98,12 @@ def _infinities(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleV
     and powers, exponentials and products of numbers with infinities are their limits
     (extended.py: `2^{-\\infty}` is 0, `(1/2)^{-\\infty}` is `\\infty`)."""
     a, e = extended_value(answer), extended_value(expected)
+    if a is None and e is not None and math.isinf(e):
+        # no value (nor limit) where the expected answer is infinite: (-\infty)^{1/3} has no
+        # real value, as (-8)^{1/3} has none (a real power of a negative base; cbrt(-\infty) is
+        # -\infty). Any sample shows it: a formula of numbers is undefined at every one.
+        return replace(verdict, status="different", path="exact",
+                       sample=0 if verdict.env is not None else None)
     if a is None or e is None or not (math.isinf(a) or math.isinf(e)):
         return verdict
     if a == e:  # inf == inf, inf != -inf, inf != 5
