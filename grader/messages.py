@@ -244,6 +244,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "note_function_power": {"en": "A power written on a function's name applies to its value: "
                                   "sin^2 x reads as (sin x)^2.",
                             "zh": "写在函数名上的幂作用于函数值：sin^2 x 读作 (sin x)^2。"},
+    "note_function_argument_division": {
+        "en": "A function's argument written without brackets stops at a division: ln x/y reads "
+              "as (ln x)/y. For the function of the quotient, write ln(x/y).",
+        "zh": "不加括号的函数参数到除号为止：ln x/y 读作 (ln x)/y。若要对商取函数，请写 ln(x/y)。"},
     "note_inverse_function": {"en": "A -1 written on a function's name means the inverse "
                                     "function: sin^-1 x reads as arcsin x, not 1/sin x.",
                               "zh": "写在函数名上的 -1 表示反函数：sin^-1 x 读作 arcsin x，而不是 "

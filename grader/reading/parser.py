@@ -752,6 +752,8 @@ class Parser:
         factors = [self.parse_power()]
         while self.continues_argument():
             factors.append(self.parse_power())
+        if self.at("op", "/"):  # ln x/y is (ln x)/y; KAS reads ln(x/y): say how it was read
+            self.notes.add("note_function_argument_division")
         return factors[0] if len(factors) == 1 else self.make(Mul(tuple(factors)))
 
     def continues_argument(self) -> bool:

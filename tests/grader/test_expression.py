@@ -170,6 +170,21 @@ def test_symbolic_fallback_decides_where_sampling_cannot(grade):
     assert r.correct, r.feedback
 
 
+@pytest.mark.parametrize(("lang", "note"), [("en", "ln x/y reads as (ln x)/y"),
+                                            ("zh", "ln x/y 读作 (ln x)/y")])
+@pytest.mark.parametrize("answer", ["ln x/y", "sin x/y", "\\ln x / y"])
+def test_a_wrong_function_argument_before_a_division_says_how_it_was_read(grade, lang, note,
+                                                                          answer):
+    """KAS reads ln x/y as ln(x/y) (kas/105, 117); here, as on the Notation table, the argument
+    stops at the division: wrong for the quotient's function at x = y = 2 (ln 2/2 != ln 1 = 0),
+    with the reading said; right for (ln x)/y, without the note."""
+    function = "sin" if "sin" in answer else "ln"
+    wrong = grade(kind="expression", expected=f"{function}(x/y)", answer=answer, lang=lang)
+    assert not wrong.correct and note in wrong.feedback
+    right = grade(kind="expression", expected=f"{function}(x)/y", answer=answer, lang=lang)
+    assert right.correct and note not in right.feedback
+
+
 @pytest.mark.parametrize(("lang", "note"), [("en", "reads as (1/2)·x"), ("zh", "读作 (1/2)·x")])
 def test_a_wrong_product_after_a_division_says_how_it_was_read(grade, lang, note):
     wrong = grade(kind="expression", expected="1/(2x)", answer="1/2x", lang=lang)
