@@ -93,11 +93,14 @@ def nice_env(names: tuple[str, ...], functions: tuple[str, ...], matrices: tuple
 
 def nice_difference(answer: Node, expected: Node, column_vectors: bool = False,
                     certify: Callable[[Env, int], bool] | None = None,
-                    domains_of: Env | None = None) -> tuple | None:
+                    domains_of: Env | None = None, values_only: bool = False) -> tuple | None:
     """The first nice point where the two formulas differ in floats (and, given `certify`, where
     that difference is certified), as (environment, index, answer values, expected values);
     None if there is none. The names keep the declared domains of `domains_of` (the
-    environment the verdict was sampled in)."""
+    environment the verdict was sampled in). With `values_only` (the verdict rests on values
+    that differ where both are real) a point where only one side is real is not shown, even where
+    the nice points share too little: `sqrt(x - 1000)` is wrong for `sqrt(x) - sqrt(1000)`
+    because of its values above 1000, not because it is undefined at x = 2."""
     fa, fe = facts(answer), facts(expected)
     if fa.multi_arg or fe.multi_arg:
         return None
@@ -111,7 +114,9 @@ def nice_difference(answer: Node, expected: Node, column_vectors: bool = False,
     verdict = compare_values(a, e, flatten_vectors=not (fa.matrices | fe.matrices))
     if verdict.status != "different":
         return None
-    for j in verdict.points.differing()[:MAX_CERTIFIED_TRIES]:
+    points = verdict.points
+    candidates = np.flatnonzero(points.clear).tolist() if values_only else points.differing()
+    for j in candidates[:MAX_CERTIFIED_TRIES]:
         if certify is None or certify(env, j):
             return env, j, a, e
     return None

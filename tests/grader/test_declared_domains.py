@@ -247,6 +247,26 @@ def test_formulas_real_together_on_too_little_are_different(answer, expected, de
     assert "your answer is undefined" in result.feedback
 
 
+@pytest.mark.parametrize(("answer", "expected", "answer_value", "expected_value"), [
+    ("\\sqrt{x - 1000}", "\\sqrt{x} - \\sqrt{1000}",
+     lambda x: math.sqrt(x - 1000), lambda x: math.sqrt(x) - math.sqrt(1000)),
+    ("\\ln(x - 500)", "\\ln x - \\ln 500",
+     lambda x: math.log(x - 500), lambda x: math.log(x) - math.log(500)),
+])
+def test_a_value_difference_is_shown_where_both_are_real(answer, expected, answer_value,
+                                                         expected_value):
+    """Wrong because the values differ above 1000 (500), not because the answer is undefined at
+    the hand-checkable x = 2, which the shown point was before (a sentence about domains for a
+    difference in values)."""
+    result = expression(answer, expected, symbols=["x"])
+    assert result.verdict == "wrong" and "undefined" not in result.feedback
+    x = float(point_of(result.counterexample.point)["x"])
+    assert float(result.counterexample.answer.lstrip("≈ ")) == pytest.approx(answer_value(x),
+                                                                            rel=1e-5)
+    assert float(result.counterexample.expected.lstrip("≈ ")) == pytest.approx(
+        expected_value(x), rel=1e-5)
+
+
 def test_a_shared_domain_the_first_samples_barely_meet_is_found():
     """1 + 0·ln(x - 1000) is 1 wherever it is real (x > 1000), an interval: right, and the note
     names a point below 1000 where ln(x - 1000) has no real value."""
