@@ -13,7 +13,7 @@ gets. Names with a declared domain are sampled only inside it (domains.py).
   (|a-b| <= 1e-7 max(|a|,|b|) + 1e-10)                                   -> equal
 - too few valid points, and at some point exactly one of the two is real: the two are real on
   different sets that share too little to compare (`sqrt(-x^2-1)` for 1)  -> different, unless
-  the caller finds more of the shared domain (kinds/expression.py: `common_domain_env`) or
+  the caller finds more of the shared domain (`common_domain_env`, from kinds/expression.py) or
   confirm.py finds the undefined points removable
 - otherwise (few valid points, or differences near rounding level)      -> undecided
 Shapes are compared first; vectors written as rows or columns count as the same shape.
@@ -106,11 +106,10 @@ class PointMasks:
         (values/domain_note.py)."""
         return bool(np.count_nonzero(self.undefined))
 
-    def too_little_shared(self, valid: np.ndarray | None = None) -> bool:
+    def too_little_shared(self) -> bool:
         """Real on different sets that share too few points to compare: fewer valid points than
         `enough_valid` asks for, and a point where exactly one of the two is real."""
-        valid = self.valid if valid is None else valid
-        return not enough_valid(int(np.count_nonzero(valid)), len(valid)) and \
+        return not enough_valid(int(np.count_nonzero(self.valid)), len(self.valid)) and \
             self.domains_differ
 
     def decide(self, dropped: np.ndarray | None = None) -> str:
