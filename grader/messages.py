@@ -370,8 +370,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "counterexample_step": {"en": "For example, with {point}: this line gives {answer}, {before} "
                                   "gives {expected}.",
                             "zh": "例如，取 {point} 时：这一行等于 {answer}，{before}等于 {expected}。"},
-    # One side undefined where the other is a real number: a difference in real domain, either
-    # way round (grader/README.md, "Declared domains and the one real-domain rule").
+    # One side undefined where the other is a real number, when the two are real together on too
+    # little to compare (grader/README.md, "Declared domains and the one real-domain rule").
     "domain_answer": {"en": "For example, with {point}: your answer is undefined (not a real "
                             "number) while the expected answer gives {expected}; the two are "
                             "not defined for the same values.",

@@ -44,8 +44,9 @@ BEYOND_DOUBLE = 2  # near points where a rounding-level agreement is checked in 
 LONG_DECIMAL = 10  # a decimal key with this many significant figures is compared at its precision
 ORDINARY = (1e-4, 1e4)  # constants of these magnitudes need no check beyond double precision
 EXPONENT_AMPLIFIES = 30
-# Certified differences (precise.difference_at): values that differ, or a difference in real
-# domain either way round that is not removable.
+# Certified differences (precise.difference_at): values that differ, or (where the two share too
+# little to compare, decide.PointMasks.differing) a point where only one side is real that is
+# not removable.
 DIFFERENCES = ("different", "answer_undefined", "expected_undefined")
 
 
