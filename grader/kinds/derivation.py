@@ -36,7 +36,7 @@ from ..reading.parser import parse_with_notes
 from ..result import Counterexample, Result, Step, StepStatus
 from ..values.counterexample import format_value
 from ..values.decide import canonical_shape, sampling_env, uses_matrices
-from ..values.domain_note import domain_difference_point
+from ..values.domain_note import domain_difference_point, one_sided_point
 from ..values.domains import NO_DOMAINS, Domains, shared_restricted
 from ..values.evaluate import evaluate
 from ..values.indexed import Indexing
@@ -156,7 +156,7 @@ def _reaches(last: Node, target: Node, symbolic: SymbolicCheck | None,
     if _same(last, target, symbolic, indexing) == "equal":
         return True
     return used is not None and \
-        approximately(last, target, used, domains=indexing.domains)[0] == "equal"
+        approximately(last, target, used, domains=indexing.domains).status == "equal"
 
 
 def _same(a: Node, b: Node, symbolic: SymbolicCheck | None, indexing: Indexing) -> str:
@@ -253,20 +253,21 @@ def _check_approximation(number: int, node: Node, previous: Node, tol: Approxima
                          interpreted: str, lang: str, before: str = "",
                          domains: Domains = NO_DOMAINS) -> Step:
     try:
-        status, values = approximately(node, previous, tol, lang, domains)
+        compared_ = approximately(node, previous, tol, lang, domains)
     except EvalError as err:
         text = message("step_cannot_decide_because", lang, line=number,
                        reason=reason(err, lang))
         return _step(number, "cannot_decide", interpreted, text)
-    if status == "equal":
-        return _step(number, "verified", interpreted, "")
-    if status == "undecided":
+    if compared_.status == "equal":  # the note of a domain that differs, as for exact steps
+        return _step(number, "verified", interpreted,
+                     domain_note(compared_.note, lang, before) or "")
+    if compared_.status == "undecided":
         return _step(number, "cannot_decide", interpreted,
                      message("step_cannot_decide", lang, line=number))
     why = message("step_not_approximately", lang, line=number, before=before,
                   tolerance=tol.describe(lang))
-    if values is not None:
-        point, here, value_before = values
+    if compared_.values is not None:
+        point, here, value_before = compared_.values
         if point:  # with the side that is undefined named, when one is (feedback.py)
             text_ = counterexample_text(Counterexample(point, here, value_before), lang,
                                         "counterexample_step", before)
@@ -277,18 +278,28 @@ def _check_approximation(number: int, node: Node, previous: Node, tol: Approxima
     return _step(number, "does_not_follow", interpreted, why)
 
 
+@dataclass(frozen=True, slots=True)
+class Approximate:
+    """How a line compares with the one before within a tolerance: "equal", "different" or
+    "undecided"; where they differ, (point, this value, the value before); an equal line's
+    point where only one of the two is real (values/domain_note.py), for its note."""
+
+    status: str
+    values: tuple[str, str, str] | None = None
+    note: Counterexample | None = None
+
+
 def approximately(node: Node, previous: Node, tol: Approximation, lang: str = "en",
-                  domains: Domains = NO_DOMAINS) -> tuple[str, tuple[str, str, str] | None]:
-    """("equal" | "different" | "undecided", (point, this value, the value before) where they
-    differ): the two sampled at the same points (inside the declared `domains`), compared
-    within `tol` where both are real, and equal when both are real at half the points or more
-    (the one real-domain rule, grader/README.md); when they share fewer, a point where only one
-    of them is real is the difference shown."""
+                  domains: Domains = NO_DOMAINS) -> Approximate:
+    """The two sampled at the same points (inside the declared `domains`), compared within `tol`
+    where both are real, and equal when both are real at half the points or more (the one
+    real-domain rule, grader/README.md; a point where only one is real is noted); when they
+    share fewer, a point where only one of them is real is the difference shown."""
     matrix_mode = uses_matrices(node, previous)
     env = shared_restricted(sampling_env(matrix_mode), domains, ("sampling", matrix_mode, False))
     a, b = evaluate(node, env), evaluate(previous, env)
     if canonical_shape(a, not matrix_mode) != canonical_shape(b, not matrix_mode):
-        return "different", None
+        return Approximate("different")
     k = a.shape[0]
     a, b = a.reshape(k, -1), b.reshape(k, -1)
     with np.errstate(all="ignore"):
@@ -303,12 +314,17 @@ def approximately(node: Node, previous: Node, tol: Approximation, lang: str = "e
     if bad.any():
         j = int(np.argmax(bad))
         if a.shape[1] != 1:  # vectors and matrices: the step's feedback says no more
-            return "different", None
+            return Approximate("different")
         undefined = message("value_undefined", lang)
         here = format_value(a[j, 0]) if a_ok[j] else undefined
         there = format_value(b[j, 0]) if b_ok[j] else undefined
-        return "different", (_point(node, previous, env, j), here, there)
-    return ("equal" if enough else "undecided"), None
+        return Approximate("different", (_point(node, previous, env, j), here, there))
+    if not enough:
+        return Approximate("undecided")
+    one_sided = a_ok != b_ok
+    note = one_sided_point(node, previous, env, one_sided, lang, domains.integers) \
+        if a.shape[1] == 1 and one_sided.any() else None
+    return Approximate("equal", note=note)
 
 
 def _point(node: Node, previous: Node, env, j: int) -> str:

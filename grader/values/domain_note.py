@@ -19,7 +19,7 @@ from ..reading.nodes import Node, facts
 from ..result import Counterexample
 from .counterexample import describe, nice_env
 from .decide import SampleVerdict, real_and_finite
-from .evaluate import evaluate
+from .evaluate import Env, evaluate
 from .precise import NotPrecise, difference_at
 
 MAX_TRIES = 4  # points of each kind (nice, sampled) checked in multi-precision
@@ -39,23 +39,29 @@ def domain_difference_point(answer: Node, expected: Node, verdict: SampleVerdict
     points, env = verdict.points, verdict.env
     if points is None or env is None or not points.domains_differ:
         return None
+    return one_sided_point(answer, expected, env, points.undefined, lang, integers)
+
+
+def one_sided_point(answer: Node, expected: Node, env: Env, one_sided: np.ndarray, lang: str,
+                    integers: frozenset[str] = frozenset()) -> Counterexample | None:
+    """A certified point where exactly one of the two formulas is real: a hand-checkable one
+    when one shows it, else one of the points of `env` marked `one_sided`."""
     fa, fe = facts(answer), facts(expected)
     if fa.matrices or fe.matrices or fa.multi_arg or fe.multi_arg:
         return None
     names = sorted(fa.symbols | fe.symbols)
     functions = sorted(fa.functions | fe.functions)
     try:
-        nice = None if integers & set(names) else nice_env(tuple(names), tuple(functions), (), False,
-                        frozenset(env.positive & set(names)),
-                        frozenset(env.nonnegative & set(names)))
-        if nice is not None:
+        if not integers & set(names):
+            nice = nice_env(tuple(names), tuple(functions), (), False,
+                            frozenset(env.positive & set(names)),
+                            frozenset(env.nonnegative & set(names)))
             a, e = evaluate(answer, nice), evaluate(expected, nice)
-            one_side = real_and_finite(a) != real_and_finite(e)
-            for j in np.flatnonzero(one_side)[:MAX_TRIES].tolist():
-                if difference_at(answer, expected, nice, j) in ONE_SIDE:
-                    return describe(nice, j, names, functions, [], a, e, lang)
+            for j in np.flatnonzero(real_and_finite(a) != real_and_finite(e))[:MAX_TRIES]:
+                if difference_at(answer, expected, nice, int(j)) in ONE_SIDE:
+                    return describe(nice, int(j), names, functions, [], a, e, lang)
         a, e = evaluate(answer, env), evaluate(expected, env)
-        for j in np.flatnonzero(points.undefined)[:MAX_TRIES].tolist():
+        for j in np.flatnonzero(one_sided)[:MAX_TRIES].tolist():
             if difference_at(answer, expected, env, j) in ONE_SIDE:
                 return describe(env, j, names, [], [], a, e, lang, exact=False)
     except (NotPrecise, GraderError, FloatingPointError, ValueError):

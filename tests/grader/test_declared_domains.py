@@ -284,8 +284,13 @@ def test_an_approximate_step_follows_the_same_rule():
         return grade_request({"kind": "derivation", "answer": ["\\sqrt{x}\\sqrt{x}", last],
                               "rtol": 1e-6, **decls})
 
-    assert approx("\\approx x").steps[1].status == "verified"
-    assert approx("\\approx x", symbols=["x"], positive=["x"]).steps[1].status == "verified"
+    undeclared = approx("\\approx x").steps[1]
+    assert undeclared.status == "verified"
+    assert undeclared.feedback.startswith("Equal where both are defined; at x = -1 line 1 is "
+                                          "undefined")
+    assert undefined(math.sqrt, -1)
+    declared = approx("\\approx x", symbols=["x"], positive=["x"]).steps[1]
+    assert declared.status == "verified" and declared.feedback == ""
     assert approx("\\approx -x").steps[1].status == "does_not_follow"
     nowhere = approx("\\approx \\sqrt{-x^2-1}")
     assert nowhere.steps[1].status == "does_not_follow"
