@@ -359,3 +359,24 @@ def test_the_symbolic_check_takes_the_declared_domains_as_assumptions():
     assert symbolic_equal(tree("sqrt(x^2)"), tree("x")) is None
     assert symbolic_equal(tree("sqrt(x^2)"), tree("x"), Domains(positive=frozenset("x")))
     assert symbolic_equal(tree("sin(pi*n)"), tree("0"), Domains(integers=frozenset("n")))
+
+
+# --- the rule is symmetric: every pair, both ways round ---------------------------------------
+
+FORMULAS = ["x", "-x", "|x|", "\\sqrt{x}\\sqrt{x}", "\\sqrt{-x}\\sqrt{-x}", "\\sqrt{x^2}",
+            "e^{\\ln x}", "(x^3)^{1/3}", "\\sqrt[3]{x^3}", "\\ln(x^2)/2", "\\ln x", "\\ln|x|"]
+
+
+@pytest.mark.parametrize("a", FORMULAS)
+def test_an_answer_and_its_key_swapped_get_one_verdict(a):
+    """Equal where both are real is a symmetric relation: for every pair of these formulas the
+    expression verdict and the derivation step are the same whichever side is the key, and a
+    step and its reverse agree (before the lead's decision on issue 29 this held too, with the
+    opposite verdict for the pairs whose domains differ; before issue 29 it did not)."""
+    for b in FORMULAS:
+        forward = expression(a, b, symbols=["x"]).verdict
+        assert forward == expression(b, a, symbols=["x"]).verdict, (a, b)
+        assert forward in ("correct", "wrong"), (a, b, forward)
+        steps = {step(a, b, symbols=["x"]).steps[0].status,
+                 step(b, a, symbols=["x"]).steps[0].status}
+        assert steps == {"verified" if forward == "correct" else "does_not_follow"}, (a, b)
