@@ -245,6 +245,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "note_function_power": {"en": "A power written on a function's name applies to its value: "
                                   "sin^2 x reads as (sin x)^2.",
                             "zh": "写在函数名上的幂作用于函数值：sin^2 x 读作 (sin x)^2。"},
+    "note_function_argument_division": {
+        "en": "A function's argument written without brackets stops at a division: ln x/y reads "
+              "as (ln x)/y. For the function of the quotient, write ln(x/y).",
+        "zh": "不加括号的函数参数到除号为止：ln x/y 读作 (ln x)/y。若要对商取函数，请写 ln(x/y)。"},
     "note_inverse_function": {"en": "A -1 written on a function's name means the inverse "
                                     "function: sin^-1 x reads as arcsin x, not 1/sin x.",
                               "zh": "写在函数名上的 -1 表示反函数：sin^-1 x 读作 arcsin x，而不是 "
@@ -367,8 +371,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "counterexample_step": {"en": "For example, with {point}: this line gives {answer}, {before} "
                                   "gives {expected}.",
                             "zh": "例如，取 {point} 时：这一行等于 {answer}，{before}等于 {expected}。"},
-    # One side undefined where the other is a real number: a difference in real domain, either
-    # way round (grader/README.md, "Declared domains and the one real-domain rule").
+    # One side undefined where the other is a real number, when the two are real together on too
+    # little to compare (grader/README.md, "Declared domains and the one real-domain rule").
     "domain_answer": {"en": "For example, with {point}: your answer is undefined (not a real "
                             "number) while the expected answer gives {expected}; the two are "
                             "not defined for the same values.",
@@ -389,6 +393,27 @@ MESSAGES: dict[str, dict[str, str]] = {
                                  "defined for the same values.",
                            "zh": "例如，取 {point} 时：{before}无定义（不是实数），而这一行等于 "
                                  "{answer}；两者的定义域不同。"},
+    # A right answer (or a verified step) whose real domain differs from the other side's: the
+    # two are compared where both are real (grader/README.md, the one real-domain rule).
+    "domain_note_answer": {"en": "Equal where both are defined; at {point} your answer is "
+                                 "undefined (not a real number) while the expected answer is "
+                                 "{expected}.",
+                           "zh": "两者在都有定义处相等；取 {point} 时你的答案无定义（不是实数），"
+                                 "而标准答案等于 {expected}。"},
+    "domain_note_expected": {"en": "Equal where both are defined; at {point} the expected answer "
+                                   "is undefined (not a real number) while your answer is "
+                                   "{answer}.",
+                             "zh": "两者在都有定义处相等；取 {point} 时标准答案无定义（不是实数），"
+                                   "而你的答案等于 {answer}。"},
+    "domain_note_step_line": {"en": "Equal where both are defined; at {point} this line is "
+                                    "undefined (not a real number) while {before} is {expected}.",
+                              "zh": "两者在都有定义处相等；取 {point} 时这一行无定义（不是实数），"
+                                    "而{before}等于 {expected}。"},
+    "domain_note_step_before": {"en": "Equal where both are defined; at {point} {before} is "
+                                      "undefined (not a real number) while this line is "
+                                      "{answer}.",
+                                "zh": "两者在都有定义处相等；取 {point} 时{before}无定义（不是实数），"
+                                      "而这一行等于 {answer}。"},
     "value_not_real": {"en": "a value that is not a real number", "zh": "非实数值"},
     "value_undefined": {"en": "an undefined value (outside its real domain, a division by zero "
                               "or an overflow)",

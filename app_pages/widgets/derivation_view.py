@@ -77,7 +77,7 @@ def report_view(report: DerivationReport) -> None:
                     st.latex(line.interpreted)
                 else:
                     st.code(line.text, language=None)
-            if line.feedback and line.status is not StepStatus.VERIFIED:
+            if line.feedback:  # a verified line's note too (a domain that differs)
                 box.text(line.feedback)
         if report.target_reached is True:
             st.success(tr("derivation.target_reached"), icon=":material/flag_circle:")

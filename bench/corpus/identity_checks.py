@@ -15,13 +15,15 @@ Nothing here comes from the grader. A verdict is confirmed by one of four checks
   multi-letter name, a decimal comma where a scalar is asked for): the check confirms the answer
   is the kind the policy names.
 
-The meaning of "equal" is the one of real analysis that the grader documents and textbooks use:
-the answer is right when, at every point, both formulas are undefined or both are real numbers
-(every intermediate value real and finite) with the same value: one rule, in both directions
-(grader/README.md, "Declared domains and the one real-domain rule"; issue 29). A point where
-neither is a real number says nothing; a point where one is real and the other is not, or where
-they differ, is a counterexample. So `log(x*y)` and `log(x) + log(y)` differ either way round
-(x = y = -1), and so do `sqrt(x)^2` and `x` (x = -2).
+The meaning of "equal" is the one the grader documents (grader/README.md, "Declared domains and
+the one real-domain rule"; issue 29): one rule, in both directions: the answer is right when
+the two formulas agree at every point where both are real numbers (every intermediate value real
+and finite), and both are real at enough points (MIN_DEFINED_POINTS) to compare. A point where
+only one of them is real is no counterexample (`sqrt(x)^2` is `x` where both are defined, as a
+textbook writes `ln(x^3) = 3 ln x` without restating the domain); two formulas real on different
+sets that share fewer than MIN_DEFINED_POINTS of the points differ (`sqrt(-1 - x^2)` is not 1).
+So `log(x*y)` and `log(x) + log(y)` are equal either way round, while `sqrt(x^2)` and `x`
+differ (x = -2, where both are real).
 Isolated points do not count, as in any check by sampling: (x^2 - 1)/(x - 1) = x + 1 although
 x = 1 is a hole of one side only, and n! = n (n - 1)! although (0 - 1)! is a pole; the random
 points never fall on them (whole-number points start at 1 for that reason).
@@ -60,6 +62,9 @@ MULTI_POINTS = 48  # points drawn at random from the grid when there are several
 # where a gamma function has a pole ((0 - 1)! in n! = n (n - 1)!), it is no sample of a real
 # formula, just as x = 1 is none for (x^2 - 1)/(x - 1) = x + 1.
 INTEGER_POINTS = 12
+
+
+ONE_SIDED = "one-sided"  # a point where exactly one of the two formulas is a real number
 
 
 class Undefined(Exception):  # noqa: N818 - a signal, not an error
@@ -300,9 +305,10 @@ TEST_FUNCTIONS = (
 
 @dataclass(frozen=True)
 class Finding:
-    defined: int  # points where the expected formula is a real number
+    defined: int  # points where both formulas are real numbers
     counterexample: str | None  # the first point that tells the two apart, if any
     exact: bool  # every comparison was between exact rationals
+    one_sided: str | None = None  # the first point where exactly one of the two is real
 
 
 def _at(formula: Formula, env: dict, dps: int):
@@ -314,15 +320,15 @@ def _at(formula: Formula, env: dict, dps: int):
             return None, None
 
 
-def _differs(expected: Formula, answer: Formula, env: dict) -> tuple[bool | None, bool]:
-    """(True / False at this point, or None when the expected formula is undefined here;
-    whether both sides were exact)."""
+def _differs(expected: Formula, answer: Formula, env: dict) -> tuple[bool | str | None, bool]:
+    """(True / False at this point, None when neither formula is real here, ONE_SIDED when
+    exactly one is; whether both sides were exact)."""
     e_high, e_scale = _at(expected, env, HIGH_DPS)
     a_high, a_scale = _at(answer, env, HIGH_DPS)
     if e_high is None and a_high is None:
         return None, False  # neither is a real number here: nothing to compare
     if e_high is None or a_high is None:
-        return True, False  # one side is a real number and the other is not: a domain difference
+        return ONE_SIDED, False  # one side is real, the other is not: compared where both are
     if isinstance(e_high, Fraction) and isinstance(a_high, Fraction):
         return e_high != a_high, True  # exact
     with mp.workdps(HIGH_DPS):
@@ -347,7 +353,7 @@ def examine(expected: str, answer: str, key: str, *, functions=(), integers=Fals
             extra=()) -> Finding:
     e, a = Formula(expected), Formula(answer)
     names = sorted((e.names() | a.names()) - set(functions))
-    defined, counterexample, exact = 0, None, True
+    defined, counterexample, exact, one_sided = 0, None, True, None
     derivative = "diff(" in expected
     for i, point in enumerate(sample_points(key, names, integers=integers, extra=extra)):
         env = dict(point)
@@ -359,13 +365,16 @@ def examine(expected: str, answer: str, key: str, *, functions=(), integers=Fals
             # taken by the rules, whose real domain is its formula's (d/dx log x = 1/x), where
             # the numerical derivative sees only log's: the expected side says nothing here.
             verdict = None
+        if verdict == ONE_SIDED:
+            one_sided = one_sided or ", ".join(f"{n} = {float(v):.6g}" for n, v in point.items())
+            continue
         if verdict is None:
             continue
         defined += 1
         exact = exact and exact_here
         if verdict and counterexample is None:
             counterexample = ", ".join(f"{n} = {float(v):.6g}" for n, v in point.items())
-    return Finding(defined, counterexample, exact and defined > 0)
+    return Finding(defined, counterexample, exact and defined > 0, one_sided)
 
 
 def check_formula(verdict: str, expected: str, answer: str, key: str, **options) -> str:
@@ -374,15 +383,19 @@ def check_formula(verdict: str, expected: str, answer: str, key: str, **options)
     found = examine(expected, answer, key, **options)
     exact = "exact" if found.exact else "50/80-digit"
     constant = not (Formula(expected).names() | Formula(answer).names())
+    enough = found.defined >= (1 if constant else MIN_DEFINED_POINTS)
     if verdict == "correct":
         if found.counterexample is not None:
             raise NotJustified(f"{key}: claimed correct, differs at {found.counterexample}")
-        if found.defined < (1 if constant else MIN_DEFINED_POINTS):
-            raise NotJustified(f"{key}: only {found.defined} points in the expected's domain")
+        if not enough:
+            raise NotJustified(f"{key}: only {found.defined} points where both are real")
         if constant:
             return f"{exact}: the same number"
-        return f"{exact}: equal at all {found.defined} points of the expected's domain"
+        return f"{exact}: equal at all {found.defined} points where both are real"
     if verdict == "wrong":
+        if found.counterexample is None and not enough and found.one_sided is not None:
+            return (f"real on different sets sharing {found.defined} points: at "
+                    f"{found.one_sided} only one is real")
         if found.counterexample is None:
             raise NotJustified(f"{key}: claimed wrong, equal at all {found.defined} points")
         if constant:

@@ -36,6 +36,7 @@ from ..reading.parser import parse_with_notes
 from ..result import Counterexample, Result, Step, StepStatus
 from ..values.counterexample import format_value
 from ..values.decide import canonical_shape, sampling_env, uses_matrices
+from ..values.domain_note import domain_difference_point, one_sided_point
 from ..values.domains import NO_DOMAINS, Domains, shared_restricted
 from ..values.evaluate import evaluate
 from ..values.indexed import Indexing
@@ -53,6 +54,7 @@ from .feedback import (
     caret_text,
     compared,
     counterexample_text,
+    domain_note,
     misconfigured,
     reason,
     result,
@@ -154,7 +156,7 @@ def _reaches(last: Node, target: Node, symbolic: SymbolicCheck | None,
     if _same(last, target, symbolic, indexing) == "equal":
         return True
     return used is not None and \
-        approximately(last, target, used, domains=indexing.domains)[0] == "equal"
+        approximately(last, target, used, domains=indexing.domains).status == "equal"
 
 
 def _same(a: Node, b: Node, symbolic: SymbolicCheck | None, indexing: Indexing) -> str:
@@ -200,8 +202,10 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
         text_ = message("step_cannot_decide_because", lang, line=number,
                         reason=reason(inner, lang))
         return _step(number, "cannot_decide", interpreted, text_), node, None
-    if verdict.status == "equal":
-        return _step(number, "verified", interpreted, ""), node, None
+    if verdict.status == "equal":  # equal where both are real: the note says where one is not
+        note = domain_note(domain_difference_point(node, previous, verdict, lang,
+                                                   indexing.integers), lang, before)
+        return _step(number, "verified", interpreted, note or ""), node, None
     undefined = undefined_everywhere(node, verdict.env)  # 1/0: no value to follow from
     if undefined is not None:
         why = message("step_unreadable", lang, line=number, reason=reason(undefined, lang))
@@ -249,20 +253,21 @@ def _check_approximation(number: int, node: Node, previous: Node, tol: Approxima
                          interpreted: str, lang: str, before: str = "",
                          domains: Domains = NO_DOMAINS) -> Step:
     try:
-        status, values = approximately(node, previous, tol, lang, domains)
+        compared_ = approximately(node, previous, tol, lang, domains)
     except EvalError as err:
         text = message("step_cannot_decide_because", lang, line=number,
                        reason=reason(err, lang))
         return _step(number, "cannot_decide", interpreted, text)
-    if status == "equal":
-        return _step(number, "verified", interpreted, "")
-    if status == "undecided":
+    if compared_.status == "equal":  # the note of a domain that differs, as for exact steps
+        return _step(number, "verified", interpreted,
+                     domain_note(compared_.note, lang, before) or "")
+    if compared_.status == "undecided":
         return _step(number, "cannot_decide", interpreted,
                      message("step_cannot_decide", lang, line=number))
     why = message("step_not_approximately", lang, line=number, before=before,
                   tolerance=tol.describe(lang))
-    if values is not None:
-        point, here, value_before = values
+    if compared_.values is not None:
+        point, here, value_before = compared_.values
         if point:  # with the side that is undefined named, when one is (feedback.py)
             text_ = counterexample_text(Counterexample(point, here, value_before), lang,
                                         "counterexample_step", before)
@@ -273,36 +278,53 @@ def _check_approximation(number: int, node: Node, previous: Node, tol: Approxima
     return _step(number, "does_not_follow", interpreted, why)
 
 
+@dataclass(frozen=True, slots=True)
+class Approximate:
+    """How a line compares with the one before within a tolerance: "equal", "different" or
+    "undecided"; where they differ, (point, this value, the value before); an equal line's
+    point where only one of the two is real (values/domain_note.py), for its note."""
+
+    status: str
+    values: tuple[str, str, str] | None = None
+    note: Counterexample | None = None
+
+
 def approximately(node: Node, previous: Node, tol: Approximation, lang: str = "en",
-                  domains: Domains = NO_DOMAINS) -> tuple[str, tuple[str, str, str] | None]:
-    """("equal" | "different" | "undecided", (point, this value, the value before) where they
-    differ): the two sampled at the same points (inside the declared `domains`), compared
-    within `tol`; a point where only one of them is real counts, either way round (the one
-    real-domain rule, grader/README.md)."""
+                  domains: Domains = NO_DOMAINS) -> Approximate:
+    """The two sampled at the same points (inside the declared `domains`), compared within `tol`
+    where both are real, and equal when both are real at half the points or more (the one
+    real-domain rule, grader/README.md; a point where only one is real is noted); when they
+    share fewer, a point where only one of them is real is the difference shown."""
     matrix_mode = uses_matrices(node, previous)
     env = shared_restricted(sampling_env(matrix_mode), domains, ("sampling", matrix_mode, False))
     a, b = evaluate(node, env), evaluate(previous, env)
     if canonical_shape(a, not matrix_mode) != canonical_shape(b, not matrix_mode):
-        return "different", None
+        return Approximate("different")
     k = a.shape[0]
     a, b = a.reshape(k, -1), b.reshape(k, -1)
     with np.errstate(all="ignore"):
         a_ok = (np.isfinite(a) & (np.abs(a.imag) <= 1e-9 * (1 + np.abs(a.real)))).all(axis=1)
         b_ok = (np.isfinite(b) & (np.abs(b.imag) <= 1e-9 * (1 + np.abs(b.real)))).all(axis=1)
         close = (np.abs(a - b) <= tol.atol + tol.rtol * np.abs(b) + 1e-12 * np.abs(b)).all(axis=1)
-    bad = b_ok & ~(a_ok & close)
-    if b_ok.any():  # where the line before is real somewhere, this line real where it is not
-        bad |= a_ok & ~b_ok
+    valid = a_ok & b_ok
+    enough = valid.sum() * 2 >= k
+    bad = valid & ~close
+    if not bad.any() and not enough and b_ok.any():
+        bad = a_ok != b_ok  # real on different sets that share too little to compare
     if bad.any():
         j = int(np.argmax(bad))
         if a.shape[1] != 1:  # vectors and matrices: the step's feedback says no more
-            return "different", None
+            return Approximate("different")
         undefined = message("value_undefined", lang)
         here = format_value(a[j, 0]) if a_ok[j] else undefined
         there = format_value(b[j, 0]) if b_ok[j] else undefined
-        return "different", (_point(node, previous, env, j), here, there)
-    valid = a_ok & b_ok
-    return ("equal" if valid.sum() * 2 >= k else "undecided"), None
+        return Approximate("different", (_point(node, previous, env, j), here, there))
+    if not enough:
+        return Approximate("undecided")
+    one_sided = a_ok != b_ok
+    note = one_sided_point(node, previous, env, one_sided, lang, domains.integers) \
+        if a.shape[1] == 1 and one_sided.any() else None
+    return Approximate("equal", note=note)
 
 
 def _point(node: Node, previous: Node, env, j: int) -> str:

@@ -7,7 +7,7 @@ of answers to the same question evaluates only the learner's tree.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -26,13 +26,16 @@ from ..values.counterexample import find_counterexample
 from ..values.decide import (
     MATRIX_SIZE,
     SampleVerdict,
+    common_domain_env,
     compare_values,
     domain_env,
     sampling_env,
     scan_env,
+    spread_out,
     uses_matrices,
     valid_count,
 )
+from ..values.domain_note import domain_difference_point
 from ..values.domains import NO_DOMAINS, Domains, shared_restricted
 from ..values.evaluate import Env, evaluate
 from ..values.indexed import Indexing, indexed_verdict, needs_integer_points
@@ -40,6 +43,7 @@ from .exact_decimal import undefined_everywhere
 from .feedback import (
     cannot_grade,
     counterexample_text,
+    domain_note,
     misconfigured,
     reason,
     result,
@@ -139,7 +143,40 @@ def sampling_verdict(answer: Node, expected: Prepared | Node,
         answer_value = evaluate(answer, env)
     except CannotDecide:
         return SampleVerdict("undecided")
-    return compare_values(answer_value, expected_value, flatten_vectors=not matrix_mode, env=env)
+    verdict = compare_values(answer_value, expected_value, flatten_vectors=not matrix_mode,
+                             env=env)
+    if not matrix_mode and verdict.points is not None and verdict.points.too_little_shared():
+        domains = indexing.domains if indexing is not None else NO_DOMAINS
+        return _on_the_shared_domain(answer, exp.node, verdict, answer_value, expected_value,
+                                     domains)
+    return verdict
+
+
+def _on_the_shared_domain(answer: Node, expected: Node, verdict: SampleVerdict,
+                          answer_value: np.ndarray, expected_value: np.ndarray,
+                          domains: Domains) -> SampleVerdict:
+    """The two are real on different sets and the samples found too few points of the part
+    they share: look there (`1 + 0 log(x - 1000)` for 1 is real together with it for x > 1000;
+    a scan of SCAN_SAMPLES points when the samples found none). The verdict found there stands
+    when both are real at enough points that are more than a few isolated ones (decide.py:
+    `spread_out`); otherwise the two share too little to compare, a difference in real domain."""
+    env = verdict.env
+    names = facts(answer).symbols | facts(expected).symbols
+    try:
+        if np.count_nonzero(verdict.points.valid):
+            seek = common_domain_env(env, answer_value, expected_value, env.k)
+        else:
+            scan = domains.restrict(scan_env(names))
+            seek = common_domain_env(scan, evaluate(answer, scan), evaluate(expected, scan),
+                                     env.k)
+        if seek is None:
+            return verdict
+        found = compare_values(evaluate(answer, seek), evaluate(expected, seek), env=seek)
+    except (EvalError, CannotDecide):
+        return verdict
+    if found.status == "equal" and not spread_out(seek, found.points.valid, names):
+        return verdict
+    return replace(found, first=verdict)
 
 
 def _indexed_sampling_verdict(answer: Node, expected: Node,
@@ -246,7 +283,11 @@ def grade_expression(answer: str, expected: str, decls: Declarations, *, lang: s
     if undefined is not None:
         return cannot_grade(undefined, lang, interpreted)
     if verdict.status == "equal":
-        return result(correct=True, score=1.0, feedback=message("correct", lang),
+        # equal where both are real: where the two real domains differ, the note says so
+        note = domain_note(domain_difference_point(node, exp.node, verdict, lang,
+                                                   indexing.integers), lang)
+        return result(correct=True, score=1.0,
+                      feedback=joined([message("correct", lang), note], lang),
                       interpreted=interpreted)
     # An undeclared name is a variable like any other (0*z is right for 0); when the answer is
     # not right, say that it uses a name the question does not (t for x, X for x).

@@ -93,6 +93,25 @@ def undefined_side(example: Counterexample, lang: str) -> str | None:
     return "answer" if answer else "expected"
 
 
+# the undefined side of a right answer's or a verified step's note -> its sentence
+DOMAIN_NOTE_KEYS = {("answer", "answer"): "domain_note_answer",
+                    ("answer", "expected"): "domain_note_expected",
+                    ("step", "answer"): "domain_note_step_line",
+                    ("step", "expected"): "domain_note_step_before"}
+
+
+def domain_note(example: Counterexample | None, lang: str, before: str = "") -> str | None:
+    """The note of a right answer (or, given `before`, the line a step follows) whose real
+    domain differs from the other side's: "Equal where both are defined; at x = -1 your answer
+    is undefined (not a real number) while the expected answer is -1." None without a point."""
+    side = undefined_side(example, lang) if example is not None else None
+    if side is None or not example.point:
+        return None
+    return message(DOMAIN_NOTE_KEYS["step" if before else "answer", side], lang,
+                   point=example.point, answer=example.answer, expected=example.expected,
+                   before=before)
+
+
 def counterexample_text(example: Counterexample, lang: str, key: str, before: str = "") -> str:
     """The sentence for a counterexample (`key`: counterexample or counterexample_step; `before`
     names the line a step was compared with). With no variable to choose (an answer that is a

@@ -685,7 +685,8 @@ class Parser:
         if power == 1:
             return self.make(node)
         self.notes.add("note_function_power")
-        return self.make(Pow(self.make(node), self.make(Num(float(power), str(power)))))
+        exponent = power if isinstance(power, Node) else self.make(Num(float(power), str(power)))
+        return self.make(Pow(self.make(node), exponent))
 
     def parse_root(self, t: Token) -> Node:
         """root(x, n): the n-th root, as in SymPy, Numbas and Maxima (root(x) is the square root);
@@ -702,10 +703,15 @@ class Parser:
         check_exponent(x, exponent, t.pos)  # root(x, 0.0001) is x^10000: the same limits
         return self.make(Pow(x, exponent))
 
-    def function_power(self, t: Token, name: str) -> int:
-        """The n of `sin^n`: a whole number from 1 up, or -1 for the inverse function."""
+    def function_power(self, t: Token, name: str) -> int | Node:
+        """The n of `sin^n`: a whole number from 1 up, -1 for the inverse function, or a name
+        the question declares (`sin^n x` is (sin x)^n, as Doenet reads it); an undeclared
+        letter is refused, not guessed."""
         caret = self.take()
         exponent = self.parse_exponent()
+        if type(exponent) is Sym and (exponent.name in self.decls.symbols
+                                      or exponent.name in self.decls.integers):
+            return exponent
         value = constant_value(exponent) if is_constant(exponent) else None
         if value == -1:
             if name not in INVERSE_FUNCTIONS:
@@ -746,6 +752,8 @@ class Parser:
         factors = [self.parse_power()]
         while self.continues_argument():
             factors.append(self.parse_power())
+        if self.at("op", "/"):  # ln x/y is (ln x)/y; KAS reads ln(x/y): say how it was read
+            self.notes.add("note_function_argument_division")
         return factors[0] if len(factors) == 1 else self.make(Mul(tuple(factors)))
 
     def continues_argument(self) -> bool:

@@ -44,8 +44,9 @@ BEYOND_DOUBLE = 2  # near points where a rounding-level agreement is checked in 
 LONG_DECIMAL = 10  # a decimal key with this many significant figures is compared at its precision
 ORDINARY = (1e-4, 1e4)  # constants of these magnitudes need no check beyond double precision
 EXPONENT_AMPLIFIES = 30
-# Certified differences (precise.difference_at): values that differ, or a difference in real
-# domain either way round that is not removable.
+# Certified differences (precise.difference_at): values that differ, or (where the two share too
+# little to compare, decide.PointMasks.differing) a point where only one side is real that is
+# not removable.
 DIFFERENCES = ("different", "answer_undefined", "expected_undefined")
 
 
@@ -98,6 +99,12 @@ def _infinities(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleV
     and powers, exponentials and products of numbers with infinities are their limits
     (extended.py: `2^{-\\infty}` is 0, `(1/2)^{-\\infty}` is `\\infty`)."""
     a, e = extended_value(answer), extended_value(expected)
+    if a is None and e is not None and math.isinf(e):
+        # no value (nor limit) where the expected answer is infinite: (-\infty)^{1/3} has no
+        # real value, as (-8)^{1/3} has none (a real power of a negative base; cbrt(-\infty) is
+        # -\infty). Any sample shows it: a formula of numbers is undefined at every one.
+        return replace(verdict, status="different", path="exact",
+                       sample=0 if verdict.env is not None else None)
     if a is None or e is None or not (math.isinf(a) or math.isinf(e)):
         return verdict
     if a == e:  # inf == inf, inf != -inf, inf != 5
@@ -226,7 +233,8 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> Sa
         try:
             nice = nice_difference(answer, expected, env.column_vectors,
                                    certify=lambda e, j: _certified(answer, expected, e, j),
-                                   domains_of=env)
+                                   domains_of=env,
+                                   values_only=bool(np.count_nonzero(points.clear)))
         except (GraderError, FloatingPointError, ValueError):  # a nice point is optional
             nice = None
         if nice is not None:

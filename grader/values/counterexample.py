@@ -93,11 +93,14 @@ def nice_env(names: tuple[str, ...], functions: tuple[str, ...], matrices: tuple
 
 def nice_difference(answer: Node, expected: Node, column_vectors: bool = False,
                     certify: Callable[[Env, int], bool] | None = None,
-                    domains_of: Env | None = None) -> tuple | None:
+                    domains_of: Env | None = None, values_only: bool = False) -> tuple | None:
     """The first nice point where the two formulas differ in floats (and, given `certify`, where
     that difference is certified), as (environment, index, answer values, expected values);
     None if there is none. The names keep the declared domains of `domains_of` (the
-    environment the verdict was sampled in)."""
+    environment the verdict was sampled in). With `values_only` (the verdict rests on values
+    that differ where both are real) a point where only one side is real is not shown, even where
+    the nice points share too little: `sqrt(x - 1000)` is wrong for `sqrt(x) - sqrt(1000)`
+    because of its values above 1000, not because it is undefined at x = 2."""
     fa, fe = facts(answer), facts(expected)
     if fa.multi_arg or fe.multi_arg:
         return None
@@ -111,7 +114,9 @@ def nice_difference(answer: Node, expected: Node, column_vectors: bool = False,
     verdict = compare_values(a, e, flatten_vectors=not (fa.matrices | fe.matrices))
     if verdict.status != "different":
         return None
-    for j in verdict.points.differing()[:MAX_CERTIFIED_TRIES]:
+    points = verdict.points
+    candidates = np.flatnonzero(points.clear).tolist() if values_only else points.differing()
+    for j in candidates[:MAX_CERTIFIED_TRIES]:
         if certify is None or certify(env, j):
             return env, j, a, e
     return None
@@ -135,17 +140,17 @@ def find_counterexample(answer: Node, expected: Node, random_env: Env,
             nice = None
     if nice is not None:
         env, j, a, e = nice
-        return _describe(env, j, names, functions, matrices, a, e, lang)
+        return describe(env, j, names, functions, matrices, a, e, lang)
     if random_sample is None:
         return None
     a, e = evaluate(answer, random_env), evaluate(expected, random_env)
-    example = _describe(random_env, random_sample, names, [], matrices, a, e, lang, exact=False)
+    example = describe(random_env, random_sample, names, [], matrices, a, e, lang, exact=False)
     if shown is not None:
         example = Counterexample(example.point, *shown)
     return example
 
 
-def _describe(env: Env, j: int, names: list[str], functions: list[str], matrices: list[str],
+def describe(env: Env, j: int, names: list[str], functions: list[str], matrices: list[str],
               a: np.ndarray, e: np.ndarray, lang: str, exact: bool = True) -> Counterexample:
     parts = [f"{n} = {format_value(env.symbols[n][j])}" for n in names if n in env.symbols]
     for f in functions:

@@ -3,14 +3,18 @@
 Rule: evaluate both trees at k random points (random n x n matrices for matrix symbols, random
 smooth functions for undefined functions). With plain symbols the k = 24 points are 8 near ones
 (|x| in 0.2..2) and 16 spread over the decades 0.001..100,000, both signs (evaluate.Env.symbol).
-A point is *valid* when both values are finite and real. A point where exactly one of the two
-is real (2 log x for log x^2 at x = -1, either way round) is a difference in real domain: it
-counts as a difference unless confirm.py finds it removable (the undefined side's limit there
-is the other's value); points where neither is real are skipped. Names with a declared domain
-are sampled only inside it (domains.py).
+A point is *valid* when both values are finite and real. The one real-domain rule
+(grader/README.md): the two are compared where both are real, and must be real together on
+enough of the domain; a point where exactly one of the two is real (2 log x for log x^2 at
+x = -1, either way round) is not a difference by itself, only a fact for the note a right answer
+gets. Names with a declared domain are sampled only inside it (domains.py).
 - some valid point differs clearly (|a-b| > 1e-4 max(|a|,|b|) + 1e-8)  -> different
 - enough points are valid (6, or half of k when k < 12) and all agree
   (|a-b| <= 1e-7 max(|a|,|b|) + 1e-10)                                   -> equal
+- too few valid points, and at some point exactly one of the two is real: the two are real on
+  different sets that share too little to compare (`sqrt(-x^2-1)` for 1)  -> different, unless
+  the caller finds more of the shared domain (`common_domain_env`, from kinds/expression.py) or
+  confirm.py finds the undefined points removable
 - otherwise (few valid points, or differences near rounding level)      -> undecided
 Shapes are compared first; vectors written as rows or columns count as the same shape.
 The verdict keeps its per-point masks: confirm.py checks a float verdict exactly where floats
@@ -58,6 +62,9 @@ class SampleVerdict:
     certified: bool = False
     nice: tuple | None = None
     shown: tuple[str, str] | None = None  # multi-precision values at `sample`, when certified
+    # The verdict on the first samples, when this one was taken where both formulas are real
+    # (kinds/expression.py: `_on_the_shared_domain`): its points show where only one is.
+    first: SampleVerdict | None = None
 
 
 class PointMasks:
@@ -93,6 +100,18 @@ class PointMasks:
             ok = (self._diff[:near] <= ROUNDING_RTOL * self._scale[:near]).all(axis=1)
         return bool(ok[valid].all())
 
+    @property
+    def domains_differ(self) -> bool:
+        """Whether at some point exactly one of the two is real: a right verdict says where
+        (values/domain_note.py)."""
+        return bool(np.count_nonzero(self.undefined))
+
+    def too_little_shared(self) -> bool:
+        """Real on different sets that share too few points to compare: fewer valid points than
+        `enough_valid` asks for, and a point where exactly one of the two is real."""
+        return not enough_valid(int(np.count_nonzero(self.valid)), len(self.valid)) and \
+            self.domains_differ
+
     def decide(self, dropped: np.ndarray | None = None) -> str:
         """equal | different | undecided, ignoring the `dropped` points."""
         if dropped is None:
@@ -101,19 +120,24 @@ class PointMasks:
             keep = ~dropped
             valid, clear, undefined = self.valid & keep, self.clear & keep, self.undefined & keep
         # count_nonzero: the cheapest numpy reduction on these few points (this runs per answer)
-        if np.count_nonzero(clear) or np.count_nonzero(undefined):
+        if np.count_nonzero(clear):
             return "different"
         valid_points = np.count_nonzero(valid)
-        # tight[valid].all(), counted: every valid point is tight
-        if enough_valid(valid_points, len(valid)) and \
-                np.count_nonzero(self.tight & valid) == valid_points:
-            return "equal"
-        return "undecided"
+        if enough_valid(valid_points, len(valid)):
+            # tight[valid].all(), counted: every valid point is tight
+            return "equal" if np.count_nonzero(self.tight & valid) == valid_points \
+                else "undecided"
+        # too few points where both are real: a difference in real domain when one side is
+        # real where the other is not (the shared domain is too small to compare on)
+        return "different" if np.count_nonzero(undefined) else "undecided"
 
     def differing(self) -> list[int]:
-        """Points that differ: clear differences first, then undefined answers."""
-        return np.flatnonzero(self.clear).tolist() + \
-            np.flatnonzero(self.undefined & ~self.clear).tolist()
+        """Points that differ: clear differences; when the two share too few points to compare,
+        the points where only one of them is real."""
+        clear = np.flatnonzero(self.clear).tolist()
+        if self.too_little_shared():
+            return clear + np.flatnonzero(self.undefined & ~self.clear).tolist()
+        return clear
 
 
 def enough_valid(valid: int, k: int) -> bool:
@@ -142,10 +166,24 @@ def sampling_env(matrix_mode: bool, vectors: bool = False) -> Env:
 def domain_env(env: Env, expected_value: np.ndarray, k: int) -> Env | None:
     """k points inside a narrow real domain. When the expected answer is a real number at some
     but fewer than MIN_VALID of `env`'s points (`(x - 2)^(3k)`, `log(x - 0.5) + log(0.6 - x)`
-    after a scan), k new points around those: each keeps one of them, the others move every
-    value by a factor 1 + u, |u| <= SEEK_SPREAD (random functions are kept with their point).
-    None when no point is valid or enough are."""
-    ok = _real_and_finite(expected_value.reshape(env.k, -1))
+    after a scan), k new points around those (`around`). None when no point is valid or enough
+    are."""
+    return around(env, _real_and_finite(expected_value.reshape(env.k, -1)), k)
+
+
+def common_domain_env(env: Env, answer_value: np.ndarray, expected_value: np.ndarray,
+                      k: int) -> Env | None:
+    """k points inside the part of the domain where both formulas are real, when they share
+    some but fewer than MIN_VALID of `env`'s points (`1 + 0 log(x - 1000)` for 1: x > 1000)."""
+    both = _real_and_finite(answer_value.reshape(env.k, -1)) & \
+        _real_and_finite(expected_value.reshape(env.k, -1))
+    return around(env, both, k)
+
+
+def around(env: Env, ok: np.ndarray, k: int) -> Env | None:
+    """k points around the points of `env` marked `ok`: each keeps one of them, the others move
+    every value by a factor 1 + u, |u| <= SEEK_SPREAD (random functions are kept with their
+    point). None when no point is marked or enough are."""
     inside = np.flatnonzero(ok)
     if len(inside) == 0 or (env.k == k and enough_valid(len(inside), k)):
         return None
@@ -163,6 +201,17 @@ def domain_env(env: Env, expected_value: np.ndarray, k: int) -> Env | None:
     return seek
 
 
+def spread_out(env: Env, valid: np.ndarray, names: set[str]) -> bool:
+    """Whether the valid points are more than a few isolated points: every one of `names` takes
+    as many different values at them as `enough_valid` asks for (a shared domain that is the
+    single point x = 0, which the search around it keeps finding, is not enough to compare on)."""
+    for name in names:
+        values = env.symbol(name)
+        if not enough_valid(len(np.unique(values[valid].real)), len(valid)):
+            return False
+    return True
+
+
 def scan_env(names: set[str]) -> Env:
     """SCAN_SAMPLES points to look for a real domain the k samples all missed: half uniform in
     (-4, 4), half over the decades 0.001..1e5 with either sign."""
@@ -174,6 +223,11 @@ def scan_env(names: set[str]) -> Env:
         far = np.where(rng.random(half) < 0.5, -1.0, 1.0) * 10.0 ** rng.uniform(-3, 5, half)
         scan.symbols[name] = np.concatenate([near, far]).astype(complex)
     return scan
+
+
+def real_and_finite(value: np.ndarray) -> np.ndarray:
+    """Per sample point of sampled values (k first): whether every entry is a finite real."""
+    return _real_and_finite(value.reshape(value.shape[0], -1))
 
 
 def valid_count(value: np.ndarray) -> int:

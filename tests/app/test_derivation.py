@@ -145,6 +145,21 @@ def test_a_correct_derivation_is_all_verified_and_reaches_the_target(open_page):
     assert at.success[1].value == "最后一行等于目标。"
 
 
+@pytest.mark.parametrize(("lang", "check", "note"), [
+    ("en", "Check each line", "Equal where both are defined; at x = -1 line 1 is undefined"),
+    ("zh", "逐行检查", "两者在都有定义处相等；取 x = -1 时第 1 行无定义"),
+])
+def test_a_verified_step_whose_domain_differs_shows_its_note(
+        open_page, lang, check, note):  # noqa: F811
+    """√x·√x = x where both are real (issue 29, the one real-domain rule): the step is verified
+    and the line says where the line before has no real value (before, a verified line showed
+    no text; sqrt(-1) has none)."""
+    at = fill(open_page("derivation", lang=lang), symbols="x", check=check,
+              lines=["\\sqrt{x}\\sqrt{x}", "x"])
+    assert at.success, "every line is verified"
+    assert any(t.startswith(note) for t in texts(at.text)), texts(at.text)
+
+
 def test_matrix_order_matters(open_page):  # noqa: F811
     at = open_page("derivation")
     at = fill(at, matrices="A, B", lines=["(A B)^T", "A^T B^T"])

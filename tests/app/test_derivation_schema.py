@@ -165,16 +165,25 @@ def test_the_page_the_bank_and_the_json_lines_request_share_one_schema():
     assert set(page) == set(read) == {f.name for f in fields(GraderDeclarations)}
 
 
-@pytest.mark.parametrize(("lines", "boxes", "status"), [
-    ("\\sqrt{x}\\sqrt{x}\nx", {"positive": "x"}, StepStatus.VERIFIED),
-    ("x\n\\sqrt{x}\\sqrt{x}", {"positive": "x"}, StepStatus.VERIFIED),
-    ("\\sqrt{x}\\sqrt{x}\nx", {}, StepStatus.DOES_NOT_FOLLOW),
-    ("x\n\\sqrt{x}\\sqrt{x}", {}, StepStatus.DOES_NOT_FOLLOW),  # the rule holds both ways round
-    ("\\operatorname{sign}(x)\n1", {"positive": "x"}, StepStatus.VERIFIED),
-    ("\\operatorname{sign}(x)\n1", {"nonnegative": "x"}, StepStatus.DOES_NOT_FOLLOW),  # x = 0
+NOTE = "Equal where both are defined"
+
+
+@pytest.mark.parametrize(("lines", "boxes", "status", "note"), [
+    # √x·√x = x where both are defined (x >= 0): with x declared positive there is nothing to
+    # note; undeclared, x = -1 is real on one line only and the line's note says so, either way
+    # round (the one real-domain rule)
+    ("\\sqrt{x}\\sqrt{x}\nx", {"positive": "x"}, StepStatus.VERIFIED, False),
+    ("x\n\\sqrt{x}\\sqrt{x}", {"positive": "x"}, StepStatus.VERIFIED, False),
+    ("\\sqrt{x}\\sqrt{x}\nx", {}, StepStatus.VERIFIED, True),
+    ("x\n\\sqrt{x}\\sqrt{x}", {}, StepStatus.VERIFIED, True),
+    ("\\sqrt{x^2}\nx", {"positive": "x"}, StepStatus.VERIFIED, False),
+    ("\\sqrt{x^2}\nx", {}, StepStatus.DOES_NOT_FOLLOW, False),  # x = -1: 1 and -1
+    ("\\operatorname{sign}(x)\n1", {"positive": "x"}, StepStatus.VERIFIED, False),
+    ("\\operatorname{sign}(x)\n1", {"nonnegative": "x"}, StepStatus.DOES_NOT_FOLLOW, False),
 ])
-def test_the_domain_boxes_reach_the_grader(lines, boxes, status):
+def test_the_domain_boxes_reach_the_grader(lines, boxes, status, note):
     decl, problems = declarations_from_text("x", "", "", **boxes)
     assert problems == []
     report = check(lines, decl)
     assert report.lines[-1].status == status, report.lines[-1].feedback
+    assert (NOTE in report.lines[-1].feedback) is note

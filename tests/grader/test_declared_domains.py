@@ -1,6 +1,8 @@
 """Issue 29 item 7: declared domains (`positive`, `nonnegative`, `integers`) respected by every
-check, and the one real-domain rule applied in both directions (grader/README.md, "Declared
-domains and the one real-domain rule").
+check, and the one real-domain rule, the same in both directions: two formulas are equal when
+they agree wherever both are real and are real together on enough of the domain; a right answer
+whose real domain differs carries a note (grader/README.md, "Declared domains and the one
+real-domain rule").
 
 Verdicts are checked against exact arithmetic, not against the grader: at the point a feedback
 names, Python's `math` (which raises ValueError outside a real function's domain) and
@@ -53,10 +55,8 @@ POSITIVE_X = {"symbols": ["x"], "positive": ["x"]}
 
 
 @pytest.mark.parametrize(("answer", "expected", "witness"), [
-    # each is wrong without the declaration; the witness is the point x = -1 in exact arithmetic
-    ("\\sqrt{x}\\sqrt{x}", "x", lambda: undefined(math.sqrt, -1)),
+    # both real everywhere, wrong without the declaration: at x = -1, in exact arithmetic
     ("\\sqrt{x^2}", "x", lambda: math.sqrt((-1) ** 2) != -1),
-    ("\\ln(x^2)", "2\\ln x", lambda: undefined(math.log, -1)),
     ("|x|", "x", lambda: abs(-1) != -1),
 ])
 def test_with_x_declared_positive_the_identities_are_right(answer, expected, witness):
@@ -66,6 +66,21 @@ def test_with_x_declared_positive_the_identities_are_right(answer, expected, wit
     assert step(answer, expected, **POSITIVE_X).steps[0].status == "verified"
     undeclared = expression(answer, expected, symbols=["x"])
     assert undeclared.verdict == "wrong", undeclared.feedback
+
+
+@pytest.mark.parametrize(("answer", "expected", "witness"), [
+    # one side has no real value at x = -1 (math raises): right either way, and the note is
+    # needed only where the question has not said x > 0
+    ("\\sqrt{x}\\sqrt{x}", "x", lambda: undefined(math.sqrt, -1)),
+    ("\\ln(x^2)", "2\\ln x", lambda: undefined(math.log, -1)),
+])
+def test_a_declaration_removes_the_note_of_a_domain_difference(answer, expected, witness):
+    assert witness()
+    declared = expression(answer, expected, **POSITIVE_X)
+    assert declared.verdict == "correct" and declared.feedback == "Correct."
+    undeclared = expression(answer, expected, symbols=["x"])
+    assert undeclared.verdict == "correct"
+    assert "Equal where both are defined" in undeclared.feedback
 
 
 def test_nonnegative_samples_zero_too():
@@ -148,9 +163,10 @@ def test_an_exact_counterexample_stays_inside_the_declared_domain():
     assert Fraction(wrong.counterexample.expected) == (x - 1) * (x - 2) * (x - 3) + x
 
 
-# --- item 2: the one real-domain rule, in both directions ------------------------------------
+# --- item 2: the one real-domain rule, the same in both directions ---------------------------
 
-# (a, b, the real function of the side that is undefined at the named point, the other side)
+# (a, b, the real function of the side that is undefined at the named point, the other side):
+# equal wherever both are real (sqrt(x)^2 = x for x >= 0, DLMF 4.8.2 for positive arguments)
 BOTH_WAYS = [
     ("\\sqrt{x}\\sqrt{x}", "x",
      lambda p: math.sqrt(p["x"]) ** 2, lambda p: p["x"]),
@@ -165,49 +181,120 @@ BOTH_WAYS = [
 
 @pytest.mark.parametrize(("narrow", "wide", "narrow_value", "wide_value"), BOTH_WAYS)
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_a_difference_in_real_domain_counts_either_way_round(narrow, wide, narrow_value,
-                                                            wide_value, lang):
-    """Before issue 29 only the first direction (the answer less defined) was wrong."""
+def test_a_difference_in_real_domain_alone_is_right_with_a_note_either_way_round(
+        narrow, wide, narrow_value, wide_value, lang):
+    """Before the lead's decision on issue 29 both directions were wrong; before issue 29 only
+    the first. The note names a point where the narrow side has no real value (checked with
+    math) and the wide side's value there (checked too)."""
     for answer, expected, answer_is_undefined in ((narrow, wide, True), (wide, narrow, False)):
         result = expression(answer, expected, lang, symbols=["x", "y"])
-        assert result.verdict == "wrong", (answer, expected)
-        point = {n: float(v) for n, v in point_of(result.counterexample.point).items()}
+        assert result.verdict == "correct", (answer, expected, result.feedback)
+        found = re.search(r"(?:at|取) ((?:\w+ = -?[\d./]+(?:, )?)+)", result.feedback)
+        point = {n: float(v) for n, v in point_of(found.group(1)).items()}
         assert undefined(narrow_value, point)
-        shown = float((result.counterexample.expected if answer_is_undefined
-                       else result.counterexample.answer).lstrip("≈ "))
-        assert shown == pytest.approx(wide_value(point), rel=1e-5)
         if lang == "en":
             side = "your answer is undefined" if answer_is_undefined else \
                 "the expected answer is undefined"
+            value = re.search(r"(?:answer|expected answer) is (≈ )?(-?[\d.]+)\.$",
+                              result.feedback).group(2)
+            assert result.feedback.startswith("Correct. Equal where both are defined; at ")
         else:
             side = "你的答案无定义" if answer_is_undefined else "标准答案无定义"
+            value = re.search(r"等于 (≈ )?(-?[\d.]+)。$", result.feedback).group(2)
+            assert result.feedback.startswith("正确。两者在都有定义处相等")
         assert side in result.feedback
-        assert result.counterexample.point in result.feedback
+        assert float(value) == pytest.approx(wide_value(point), rel=1e-5)
 
 
 @pytest.mark.parametrize(("narrow", "wide"), [(a, b) for a, b, _, _ in BOTH_WAYS])
 def test_a_derivation_step_gets_one_verdict_whichever_line_comes_first(narrow, wide):
     names = {"symbols": ["x", "y"]}
     forward, backward = step(narrow, wide, **names), step(wide, narrow, **names)
-    assert forward.steps[0].status == backward.steps[0].status == "does_not_follow"
-    assert "the starting line is undefined" in forward.feedback
-    assert "this line is undefined" in backward.feedback
+    assert forward.steps[0].status == backward.steps[0].status == "verified"
+    assert "the starting line is undefined" in forward.steps[0].feedback
+    assert "this line is undefined" in backward.steps[0].feedback
     zh = step(narrow, wide, lang="zh", **names)
-    assert "无定义" in zh.feedback and "这一行等于" in zh.feedback
+    assert "起始式无定义" in zh.steps[0].feedback and "这一行等于" in zh.steps[0].feedback
+
+
+@pytest.mark.parametrize(("answer", "expected", "why"), [
+    # every rule still catches a sign slip or a branch slip where both are real
+    ("\\sqrt{x^2}", "x", lambda: math.sqrt((-2) ** 2) != -2),
+    ("|x|", "x", lambda: abs(-2) != -2),
+    ("-x", "\\sqrt{x}\\sqrt{x}", lambda: -2 != math.sqrt(2) ** 2),
+    ("-2\\ln x", "\\ln(x^2)", lambda: -2 * math.log(2) != math.log(4)),
+])
+def test_a_difference_where_both_are_real_stays_wrong_both_ways(answer, expected, why):
+    assert why()
+    assert expression(answer, expected, symbols=["x"]).verdict == "wrong"
+    assert expression(expected, answer, symbols=["x"]).verdict == "wrong"
+    assert step(expected, answer, symbols=["x"]).steps[0].status == "does_not_follow"
+    assert step(answer, expected, symbols=["x"]).steps[0].status == "does_not_follow"
+
+
+@pytest.mark.parametrize(("answer", "expected", "decls", "why"), [
+    # real nowhere: -x^2 - 1 <= -1 < 0 for every real x; no vacuous "equal"
+    ("\\sqrt{-x^2-1}", "1", {}, lambda x: -x * x - 1 < 0),
+    # real together only at the single point x = 0: x >= 0 and -x >= 0
+    ("\\sqrt{x}+\\sqrt{-x}", "0", {}, lambda x: not (x >= 0 and -x >= 0) or x == 0),
+    ("\\sqrt{x}+\\sqrt{-x}", "0", {"nonnegative": ["x"]},
+     lambda x: not (x >= 0 and -x >= 0) or x == 0),
+])
+def test_formulas_real_together_on_too_little_are_different(answer, expected, decls, why):
+    assert all(why(Fraction(x, 7)) for x in range(-70, 71))
+    result = expression(answer, expected, symbols=["x"], **decls)
+    assert result.verdict == "wrong", result.feedback
+    assert "your answer is undefined" in result.feedback
+
+
+@pytest.mark.parametrize(("answer", "expected", "answer_value", "expected_value"), [
+    ("\\sqrt{x - 1000}", "\\sqrt{x} - \\sqrt{1000}",
+     lambda x: math.sqrt(x - 1000), lambda x: math.sqrt(x) - math.sqrt(1000)),
+    ("\\ln(x - 500)", "\\ln x - \\ln 500",
+     lambda x: math.log(x - 500), lambda x: math.log(x) - math.log(500)),
+])
+def test_a_value_difference_is_shown_where_both_are_real(answer, expected, answer_value,
+                                                         expected_value):
+    """Wrong because the values differ above 1000 (500), not because the answer is undefined at
+    the hand-checkable x = 2, which the shown point was before (a sentence about domains for a
+    difference in values)."""
+    result = expression(answer, expected, symbols=["x"])
+    assert result.verdict == "wrong" and "undefined" not in result.feedback
+    x = float(point_of(result.counterexample.point)["x"])
+    assert float(result.counterexample.answer.lstrip("≈ ")) == pytest.approx(answer_value(x),
+                                                                            rel=1e-5)
+    assert float(result.counterexample.expected.lstrip("≈ ")) == pytest.approx(
+        expected_value(x), rel=1e-5)
+
+
+def test_a_shared_domain_the_first_samples_barely_meet_is_found():
+    """1 + 0·ln(x - 1000) is 1 wherever it is real (x > 1000), an interval: right, and the note
+    names a point below 1000 where ln(x - 1000) has no real value."""
+    result = expression("1 + 0\\ln(x - 1000)", "1", symbols=["x"])
+    assert result.verdict == "correct", result.feedback
+    x = point_of(result.feedback.partition("; at ")[2])["x"]
+    assert undefined(math.log, float(x - 1000))
 
 
 def test_an_approximate_step_follows_the_same_rule():
-    """`≈ x` after √x·√x: within rtol where both are real, but x = -1.13 is real only on this
-    line (before issue 29 such a step was verified)."""
-    def approx(**decls):
-        return grade_request({"kind": "derivation", "answer": ["\\sqrt{x}\\sqrt{x}", "\\approx x"],
+    """`≈ x` after √x·√x: within rtol where both are real (before the lead's decision on issue
+    29 x = -1.13, real only on this line, made it not follow); `≈ \\sqrt{-x^2-1}` is real
+    nowhere and does not follow."""
+    def approx(last, **decls):
+        return grade_request({"kind": "derivation", "answer": ["\\sqrt{x}\\sqrt{x}", last],
                               "rtol": 1e-6, **decls})
 
-    undeclared = approx()
-    assert undeclared.steps[1].status == "does_not_follow"
-    assert "line 1 is undefined" in undeclared.feedback
-    assert undefined(math.sqrt, float(point_of(undeclared.feedback)["x"]))
-    assert approx(symbols=["x"], positive=["x"]).steps[1].status == "verified"
+    undeclared = approx("\\approx x").steps[1]
+    assert undeclared.status == "verified"
+    assert undeclared.feedback.startswith("Equal where both are defined; at x = -1 line 1 is "
+                                          "undefined")
+    assert undefined(math.sqrt, -1)
+    declared = approx("\\approx x", symbols=["x"], positive=["x"]).steps[1]
+    assert declared.status == "verified" and declared.feedback == ""
+    assert approx("\\approx -x").steps[1].status == "does_not_follow"
+    nowhere = approx("\\approx \\sqrt{-x^2-1}")
+    assert nowhere.steps[1].status == "does_not_follow"
+    assert undefined(math.sqrt, -float(point_of(nowhere.feedback)["x"]) ** 2 - 1)
 
 
 @pytest.mark.parametrize(("a", "b", "decls"), [
@@ -246,8 +333,10 @@ def test_the_json_lines_request_reads_the_domain_fields():
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     out = {o["id"]: o for o in map(json.loads, proc.stdout.splitlines())}
-    assert out["p"]["correct"] and out["n"]["correct"]
-    assert not out["z"]["correct"] and not out["u"]["correct"]
+    assert out["p"]["correct"] and out["n"]["correct"] and out["u"]["correct"]
+    assert not out["z"]["correct"]
+    assert out["p"]["feedback"] == "Correct."  # x > 0: the domains are the same
+    assert "Equal where both are defined; at x = -1" in out["u"]["feedback"]
 
 
 def test_a_domain_of_an_undeclared_name_is_refused_with_the_fix():
@@ -270,3 +359,24 @@ def test_the_symbolic_check_takes_the_declared_domains_as_assumptions():
     assert symbolic_equal(tree("sqrt(x^2)"), tree("x")) is None
     assert symbolic_equal(tree("sqrt(x^2)"), tree("x"), Domains(positive=frozenset("x")))
     assert symbolic_equal(tree("sin(pi*n)"), tree("0"), Domains(integers=frozenset("n")))
+
+
+# --- the rule is symmetric: every pair, both ways round ---------------------------------------
+
+FORMULAS = ["x", "-x", "|x|", "\\sqrt{x}\\sqrt{x}", "\\sqrt{-x}\\sqrt{-x}", "\\sqrt{x^2}",
+            "e^{\\ln x}", "(x^3)^{1/3}", "\\sqrt[3]{x^3}", "\\ln(x^2)/2", "\\ln x", "\\ln|x|"]
+
+
+@pytest.mark.parametrize("a", FORMULAS)
+def test_an_answer_and_its_key_swapped_get_one_verdict(a):
+    """Equal where both are real is a symmetric relation: for every pair of these formulas the
+    expression verdict and the derivation step are the same whichever side is the key, and a
+    step and its reverse agree (before the lead's decision on issue 29 this held too, with the
+    opposite verdict for the pairs whose domains differ; before issue 29 it did not)."""
+    for b in FORMULAS:
+        forward = expression(a, b, symbols=["x"]).verdict
+        assert forward == expression(b, a, symbols=["x"]).verdict, (a, b)
+        assert forward in ("correct", "wrong"), (a, b, forward)
+        steps = {step(a, b, symbols=["x"]).steps[0].status,
+                 step(b, a, symbols=["x"]).steps[0].status}
+        assert steps == {"verified" if forward == "correct" else "does_not_follow"}, (a, b)

@@ -93,11 +93,14 @@ def test_file_is_what_the_generator_writes():
         ("correct", "1e-40*sin(x)", "1e-40*cos(x)"),  # tiny scale, still different
         ("correct", "abs(x + 50) - 50", "abs(x + 40) - 40"),  # differ only below x = -40
         ("correct", "abs(x - 1000)", "1000 - x"),  # differ only above x = 1000
-        ("correct", "log(x*y)", "log(x) + log(y)"),  # x = y = -1
         ("correct", "factorial(2*k)", "factorial(k)**2"),
         ("wrong", "sqrt(x**2)", "abs(x)"),
-        # real at x = y = -1 where the expected is not: a difference in real domain (issue 29)
-        ("correct", "log(x) + log(y)", "log(x*y)"),
+        # equal wherever both are real (x, y > 0): not wrong either way round (issue 29)
+        ("wrong", "log(x*y)", "log(x) + log(y)"),
+        ("wrong", "log(x) + log(y)", "log(x*y)"),
+        # real together nowhere: -1 - x^2 < 0 for every real x, so no value to compare
+        ("correct", "1", "sqrt(-1 - x**2)"),
+        ("correct", "sqrt(x) + sqrt(-x)", "0"),  # both real only at the point x = 0
         ("wrong", "cosh(x)**2 - sinh(x)**2", "1"),  # cancellation at x ~ 1e5 is not a difference
         ("wrong", "(y - b)**4000", "(b - y)**4000"),
     ],

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import grader
+from grader.kinds.request import grade_request
 from grader.reading.names import Declarations
 from grader.reading.parser import parse
 from grader.values.confirm import own_precision
@@ -124,6 +125,22 @@ def test_a_wrong_limit_is_wrong(expected, answer):
 def test_a_wrong_limit_says_the_answers_value():
     result = check("5", "2^\\infty", symbols=())
     assert "Your answer equals ∞." in result.feedback  # main: "an undefined value"
+
+
+@pytest.mark.parametrize("lang, says", [
+    ("en", "Your answer equals an undefined value"), ("zh", "你的答案等于 无定义的值")])
+@pytest.mark.parametrize("answer", ["(-\\infty)^{1/3}", "(-2)^{1/3}", "\\ln(-\\infty)"])
+def test_no_value_for_an_infinite_key_is_wrong_and_says_so(answer, lang, says):
+    """compute-engine reads (-∞)^{1/3} as the real cube root, -∞; here, as for (-8)^{1/3}, a
+    real power of a negative base has no value (grader/README.md, convention entry 2), nor has
+    its limit: (-t)^{1/3} is undefined for every t > 0. Decided in-process, with the reason
+    (main: "cannot decide" without the worker, a bare "not equivalent" from sympy with it)."""
+    assert extended_value(tree(answer)) is None
+    result = grade_request({"kind": "expression", "expected": "-\\infty",
+                                   "answer": answer, "lang": lang})
+    assert result.verdict == "wrong" and says in result.feedback
+    assert grade_request({"kind": "expression", "expected": "-\\infty",
+                                 "answer": "\\sqrt[3]{-\\infty}"}).verdict == "correct"
 
 
 @pytest.mark.parametrize("text", [

@@ -63,7 +63,8 @@ def test_the_reading_is_pointed_out(text, note):
 @pytest.mark.parametrize(
     ("text", "key"),
     [
-        ("sin^x x", "function_power"),
+        ("sin^m x", "function_power"),  # a letter the question does not declare: not guessed
+        ("sin^{2x} x", "function_power"),  # a formula as the power: refused as before
         ("sin^0 x", "function_power"),
         ("sin^-2 x", "function_power"),
         ("sin^{1/2} x", "function_power"),
@@ -75,6 +76,20 @@ def test_powers_without_a_standard_meaning_are_refused(text, key):
     with pytest.raises(ParseError) as info:
         tree(text)
     assert info.value.key == key
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a declared name as the power reads like a number there (Doenet: sin^n x is (sin x)^n)
+    ("sin^n x", Pow(Func("sin", X), Sym("n"))),
+    ("coth^n(x)", Pow(Func("coth", X), Sym("n"))),
+    (r"\sin^{n} x", Pow(Func("sin", X), Sym("n"))),
+    ("sin^x x", Pow(Func("sin", X), X)),
+    ("sin^k x", Pow(Func("sin", X), Sym("k"))),  # an integer name
+])
+def test_a_declared_name_as_a_function_power_is_a_power_of_the_value(text, expected):
+    decls = Declarations.of(symbols=["x", "n"], integers=["k"])
+    assert parse(text, decls)[0] == expected
+    assert "note_function_power" in parse_with_notes(text, decls)[2]
 
 
 def test_a_huge_function_power_is_a_limit():

@@ -35,9 +35,9 @@ def check(expected: str, answer: str, symbols=("x",)) -> grader.Result:
     ("log((1 + x)/(1 - x))", "log(1 + x) - log(1 - x)", "correct", lambda: True),
     ("log((1 + x)/(1 - x))", "-log((1 - x)/(1 + x))", "correct", lambda: True),
     ("log((1 + x)/(1 - x))/2", "atanh(x)", "correct", lambda: True),
-    # DLMF 4.23.9 holds on [-1, 1]; at x = 2, pi/2 is real and arcsin(2) is not: a difference
-    # in real domain (issue 29: one rule in both directions)
-    ("arcsin(x) + arccos(x)", "pi/2", "wrong", lambda: _not_real(math.asin, 2)),
+    # DLMF 4.23.9 holds on [-1, 1], where both are real; at x = 2 arcsin(2) is not real, which
+    # the right verdict's note says (issue 29: compared where both are real)
+    ("arcsin(x) + arccos(x)", "pi/2", "correct", lambda: _not_real(math.asin, 2)),
     # domain x >= 1000: at x = 2000, sqrt(1000) != sqrt(2000) - sqrt(1000)
     ("sqrt(x - 1000)", "sqrt(x) - sqrt(1000)", "wrong",
      lambda: mpmath.sqrt(1000) != mpmath.sqrt(2000) - mpmath.sqrt(1000)),
@@ -53,30 +53,44 @@ def test_differences_far_from_zero_and_narrow_domains(expected, answer, verdict,
 
 
 @pytest.mark.parametrize(("expected", "answer", "symbols"), [
-    # every intermediate value must be real: for x, y < 0, log x and log y are not
+    ("x", "sqrt(x^2)", ["x"]),  # x = -2: both real, 2 and -2
+    ("x", "abs(x)", ["x"]),
+    ("pi/2", "arctan(x) + arctan(1/x)", ["x"]),  # = -pi/2 for x < 0 (DLMF 4.24.16)
+    ("x", "arcsin(sin(x))", ["x"]),  # x = 2: arcsin(sin 2) = pi - 2
+])
+def test_branch_slips_where_both_are_real_are_wrong(expected, answer, symbols):
+    r = check(expected, answer, symbols)
+    assert r.verdict == "wrong", r.feedback
+
+
+@pytest.mark.parametrize(("expected", "answer", "symbols"), [
+    # every intermediate value must be real: for x, y < 0, log x and log y are not; where both
+    # sides are real (x, y > 0) these are the identities of DLMF 4.8.2, 4.8.4, 4.2.1
     ("log(x/y)", "log(x) - log(y)", ["x", "y"]),
     ("x", "exp(log(x))", ["x"]),  # x = -2: log(-2) is not real, x is
     ("x^3", "exp(3*log(x))", ["x"]),
     ("x", "sqrt(x)^2", ["x"]),  # x = -2
     ("sqrt(x/y)", "sqrt(x)/sqrt(y)", ["x", "y"]),  # x = y = -1: sqrt(1) = 1, sqrt(-1) not real
-    ("pi/2", "arctan(x) + arctan(1/x)", ["x"]),  # = -pi/2 for x < 0 (DLMF 4.24.16)
 ])
-def test_branch_slips_are_wrong(expected, answer, symbols):
+def test_a_slip_that_only_changes_the_real_domain_is_right_with_a_note(expected, answer, symbols):
     r = check(expected, answer, symbols)
-    assert r.verdict == "wrong", r.feedback
+    assert r.verdict == "correct", r.feedback
+    assert "Equal where both are defined" in r.feedback
+    assert "your answer is undefined" in r.feedback
 
 
-def test_a_branch_identity_is_wrong_both_ways_round_and_right_where_declared():
-    """Issue 29's one rule: sqrt(x y) is real at x = y = -1 where sqrt(x) sqrt(y) is not, so
-    neither is right for the other (before, the answer more defined than the expected one was
-    accepted); with x and y declared positive both are right."""
+def test_a_branch_identity_is_right_both_ways_round_and_without_a_note_where_declared():
+    """Issue 29's one rule: sqrt(x y) is real at x = y = -1 where sqrt(x) sqrt(y) is not, and
+    the two agree wherever both are real (x, y >= 0): right either way round, each with a note;
+    with x and y declared positive both are real everywhere asked, and no note is needed."""
     assert _not_real(math.sqrt, -1) and math.sqrt((-1) * (-1)) == 1
     for expected, answer in (("sqrt(x)*sqrt(y)", "sqrt(x*y)"), ("log(x) + log(y)", "log(x*y)")):
-        assert check(expected, answer, ["x", "y"]).verdict == "wrong"
-        assert check(answer, expected, ["x", "y"]).verdict == "wrong"
+        for a, e in ((answer, expected), (expected, answer)):
+            r = check(e, a, ["x", "y"])
+            assert r.verdict == "correct" and "Equal where both are defined" in r.feedback
         declared = grader.check({"kind": "expression", "expected": expected, "answer": answer,
                                  "symbols": ["x", "y"], "positive": ["x", "y"]})
-        assert declared.verdict == "correct", declared.feedback
+        assert declared.verdict == "correct" and declared.feedback == "Correct."
 
 
 def _not_real(function, value) -> bool:
