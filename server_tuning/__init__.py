@@ -10,7 +10,8 @@ The pieces, each measured in docs/server.md:
 - `first_page`: the first page's work preloaded once the server listens; the first script run
   without Python's collections, and never importing alongside the preload;
 - `warm_up`: after the first page, the compute and grader workers started, the pages' modules
-  loaded and the heap frozen (`gc.freeze`); torch work always goes to the compute worker;
+  loaded, the heap frozen (`gc.freeze`) and the youngest generation collected less often (full
+  collections under a class); torch work always goes to the compute worker;
 - `reaper`: the sessions of learners who left closed, their memory collected and returned.
 
 Streamlit's internals (its runtime, a run's session id) are reached only through

@@ -60,12 +60,27 @@ def sync(key: str, value: Any) -> None:
         encoded = encode_scratch(key, value)
     except ValueError:
         return  # too large to keep: the next change tries again
-    db, pid = _where()
+    pid = current_profile_id()  # None when no store could be opened
+    saved = page_state(SavedState).scratch
     # what this session last wrote for the profile: the same is not written again
-    if db is None or page_state(SavedState).scratch.get((key, pid)) == encoded:
+    if pid is None or saved.get((key, pid)) == encoded:
         return
-    writer().put_encoded(pid, key, encoded)
-    page_state(SavedState).scratch[key, pid] = encoded
+    scratch_writer = _open_writer()
+    if scratch_writer is None:
+        return
+    scratch_writer.put_encoded(pid, key, encoded)
+    saved[key, pid] = encoded
+
+
+def _open_writer() -> ScratchWriter | None:
+    """The current store's scratch writer, or None while the store cannot be opened. This runs
+    on every script run of a page with a question: once the writer exists its store is open
+    (the store is a cached resource, kept once opened), so it is one dict lookup, not the two
+    cached-resource lookups of `progress.store()` (each hashes the database URL)."""
+    found = _writers.get(os.environ.get(ENV_URL))
+    if found is not None:
+        return found
+    return writer() if progress.store() is not None else None
 
 
 def clear(key: str) -> None:
