@@ -6,7 +6,8 @@
   (or why the answer cannot be read) and the verdict's first line whenever they change: Streamlit
   redraws both as new elements, which a screen reader does not announce by itself;
 - an inline formula wider than its column (it scrolls sideways: app_pages/widgets/formula_style.py)
-  joins the Tab order, so the keyboard can scroll it too (WCAG 2.1.1);
+  or a code block wider than its column (a derivation target shown verbatim, a caret under an
+  unreadable answer) joins the Tab order, so the keyboard can scroll it too (WCAG 2.1.1);
 - a focus outline on every focusable element (WCAG 2.4.7), in the theme's primaryColor
 
 The script is ours and constant but for the language code (one of `LANGUAGES`, never user text);
@@ -48,7 +49,8 @@ _SCRIPT = """<script>
     if (verdict) parts.push(spoken(verdict));
     return parts.filter(Boolean).join(". ");
   };
-  const scrollable = () => document.querySelectorAll("[data-testid=stMarkdownContainer] .katex")
+  const scrollable = () => document.querySelectorAll(
+      "[data-testid=stMarkdownContainer] .katex, .stCode > pre")
     .forEach(k => {
       if (k.scrollWidth > k.clientWidth + 1) k.setAttribute("tabindex", "0");
       else if (k.getAttribute("tabindex") === "0") k.removeAttribute("tabindex");

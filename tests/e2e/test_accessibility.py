@@ -98,6 +98,27 @@ def test_practice_with_an_unreadable_answer_passes_axe(page, learner, lang):
     assert not findings, report(f"Practice with an unreadable answer ({lang})", findings)
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_derivation_target_drawn_as_code_passes_axe(page, learner, lang):
+    # a target the preview cannot draw is shown verbatim in a code block, which scrolls sideways
+    # when long, and a region that scrolls must be reachable by Tab (axe
+    # scrollable-region-focusable). Found as a flaky every-page audit: Practice opens a question
+    # at random, and this one failed it.
+    open_question_as(page, learner, "vec-layernorm-jacobian", lang)
+    main(page).locator("[data-testid=stCode]").first.wait_for()
+    findings = audit(page)
+    assert not findings, report(f"Practice, a target drawn as code ({lang})", findings)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_long_unreadable_answer_passes_axe(page, learner, lang):
+    open_question_as(page, learner, "basics-residual-from-target", lang)
+    _answer(page, lang, "H(x) - (x" + " + x" * 60)  # its caret line scrolls sideways
+    main(page).get_by_text(t("practice.cannot_read_title", lang)).wait_for()
+    findings = audit(page)
+    assert not findings, report(f"Practice with a long unreadable answer ({lang})", findings)
+
+
 def test_the_document_language_follows_the_switch(page, goto):
     goto("practice", "zh")
     assert page.evaluate("document.documentElement.lang") == "zh"
