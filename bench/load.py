@@ -11,6 +11,8 @@ server RSS before / peak / after, and answers acknowledged against attempts stor
 
     .venv/bin/python bench/load.py --learners 100 --think 10 --ramp 20 --answers 5
     .venv/bin/python bench/load.py --check --learners 25 --think 0.5 --ramp 5 --duration 20
+    .venv/bin/python bench/load.py --processes 2 --learners 200 --think 0.5 --ramp 20 --answers 5
+                                                      # two processes behind HAProxy (make serve N=2)
     .venv/bin/python bench/load.py --url http://127.0.0.1:8500 --pid 1234 --pid 1240 \\
         --database sqlite:////path/progress.db            # a server already running (make serve)
 
@@ -32,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from bench.loadgen.connection import NotLoopback, require_loopback  # noqa: E402
 from bench.loadgen.learner import Habits  # noqa: E402
 from bench.loadgen.run import LoadReport, LoadSpec, Target, run_load, warm_up  # noqa: E402
-from bench.loadgen.server import start_app, stop_server  # noqa: E402
+from bench.loadgen.server import start_app, start_served, stop_server  # noqa: E402
 from bench.loadgen.table import HEADER, UNITS, details, row  # noqa: E402
 
 STARTED_UP = "start-up heap frozen"  # server_tuning/warm_up.py logs this once its work is done
@@ -81,6 +83,24 @@ def spec_from(args: argparse.Namespace) -> LoadSpec:
                         retry=args.retry, max_retries=args.max_retries, reveal=args.reveal))
 
 
+def run_on_served(spec: LoadSpec, processes: int) -> LoadReport:
+    """`processes` fresh app processes behind HAProxy (as `make serve N=processes`), each warmed
+    up on its own port, then loaded through the proxy, stopped."""
+    with tempfile.TemporaryDirectory(prefix="load-") as data:
+        database = f"sqlite:///{data}/progress.db"
+        served = start_served(database, processes, Path(data))
+        try:
+            for url, pid, log in zip(served.app_urls, served.pids, served.logs, strict=True):
+                warm_up(url, [pid], spec.page,
+                        ready=lambda log=log: STARTED_UP in log.read_text(errors="replace"))
+            return run_load(spec, Target(served.url, served.pids, database))
+        except BaseException:
+            print(served.server.log()[-3000:], file=sys.stderr)
+            raise
+        finally:
+            stop_server(served.server)
+
+
 def run_on_own_server(spec: LoadSpec, server_args: tuple[str, ...] = (),
                       env: dict[str, str] | None = None, log_path: Path | None = None) -> LoadReport:
     """A fresh server (as `make run`), warmed up, loaded, stopped."""
@@ -110,6 +130,9 @@ def main() -> int:
                         help="extra `streamlit run` option for the server started here, "
                              "e.g. --server-arg=--runner.postScriptGC=true")
     parser.add_argument("--server-log", type=Path, help="keep the server's log here")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="app processes behind HAProxy, as `make serve N=...` starts them "
+                             "(default 1: one server as `make run`)")
     parser.add_argument("--json", type=Path, help="append the report as one JSON line here")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 on any error, lost attempt or unfinished learner")
@@ -124,6 +147,10 @@ def main() -> int:
         if not args.pid or not args.database:
             parser.error("--url needs --pid (one per server process) and --database")
         report = run_load(spec, Target(args.url, args.pid, args.database))
+    elif args.processes > 1:
+        if args.server_arg or args.server_log:
+            parser.error("--processes starts the apps as make serve does: no --server-arg/--server-log")
+        report = run_on_served(spec, args.processes)
     else:
         report = run_on_own_server(spec, tuple(args.server_arg), log_path=args.server_log)
 
