@@ -17,9 +17,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("app_pages", "tutor", "quizbank", "grader", "compute", "contained", "server_tuning")
-SCRIPTS = ("streamlit_app.py",)
+from tests.test_import_circles import PACKAGES, ROOT, SCRIPTS, project_modules
 
 
 def python_files(root: Path, packages=PACKAGES, scripts=SCRIPTS) -> list[Path]:
@@ -81,17 +79,6 @@ def test_a_builder_is_named_by_its_function():
 
 
 # ---- tutor/sessions imports no Streamlit ----------------------------------------------------------
-def project_modules(root: Path, packages=PACKAGES) -> dict[str, Path]:
-    found = {}
-    for package in packages:
-        for path in sorted((root / package).rglob("*.py")):
-            parts = list(path.relative_to(root).with_suffix("").parts)
-            if parts[-1] == "__init__":
-                parts.pop()
-            found[".".join(parts)] = path
-    return found
-
-
 def imported_names(module: str, path: Path) -> set[str]:
     """Every dotted name the file imports, anywhere in it (functions and `TYPE_CHECKING` blocks
     included: a reader follows those too), relative imports made absolute."""

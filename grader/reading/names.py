@@ -233,10 +233,16 @@ def _numbered_name(tokens: list[Token], i: int) -> Token | None:
         return Token("name", name, t.pos, number.end, t.space_before)
     if bracket.text != "(":
         return None
-    if name.lower() in ("log2", "log10") and not bracket.space_before:
-        name = "log_" + number.text
-    name = NUMBERED_FUNCTIONS.get(name.lower(), name)
-    return Token("name", name, t.pos, number.end, t.space_before)
+    return Token("name", _function_with_number(name, not bracket.space_before), t.pos,
+                 number.end, t.space_before)
+
+
+def _function_with_number(name: str, bracket_follows: bool) -> str:
+    """The name `log2`, `log10` (before a bracket: `log_2`, `log_10`), `atan2`, `arctan2` reads
+    as; any other stays as typed, for the parser to refuse."""
+    if bracket_follows and name.lower() in ("log2", "log10"):
+        return "log_" + name[3:]
+    return NUMBERED_FUNCTIONS.get(name.lower(), name)
 
 
 def _numbered_function_name(text: str) -> bool:
@@ -251,12 +257,9 @@ def _numbered_operator_name(tokens: list[Token], i: int) -> Token:
     same name typed plain before a bracket: the two-argument arctangent, log_2; any other
     (`\\operatorname{exp2}`) stays one name that the parser refuses as typed."""
     t = tokens[i]
-    name = t.text
-    bracket = tokens[i + 1] if i + 1 < len(tokens) else None
-    if name.lower() in ("log2", "log10") and bracket is not None and bracket.text == "(":
-        name = "log_" + name[3:]
-    name = NUMBERED_FUNCTIONS.get(name.lower(), name)
-    return Token("name", name, t.pos, t.end, t.space_before)
+    bracket_follows = i + 1 < len(tokens) and tokens[i + 1].text == "("
+    return Token("name", _function_with_number(t.text, bracket_follows), t.pos, t.end,
+                 t.space_before)
 
 
 def _is_times_sign(tokens: list[Token], i: int, decls: Declarations) -> bool:
