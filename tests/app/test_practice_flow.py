@@ -104,3 +104,26 @@ def test_the_url_round_trips_the_question_and_the_filters():
 )
 def test_linked_question(params, expected):
     assert practice.linked_question(params) == expected
+
+
+class _RepeatingRng(random.Random):
+    """Draws `repeats` copies of the seed on screen before anything else: the unlucky draw."""
+
+    def __init__(self, on_screen: int, repeats: int):
+        super().__init__(0)
+        self.script = [on_screen] * repeats
+
+    def randint(self, a, b):
+        return self.script.pop(0) if self.script else super().randint(a, b)
+
+
+def test_new_variant_never_draws_the_seed_on_screen():
+    from quizbank import load_bank
+
+    question = load_bank().questions["gen-chain-product"]
+    queue = QuestionQueue(rng=_RepeatingRng(765, repeats=3))
+    queue.open(question, seed=765, difficulty="easy")
+    fresh = queue.open(question, difficulty="easy")  # "New variant": a drawn seed
+    assert fresh.variant.seed != 765
+    linked = queue.open(question, seed=fresh.variant.seed, difficulty="easy")
+    assert linked.variant.seed == fresh.variant.seed  # a link's seed is kept, even the same one

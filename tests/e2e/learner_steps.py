@@ -17,6 +17,13 @@ def main(page):
     return page.locator(MAIN)
 
 
+def seed_caption(seed: int, lang: str = "en") -> re.Pattern:
+    """The Exercises page's "Variant seed N" caption for exactly this seed: "seed 7" must not
+    match "seed 765" (a new variant drawn after seed 7 can start with its digits)."""
+    label = {"en": "Variant seed", "zh": "变体种子"}[lang]
+    return re.compile(rf"{label} {seed}(?!\d)")
+
+
 def uploader_words(page) -> list[str]:
     """The words on the page's one file uploader, its button's then its note's, as the CSS strings
     that draw them (`'"Choose a file"'`: app_pages/widgets/uploader_css.py puts them in `::after`)."""

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 import compute
-from tests.e2e.learner_steps import main, open_url, submit_and_verdict
+from tests.e2e.learner_steps import main, open_url, seed_caption, submit_and_verdict
 from tests.e2e.server import wait_idle
 from tutor.sessions.exercises import format_value
 from tutor.store import ProgressStore, utc_now
@@ -45,7 +45,7 @@ def test_exercise_answered_right_shows_the_verdict_and_this_seeds_solution(page,
                                                                           app_server, lang):
     key = compute.generate(LINKED["template"], seed=7, difficulty="easy")
     goto("exercises", lang, profile=own_profile(app_server, "exercises"), **LINKED)
-    expect(main(page)).to_contain_text({"en": "Variant seed 7", "zh": "变体种子 7"}[lang])
+    expect(main(page)).to_contain_text(seed_caption(7, lang))
     screenshot(f"exercises-problem-{lang}")
     fill_answers(page, [format_value(key["answers"][name]) for name in ASKS])
     submit = {"en": "Submit answer", "zh": "提交答案"}[lang]

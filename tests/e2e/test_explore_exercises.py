@@ -6,11 +6,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.learner_steps import main, seed_caption
+
 H1 = '[data-testid="stMain"] h1'
-
-
-def main(page):
-    return page.locator('[data-testid="stMain"]')
 
 
 def demo(page, name: str):
@@ -92,9 +90,9 @@ def test_explore_tabs_screenshots(page, goto, screenshot, lang):
 
 def test_shared_link_opens_the_same_problem(page, goto, browser):
     goto("exercises", "en", template="residual_scaling", seed=321, difficulty="hard")
-    expect(main(page)).to_contain_text("Variant seed 321")
+    expect(main(page)).to_contain_text(seed_caption(321))
     page.get_by_role("button", name="New variant").click()
-    expect(main(page)).not_to_contain_text("Variant seed 321")
+    expect(main(page)).not_to_contain_text(seed_caption(321))
     caption = main(page).get_by_text(re.compile(r"Variant seed \d+")).first
     seed = re.search(r"seed (\d+)", caption.inner_text()).group(1)
     expect(page).to_have_url(re.compile(rf"seed={seed}"))
@@ -107,7 +105,7 @@ def test_shared_link_opens_the_same_problem(page, goto, browser):
     other = browser.new_context(viewport={"width": 1400, "height": 950}).new_page()
     other.goto(link)
     expect(other.locator(H1)).to_have_text("Exercises")
-    expect(other.locator('[data-testid="stMain"]')).to_contain_text(f"Variant seed {seed}")
+    expect(other.locator('[data-testid="stMain"]')).to_contain_text(seed_caption(seed))
     shared = other.locator('[data-testid="stMain"] [data-testid="stMarkdownContainer"]').filter(
         has=other.locator(".katex"))
     expect(shared).to_have_count(len(numbers))  # rendered (KaTeX draws after the text)

@@ -15,6 +15,7 @@ from tests.e2e.learner_steps import (
     main,
     open_question,
     open_url,
+    seed_caption,
     submit_and_verdict,
     type_formula,
 )
@@ -97,14 +98,14 @@ def test_i_dont_know_on_an_exercise_then_its_share_link_is_practice(browser, own
             "&difficulty=easy")
     page = new_page(browser)
     open_url(page, link)
-    expect(main(page)).to_contain_text(f"变体种子 {seed}")
+    expect(main(page)).to_contain_text(seed_caption(seed, "zh"))
     click(page, "我不会：显示解答")
     expect(main(page)).to_contain_text("明天再复习")  # the counted failure
     click(page, "换一组数字")  # another variant on screen (and in the draft) ...
-    expect(main(page)).not_to_contain_text(f"变体种子 {seed}")
+    expect(main(page)).not_to_contain_text(seed_caption(seed, "zh"))
 
     open_url(page, link)  # ... then the share link of the one whose solution was shown
-    expect(main(page)).to_contain_text(f"变体种子 {seed}")
+    expect(main(page)).to_contain_text(seed_caption(seed, "zh"))
     asks = ["y", "loss", "grad_x"]  # gen-linear-block-forward-backward, the bank's question
     answers = compute.generate(template, seed=seed, difficulty="easy")["answers"]
     boxes = main(page).locator('[class*="-gen-"] input[type="text"]')

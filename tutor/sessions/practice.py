@@ -60,10 +60,13 @@ class QuestionQueue:
     def open(self, question, *, seed: int | None = None,
              difficulty: str | None = None) -> QuestionSession:
         """Put `question` on screen with a fresh session (a new variant, no tries, no hints, new
-        widget keys); `seed` and `difficulty` choose a generated question's variant."""
+        widget keys); `seed` and `difficulty` choose a generated question's variant, a drawn seed
+        never the one on screen."""
+        on_screen = self.current.variant if self.current is not None else None
         self.serial += 1
         self.current = open_session(question, rng=self.rng, serial=self.serial, seed=seed,
-                                    difficulty=difficulty)
+                                    difficulty=difficulty,
+                                    avoid_seed=on_screen.seed if on_screen is not None else None)
         self.recent = (self.recent + [question.id])[-50:]
         return self.current
 

@@ -63,8 +63,11 @@ def parse_seed(value: Any) -> int | None:
     return seed if SEED_RANGE[0] <= seed <= SEED_RANGE[1] else None
 
 
-def draw_seed(rng: random.Random) -> int:
-    return rng.randint(*SEED_RANGE)
+def draw_seed(rng: random.Random, avoid: int | None = None) -> int:
+    """A seed in SEED_RANGE other than `avoid` (the one on screen: "New variant" must change it)."""
+    while (seed := rng.randint(*SEED_RANGE)) == avoid:
+        pass
+    return seed
 
 
 @dataclass(frozen=True)
@@ -232,16 +235,19 @@ def confirm_ticks(session: QuestionSession, question, ticked: Iterable[str], *, 
 
 
 def open_session(question, *, rng: random.Random, serial: int = 0, seed: int | None = None,
-                 difficulty: str | None = None, now: float | None = None) -> QuestionSession:
+                 difficulty: str | None = None, now: float | None = None,
+                 avoid_seed: int | None = None) -> QuestionSession:
     """A session for `question`. A generated question's variant is built here, once, from `seed`
-    (drawn when None) at `difficulty` (the question's own when None); everything after reads it."""
+    (drawn when None, never `avoid_seed`) at `difficulty` (the question's own when None);
+    everything after reads it."""
     variant = None
     if kind_of(question) == "generated":
         from quizbank.variants import build_variant
 
         level = difficulty or str(getattr(question.difficulty, "value", question.difficulty))
-        variant = build_variant(question.template, seed=draw_seed(rng) if seed is None else seed,
-                                difficulty=level)
+        if seed is None:
+            seed = draw_seed(rng, avoid_seed)
+        variant = build_variant(question.template, seed=seed, difficulty=level)
     return QuestionSession(question_id=question.id, tries_allowed=question.allowed_tries,
                            variant=variant, serial=serial, order_seed=rng.randrange(2**31),
                            started_at=time.time() if now is None else now)
