@@ -12,7 +12,9 @@ The pieces, each measured in docs/server.md:
 - `warm_up`: after the first page, the compute and grader workers started, the pages' modules
   loaded, the heap frozen (`gc.freeze`) and the youngest generation collected less often (full
   collections under a class); torch work always goes to the compute worker;
-- `reaper`: the sessions of learners who left closed, their memory collected and returned.
+- `reaper`: the sessions of learners who left closed, their memory collected and returned;
+- `streamlit_internals.reuse_theme_messages`: the theme part of the message Streamlit sends at
+  the start of every script run built once, not scanned out of the config on every run.
 
 Streamlit's internals (its runtime, a run's session id) are reached only through
 `streamlit_internals`, which checks the installed version first; on an untested version the
@@ -81,12 +83,13 @@ _tuning: _Tuning | None = None
 
 def enable(preload: bool = True) -> None:
     """Tune this process (call once, before Streamlit starts serving): torch work routed to the
-    compute worker from now on, the first page preloaded once the server listens, and the
-    shell's hooks switched on."""
+    compute worker from now on, the session message's theme built once, the first page
+    preloaded once the server listens, and the shell's hooks switched on."""
     global _tuning  # noqa: PLW0603 - one per process, set before any script run
     import compute.worker
 
     compute.worker.route()
+    streamlit_internals.reuse_theme_messages()
     _tuning = _Tuning()
     if preload and streamlit_internals.supported():
         _tuning.first_page.preload(first_page.first_page_work, first_page.wait_until_serving)

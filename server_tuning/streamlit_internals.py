@@ -16,6 +16,7 @@ the minor here and to the pin.
 from __future__ import annotations
 
 import logging
+import threading
 from functools import cache
 
 import streamlit
@@ -130,3 +131,50 @@ def close_session(runtime, session_id: str) -> None:
     """Shut a disconnected session down and forget it, the path a logout takes
     (`Runtime.clear_user_info_for_session`, thread-safe)."""
     runtime.clear_user_info_for_session(session_id)
+
+
+def reuse_theme_messages() -> None:
+    """Build each `[theme*]` part of the session message once, not on every script run.
+
+    Streamlit sends a `new_session` message at the start of every run, fragment runs included,
+    and fills its six theme sections by scanning all ~370 config options once per section
+    (`app_session._populate_theme_msg`): ~0.4 ms of the event loop per run under a class
+    (docs/server.md). The patched function fills a section from a copy built the first time,
+    and builds it again whenever one of that section's option values differs from those the
+    copy was built from (a config re-read, `set_option`): the message is the one Streamlit
+    would build, byte for byte (tests/server_tuning/test_streamlit_internals.py)."""
+    if not supported():
+        return
+    from streamlit import config
+    from streamlit.runtime import app_session
+
+    build = app_session._populate_theme_msg
+    if getattr(build, "reuses_copies", False):
+        return
+    sections: dict[str, list] = {}  # section -> its ConfigOptions, for one options dict
+    indexed: list = [None]  # the options dict `sections` was made from
+    copies: dict[tuple[str, type], tuple[list, object]] = {}
+    lock = threading.Lock()
+
+    def values_of(section: str) -> list:
+        options = config.get_config_options()
+        if indexed[0] is not options:  # a re-read config is a new dict
+            sections.clear()
+            for option in options.values():
+                sections.setdefault(option.section, []).append(option)
+            indexed[0] = options
+        return [(option.key, option.value) for option in sections.get(section, ())]
+
+    def populate(msg, section: str = "theme") -> None:
+        with lock:
+            values = values_of(section)
+            held = copies.get((section, type(msg)))
+            if held is None or held[0] != values:
+                built = type(msg)()
+                build(built, section)
+                held = copies[(section, type(msg))] = (values, built)
+        if held[1].ListFields():  # an empty section leaves the message untouched, as Streamlit
+            msg.MergeFrom(held[1])  # does (merging an empty one would mark it present)
+
+    populate.reuses_copies = True
+    app_session._populate_theme_msg = populate

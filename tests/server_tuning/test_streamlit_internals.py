@@ -32,6 +32,10 @@ INTERNALS = [
     ("streamlit.runtime.scriptrunner_utils.script_run_context_attr", "SCRIPT_RUN_CONTEXT_ATTR_NAME",
      None),
     ("streamlit.runtime.scriptrunner.script_runner", "ScriptRunner.start", ["self"]),
+    ("streamlit.runtime.app_session", "_populate_theme_msg", ["msg", "section"]),
+    ("streamlit.runtime.app_session", "AppSession._create_new_session_message",
+     ["self", "page_script_hash", "run_descriptor", "pages"]),
+    ("streamlit.config", "get_config_options", ["force_reparse", "options_from_flags"]),
 ]
 
 
@@ -91,6 +95,11 @@ def test_an_untested_streamlit_turns_the_internals_off_and_says_so(monkeypatch, 
         monkeypatch.setattr(delta_generator, "_use_warning_has_been_displayed", False)
         streamlit_internals.skip_repl_check()
         assert delta_generator._use_warning_has_been_displayed is False
+        from streamlit.runtime import app_session
+
+        built = app_session._populate_theme_msg
+        streamlit_internals.reuse_theme_messages()
+        assert app_session._populate_theme_msg is built
     finally:
         supported.cache_clear()
 
@@ -172,3 +181,67 @@ def test_a_started_runtime_is_serving_and_its_sessions_are_seen(real_runtime):
     streamlit_internals.close_session(real_runtime.runtime, session_id)
     real_runtime.on_loop(lambda: None)  # the close runs on the event loop: let it
     assert not real_runtime.stored(session_id)
+
+
+# ---- the theme part of the session message, built once ---------------------------------------------
+THEME_SECTIONS = ("theme", "theme.light", "theme.dark", "theme.sidebar", "theme.light.sidebar",
+                  "theme.dark.sidebar")
+
+
+def _session_theme_bytes() -> bytes:
+    """The six theme sections filled as `AppSession._create_new_session_message` fills them."""
+    from streamlit.proto.NewSession_pb2 import NewSession
+    from streamlit.runtime import app_session
+
+    message = NewSession()
+    theme = message.custom_theme
+    targets = (theme, theme.light, theme.dark, theme.sidebar, theme.light.sidebar,
+               theme.dark.sidebar)
+    for target, section in zip(targets, THEME_SECTIONS, strict=True):
+        app_session._populate_theme_msg(target, section)
+    return message.SerializeToString(deterministic=True)
+
+
+@pytest.fixture
+def counted_theme_builds(monkeypatch):
+    """Streamlit's own theme builder, counted; afterwards the builder and the config as before."""
+    from streamlit import config
+    from streamlit.runtime import app_session
+
+    original, builds = app_session._populate_theme_msg, []
+
+    def counted(msg, section="theme"):
+        builds.append(section)
+        original(msg, section)
+
+    monkeypatch.setattr(app_session, "_populate_theme_msg", counted)
+    config.get_config_options(force_reparse=True)  # the project's .streamlit/config.toml
+    yield builds
+    config.get_config_options(force_reparse=True)
+
+
+def test_the_theme_message_is_built_once_and_is_streamlits_byte_for_byte(counted_theme_builds):
+    from streamlit.proto.NewSession_pb2 import NewSession
+
+    built = _session_theme_bytes()
+    streamlit_internals.reuse_theme_messages()
+    counted_theme_builds.clear()
+    reused = [_session_theme_bytes() for _ in range(3)]
+    assert counted_theme_builds == list(THEME_SECTIONS)  # once per section, not per run
+    assert reused == [built] * 3 and b"#1E5AD0" in built  # the project's primary colour
+    assert not NewSession.FromString(built).custom_theme.HasField("light")  # empty: absent
+
+
+def test_a_changed_theme_option_is_read_again(monkeypatch, counted_theme_builds):
+    from streamlit import config
+    from streamlit.runtime import app_session
+
+    original = app_session._populate_theme_msg
+    streamlit_internals.reuse_theme_messages()
+    before = _session_theme_bytes()
+    config.set_option("theme.primaryColor", "#AA0000")
+    config.set_option("theme.light.textColor", "#111111")
+    after = _session_theme_bytes()
+    monkeypatch.setattr(app_session, "_populate_theme_msg", original)
+    assert after == _session_theme_bytes() != before
+    assert b"#AA0000" in after and b"#111111" in after
