@@ -12,6 +12,7 @@ from tests.e2e.learner_steps import (
     main,
     open_question,
     open_url,
+    seed_caption,
     submit_and_verdict,
     type_formula,
     wait_for_draft,
@@ -76,7 +77,7 @@ def test_a_reload_mid_question_brings_back_the_question_and_the_typed_text(page,
     box.press("Enter")
     wait_for_draft(app_server.database_url, '"1.25"')
     open_url(page)  # a reload
-    expect(main(page)).to_contain_text(f"Variant seed {seed}")
+    expect(main(page)).to_contain_text(seed_caption(seed))
     expect(main(page).get_by_label("Residual network: gradient multiplier", exact=True)).to_have_value(
         "1.25")
     expect(formulas(page)).to_have_count(len(prompt) + 1)  # the prompt, then the preview
