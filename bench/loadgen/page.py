@@ -96,10 +96,14 @@ class Page:
     query_string: str = ""
     session_id: str = ""
     problems: list[str] = field(default_factory=list)  # exceptions the app showed
+    # widgets() of the tree as it is: a learner looks for its widgets many times between two
+    # messages, and the load generator shares the server's two cores (its CPU is the server's loss)
+    _widgets: list | None = field(default=None, repr=False)
 
     # ---- applying messages ----------------------------------------------------------------
     def apply(self, msg: ForwardMsg) -> str | None:
         """Update the tree; returns the message type."""
+        self._widgets = None
         kind = msg.WhichOneof("type")
         if kind == "new_session":
             self.run_id = msg.metadata.run.script_run_id
@@ -177,6 +181,11 @@ class Page:
             yield self.nodes[path]
 
     def widgets(self) -> list[Widget]:
+        if self._widgets is None:
+            self._widgets = self._find_widgets()
+        return list(self._widgets)
+
+    def _find_widgets(self) -> list[Widget]:
         found = []
         for node in self.ordered():
             if node.kind in VALUE_WIDGETS or node.kind in BUTTONS:

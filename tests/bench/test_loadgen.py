@@ -101,6 +101,19 @@ def test_the_page_finds_loose_text_boxes_and_the_primary_submit_of_a_form():
     assert [w.key for w in page.form_fields(form_id)] == ["q1.conf"]
 
 
+def test_the_widgets_read_between_two_messages_follow_every_message():
+    page = Page()
+    for msg in question_page("run1", "q1"):
+        page.apply(msg)
+        page.widgets()  # read after every message, as a learner waiting for its page does
+    assert [w.key for w in page.widgets()] == ["q1.text", "q1.conf", "q1.back", "q1.submit"]
+    page.apply(new_session("run2"))
+    page.apply(element([0, 0], "text_input", id="$$ID-a-q2.text", label="Your answer"))
+    assert [w.key for w in page.widgets()][0] == "q2.text"
+    page.apply(finished())
+    assert [w.key for w in page.widgets()] == ["q2.text"]
+
+
 def test_a_page_without_a_form_submits_with_its_first_primary_button():
     # Practice's question screen: the answer box, a confidence radio and Submit, no form.
     page = Page()
