@@ -4,16 +4,25 @@
   path does on the same values as one-entry columns, masks and all.
 - Declarations and tolerances are read once per question (bounded caches of pure functions): a
   bad one is refused again on every request, never remembered as good.
+- A random function's value and derivatives (FunctionModel.value, which computes only the terms a
+  derivative keeps) are bit for bit the formula written out term by term.
+- The one-sided check of a domain note (precise.undefined_on_one_side, which stops after the
+  30-digit values when both are real) says what difference_at says.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.kinds.request import grade_request, tolerance
+from grader.reading.names import Declarations
+from grader.reading.parser import parse
 from grader.values.decide import compare_values
+from grader.values.evaluate import Env
+from grader.values.precise import difference_at, undefined_on_one_side
 
 K = 24
 
@@ -78,3 +87,56 @@ def test_tolerances_are_not_mixed_up_by_the_cache():
     # 0.0 and -0.0 are one cache key but not one description ("0" / "-0"): zeros are not cached
     assert str(tolerance({"atol": 0.0}).atol) == "0.0"
     assert str(tolerance({"atol": -0.0}).atol) == "-0.0"
+
+
+def written_out(coef: dict, t: np.ndarray, order: int) -> np.ndarray:
+    """F^(order)(t) for F(t) = a sin(bt + c) + h exp(gt) + p2 t^2 + p3 t^3, every term written
+    out (the derivatives of t^2 and t^3 as a table), in the order FunctionModel adds them."""
+    c = {k: v.reshape(v.shape + (1,) * (t.ndim - 1)) for k, v in coef.items()}
+    result = c["a"] * c["b"] ** order * np.sin(c["b"] * t + c["c"] + order * np.pi / 2)
+    result = result + c["h"] * c["g"] ** order * np.exp(c["g"] * t)
+    square = (t * t, 2 * t, 2 + 0 * t)
+    cube = (t ** 3, 3 * t * t, 6 * t, 6 + 0 * t)
+    if order < 3:
+        result = result + c["p2"] * square[order]
+    if order < 4:
+        result = result + c["p3"] * cube[order]
+    return result
+
+
+points = st.lists(st.one_of(st.floats(-1e6, 1e6), special), min_size=K, max_size=K)
+
+
+@settings(max_examples=100, deadline=None)
+@given(points, st.integers(0, 5), st.booleans())
+def test_a_random_function_is_its_formula_bit_for_bit(values, order, as_matrices):
+    env = Env(k=K, n=2, seed=3)
+    model = env.function("F")
+    t = column(values)
+    if as_matrices:  # a function applied entrywise to a 2x2 matrix per point
+        t = np.stack([t, -t, 2 * t, t + 1], axis=1).reshape(K, 2, 2)
+    with np.errstate(all="ignore"):  # as in evaluate(): inf and NaN are values here
+        got, want = model.value(t, order), written_out(model.coef, t, order)
+    assert got.shape == want.shape
+    # the same bits, infinities and NaN in the same places (NaN == NaN here)
+    assert np.array_equal(got.view(np.float64), want.view(np.float64), equal_nan=True)
+
+
+@pytest.mark.parametrize("answer, expected, point", [
+    ("exp(-z)/(1+exp(-z))^2", "sigmoid(z)(1-sigmoid(z))", {"z": -1e5}),  # floats overflow
+    ("1/cosh(z)^2", "1 - tanh(z)^2", {"z": 1e5}),
+    ("sqrt(z)^2", "z", {"z": -2}),  # answer undefined, on both sides
+    ("z", "sqrt(z)^2", {"z": -2}),  # expected undefined
+    ("(z^2 - 1)/(z - 1)", "z + 1", {"z": 1}),  # removable
+    ("1/(z - 1)", "1", {"z": 1}),  # a pole
+    ("log(z)", "log(-z)", {"z": 1}),
+    ("log(z)", "log(z)", {"z": -1}),  # both undefined
+    ("z + 1", "z", {"z": 3}),  # both real, different
+])
+def test_the_one_sided_check_says_what_difference_at_says(answer, expected, point):
+    env = Env(k=1, n=1, seed=0)
+    env.symbols["z"] = np.array([complex(point["z"])])
+    a, e = (parse(text, Declarations.of(("z",)))[0] for text in (answer, expected))
+    found = difference_at(a, e, env, 0)
+    one_sided = found if found in ("answer_undefined", "expected_undefined") else None
+    assert undefined_on_one_side(a, e, env, 0) == one_sided
