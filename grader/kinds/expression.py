@@ -95,6 +95,8 @@ def sampled(prepared: Prepared, matrix_mode: bool,
             value = evaluate(prepared.node, env)
         if not matrix_mode:
             env, value = inside_the_domain(prepared.node, env, value, domains)
+        value = value.view()  # shared by every answer to the question: read-only
+        value.flags.writeable = False
         prepared.values[key] = (env, value)
     return prepared.values[key]
 

@@ -8,6 +8,8 @@
   derivative keeps) are bit for bit the formula written out term by term.
 - The one-sided check of a domain note (precise.undefined_on_one_side, which stops after the
   30-digit values when both are real) says what difference_at says.
+- A derivation's start and target are read and sampled once per question, as an expected answer
+  is; the values kept for the next answer are read-only.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.kinds.request import grade_request, tolerance
+from grader.kinds.expression import prepare, sampled
+from grader.kinds.request import declarations, grade_request, tolerance
 from grader.reading.names import Declarations
 from grader.reading.parser import parse
 from grader.values.decide import compare_values
@@ -140,3 +143,30 @@ def test_the_one_sided_check_says_what_difference_at_says(answer, expected, poin
     found = difference_at(a, e, env, 0)
     one_sided = found if found in ("answer_undefined", "expected_undefined") else None
     assert undefined_on_one_side(a, e, env, 0) == one_sided
+
+
+DERIVATION = {"kind": "derivation", "start": "d/dx (x + F(x))", "expected": "1 + F'(x)",
+              "symbols": ["x"], "functions": ["F"], "lang": "en"}
+
+
+@pytest.mark.parametrize("lines", [
+    ["diff(x,x) + diff(F(x),x)", "F'(x)"],  # the last line is not the target
+    ["1 + F(x)", "1 + F'(x)"],  # a line that does not follow, then the target
+    ["1 + F'(x)"],
+])
+def test_a_derivation_grades_the_same_once_its_start_and_target_are_cached(lines):
+    request = {**DERIVATION, "answer": lines}
+    first = grade_request(request)
+    # the question's start and target now carry their sampled values for the next answer
+    decls = declarations(request)
+    assert prepare(DERIVATION["start"], decls).values
+    assert prepare(DERIVATION["expected"], decls).values
+    assert grade_request(request) == first
+
+
+def test_the_cached_values_of_an_expected_answer_cannot_be_changed_by_a_caller():
+    request = {"kind": "expression", "expected": "x^2 + 1", "answer": "x^2+1", "symbols": ["x"]}
+    assert grade_request(request).correct
+    _, values = sampled(prepare("x^2 + 1", declarations(request)), False)
+    with pytest.raises(ValueError):
+        values[0] = 0
