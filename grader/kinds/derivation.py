@@ -167,7 +167,7 @@ def _reaches(last: Node, target: Prepared, symbolic: SymbolicCheck | None,
 
 def _same(a: Node, b: Prepared, symbolic: SymbolicCheck | None, indexing: Indexing) -> str:
     try:
-        return full_verdict(a, b, symbolic, indexing).status
+        return full_verdict(a, b, symbolic, indexing, example=False).status
     except (EvalError, ExpectedBroken):
         return "undecided"
 

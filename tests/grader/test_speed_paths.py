@@ -10,6 +10,8 @@
   30-digit values when both are real) says what difference_at says.
 - A derivation's start and target are read and sampled once per question, as an expected answer
   is; the values kept for the next answer are read-only.
+- A verdict asked for its status only (a derivation's last line against the target) has the
+  status of the full verdict, counterexample search and all.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.kinds.expression import prepare, sampled
+from grader.kinds.expression import full_verdict, prepare, sampled
 from grader.kinds.request import declarations, grade_request, tolerance
 from grader.reading.names import Declarations
 from grader.reading.parser import parse
@@ -170,3 +172,22 @@ def test_the_cached_values_of_an_expected_answer_cannot_be_changed_by_a_caller()
     _, values = sampled(prepare("x^2 + 1", declarations(request)), False)
     with pytest.raises(ValueError):
         values[0] = 0
+
+
+@pytest.mark.parametrize("answer, expected, names", [
+    ("F'(x)", "1 + F'(x)", ("x",)),  # a clear difference, certified at a nice point
+    ("1 + F(x)", "1 + F'(x)", ("x",)),
+    ("x^2 + 1", "(x + 1)^2", ("x",)),  # rational: the modular test decides
+    ("x^2 + 2x + 1", "(x + 1)^2", ("x",)),
+    ("ln(2^50 + 1)/ln(2)", "50", ()),  # below double precision: certified at 60 digits
+    ("e^x e^{-x}", "1", ("x",)),  # floats overflow at the wide points: no difference
+    ("sqrt(x - 1000)", "sqrt(x) - sqrt(1000)", ("x",)),
+    ("sqrt(-1 - x^2)", "1", ("x",)),  # real on different sets
+    ("sin(x)^2", "1 - cos(x)^2", ("x",)),
+    ("x + 10^{-20}", "x", ("x",)),
+])
+def test_a_status_only_verdict_has_the_status_of_the_full_one(answer, expected, names):
+    decls = Declarations.of(names, ("F",))
+    a, e = parse(answer, decls)[0], parse(expected, decls)[0]
+    full = full_verdict(a, e, None)
+    assert full_verdict(a, e, None, example=False).status == full.status
