@@ -60,6 +60,28 @@ def test_scalar_path_decides_as_the_general_path(answer, expected, same_as_expec
         assert fast.points.rounding_level(8) == general.points.rounding_level(8)
 
 
+finite = st.one_of(st.floats(-1e6, 1e6), st.sampled_from([0.0, -0.0, 1.0, 1.0 + 1e-15,
+                                                            1.0 + 1e-9, 1.0 + 1e-5, 1e300,
+                                                            -1e300, 1e-300]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(finite, min_size=K, max_size=K), st.lists(finite, min_size=K, max_size=K),
+       st.lists(st.booleans(), min_size=K, max_size=K))
+def test_finite_real_values_decide_as_the_general_path(answer, expected, same_at):
+    """The commonest case (every value a finite real number) has a path of its own."""
+    e = column(expected)
+    a = column([x if same else y for x, y, same in zip(expected, answer, same_at, strict=True)])
+    fast = compare_values(a, e)
+    general = compare_values(a.reshape(K, 1, 1), e.reshape(K, 1, 1))
+    assert (fast.status, fast.sample) == (general.status, general.sample)
+    for mask in ("valid", "clear", "tight", "undefined"):
+        assert np.array_equal(getattr(fast.points, mask), getattr(general.points, mask))
+    assert np.array_equal(fast.points.rounding, general.points.rounding)
+    assert np.array_equal(fast.points.relative, general.points.relative)
+    assert fast.points.rounding_level(8) == general.points.rounding_level(8)
+
+
 def test_a_bad_declaration_is_refused_every_time():
     request = {"kind": "expression", "expected": "x", "answer": "x", "symbols": ["x", "1x"]}
     for _ in range(3):  # not remembered as good after the first refusal
