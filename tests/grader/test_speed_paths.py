@@ -82,6 +82,37 @@ def test_finite_real_values_decide_as_the_general_path(answer, expected, same_at
     assert fast.points.rounding_level(8) == general.points.rounding_level(8)
 
 
+def rule_as_written(answer: np.ndarray, expected: np.ndarray) -> dict:
+    """The masks of values/decide.py's docstring, from the complex values, entry by entry: valid
+    (every entry of both finite and real), clear (some entry differs by more than 1e-4 of the
+    larger magnitude + 1e-8), tight (every entry within 1e-7 of it + 1e-10)."""
+    k = answer.shape[0]
+    a, b = answer.reshape(k, -1), expected.reshape(k, -1)
+    real = (np.isfinite(a) & (a.imag == 0)).all(axis=1) & (np.isfinite(b) & (b.imag == 0)).all(
+        axis=1)
+    diff, scale = np.abs(a - b), np.maximum(np.abs(a), np.abs(b))
+    return {"valid": real,
+            "clear": (diff > 1e-4 * scale + 1e-8).any(axis=1) & real,
+            "tight": (diff <= 1e-7 * scale + 1e-10).all(axis=1) & real,
+            "rounding": (diff <= 2e-14 * scale).all(axis=1) & real}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(finite, min_size=3 * K, max_size=3 * K),
+       st.lists(finite, min_size=3 * K, max_size=3 * K),
+       st.lists(st.booleans(), min_size=3 * K, max_size=3 * K), st.booleans())
+def test_finite_real_values_give_the_masks_of_the_rule(answer, expected, same_at, vectors):
+    e = column(expected)
+    a = column([x if same else y for x, y, same in zip(expected, answer, same_at, strict=True)])
+    shape = (K, 3, 1) if vectors else (3 * K,)  # columns of 3 entries, or scalars at 3K points
+    with np.errstate(all="ignore"):  # 1e300 - (-1e300) overflows: the general path's case
+        verdict = compare_values(a.reshape(shape), e.reshape(shape))
+        want = rule_as_written(a.reshape(shape), e.reshape(shape))
+    for mask in ("valid", "clear", "tight", "rounding"):
+        assert np.array_equal(getattr(verdict.points, mask), want[mask])
+    assert not verdict.points.undefined.any()
+
+
 def test_a_bad_declaration_is_refused_every_time():
     request = {"kind": "expression", "expected": "x", "answer": "x", "symbols": ["x", "1x"]}
     for _ in range(3):  # not remembered as good after the first refusal
