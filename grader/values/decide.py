@@ -94,11 +94,14 @@ class PointMasks:
         """At least two of the first `near` points are valid, and all of those agree at rounding
         level (confirm.py: such an agreement needs no confirmation)."""
         valid = self.valid[:near]
-        if np.count_nonzero(valid) < 2:
+        count = np.count_nonzero(valid)
+        if count < 2:
             return False
-        with np.errstate(all="ignore"):
-            ok = (self._diff[:near] <= ROUNDING_RTOL * self._scale[:near]).all(axis=1)
-        return bool(ok[valid].all())
+        # every entry at rounding level (comparisons with inf and NaN raise no float warning);
+        # counted, as in decide(): every valid point is ok
+        ok = np.logical_and.reduce(self._diff[:near] <= ROUNDING_RTOL * self._scale[:near],
+                                   axis=1)
+        return np.count_nonzero(ok & valid) == count
 
     @property
     def domains_differ(self) -> bool:

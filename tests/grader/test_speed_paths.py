@@ -58,6 +58,14 @@ def test_scalar_path_decides_as_the_general_path(answer, expected, same_as_expec
         assert np.array_equal(fast.points.rounding, general.points.rounding)
         assert np.array_equal(fast.points.relative, general.points.relative)
         assert fast.points.rounding_level(8) == general.points.rounding_level(8)
+        for near in (8, K):
+            assert fast.points.rounding_level(near) == rounding_level_as_written(fast.points, near)
+
+
+def rounding_level_as_written(points, near: int) -> bool:
+    """At least two of the first `near` points valid, and every valid one at rounding level."""
+    valid = points.valid[:near]
+    return int(valid.sum()) >= 2 and bool(points.rounding[:near][valid].all())
 
 
 finite = st.one_of(st.floats(-1e6, 1e6), st.sampled_from([0.0, -0.0, 1.0, 1.0 + 1e-15,
