@@ -288,17 +288,19 @@ def _compare_scalars(answer: np.ndarray, expected: np.ndarray, env: Env | None) 
     per-point reductions over one column left out (a few numpy calls fewer per answer)."""
     if _finite_reals(answer, expected):
         return _compare_finite_reals(answer.real, expected.real, env)
-    answer_ok, expected_ok = _real_and_finite_scalars(answer), _real_and_finite_scalars(expected)
+    answer_finite, expected_finite = np.isfinite(answer), np.isfinite(expected)
+    answer_ok = _real_where(answer, answer_finite)
+    expected_ok = _real_where(expected, expected_finite)
     valid = answer_ok & expected_ok
-    if np.count_nonzero(valid) == len(valid):  # the common case: every value finite
+    if np.count_nonzero(valid) == len(valid):  # every value finite
         diff = np.abs(answer - expected)
     else:  # inf - inf is no number: skip it (as in compare_values)
-        finite = np.isfinite(answer) & np.isfinite(expected)
+        finite = answer_finite & expected_finite
         diff = np.abs(np.subtract(answer, expected, out=np.zeros_like(answer), where=finite))
     scale = np.maximum(np.abs(answer), np.abs(expected))
-    with np.errstate(all="ignore"):
-        clear = (diff > CLEAR_RTOL * scale + CLEAR_ATOL) & valid
-        tight = (diff <= TIGHT_RTOL * scale + TIGHT_ATOL) & valid
+    # no float warnings to silence: products and comparisons of inf and NaN raise none
+    clear = (diff > CLEAR_RTOL * scale + CLEAR_ATOL) & valid
+    tight = (diff <= TIGHT_RTOL * scale + TIGHT_ATOL) & valid
     undefined = _domain_difference(answer_ok, expected_ok)
     # PointMasks keeps (k, entries) arrays: one column here
     return _verdict(PointMasks(valid, clear, tight, undefined, diff[:, None], scale[:, None]), env)
@@ -348,14 +350,14 @@ def _verdict(points: PointMasks, env: Env | None) -> SampleVerdict:
     return SampleVerdict(status, points=points, env=env)
 
 
-def _real_and_finite_scalars(values: np.ndarray) -> np.ndarray:
-    """_real_and_finite of scalar values (shape (k,)), without the reduction over entries."""
+def _real_where(values: np.ndarray, finite: np.ndarray) -> np.ndarray:
+    """_real_and_finite of scalar values (shape (k,)), without the reduction over entries, given
+    np.isfinite(values)."""
     imag = values.imag
     if not np.count_nonzero(imag):  # every value real (NaN counts as nonzero, as in any())
-        return np.isfinite(values.real)
-    with np.errstate(all="ignore"):
-        real = np.abs(imag) <= 1e-9 * (1 + np.abs(values.real))
-    return np.isfinite(values) & real
+        return finite
+    # abs, sums, products and comparisons of inf and NaN raise no float warning
+    return finite & (np.abs(imag) <= 1e-9 * (1 + np.abs(values.real)))
 
 
 def _real_and_finite(values: np.ndarray) -> np.ndarray:
