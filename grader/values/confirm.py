@@ -135,10 +135,10 @@ def _beyond_double(answer: Node, expected: Node, verdict: SampleVerdict) -> Samp
     points (one for numbers): a certified difference there is a difference, however small
     (`\\ln(2^{50}+1)/\\ln 2` is not 50), unless it is within the precision of the expected
     answer's own long decimals (`own_precision`)."""
-    if _has_infinity(answer) or _has_infinity(expected):
-        return verdict  # limits at infinity (2^{-\\infty}): no point to evaluate them at
     if not (_extreme_constants(answer) or _extreme_constants(expected)):
         return verdict  # ordinary constants: no difference hides below a double's rounding
+    if _has_infinity(answer) or _has_infinity(expected):  # (an infinity is extreme too)
+        return verdict  # limits at infinity (2^{-\\infty}): no point to evaluate them at
     points, env = verdict.points, verdict.env
     near = np.flatnonzero(points.valid[:env.k - env.wide])
     count = 1 if facts(answer).constant and facts(expected).constant else BEYOND_DOUBLE
