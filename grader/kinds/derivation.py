@@ -44,6 +44,7 @@ from .exact_decimal import undefined_everywhere
 from .expression import (
     SHAPE_MISTAKES,
     ExpectedBroken,
+    Prepared,
     SymbolicCheck,
     as_sentence,
     counterexample_of,
@@ -93,14 +94,18 @@ def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
                      symbolic: SymbolicCheck | None = None,
                      tolerance: Approximation | None = None) -> Result:
     """`tolerance`: for `≈` lines (None: from the digits each line shows)."""
+    # The start and the target are the question's, the same for every answer to it: read once
+    # and sampled once (kinds/expression.py: `prepare`).
     try:
-        start_node = prepare(start, decls).node if start else None
+        start_prepared = prepare(start, decls) if start else None
     except GraderError as err:
         return misconfigured("part_start", err, lang)
     try:
-        target_node = prepare(target, decls).node if target else None
+        target_prepared = prepare(target, decls) if target else None
     except GraderError as err:
         return misconfigured("part_expected", err, lang)
+    start_node = start_prepared.node if start_prepared else None
+    target_node = target_prepared.node if target_prepared else None
     if not lines:
         return result(feedback=message("no_lines", lang), error=message("no_lines", lang))
     try:
@@ -114,7 +119,8 @@ def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
         text = message("too_many_lines", lang, count=len(lines), limit=MAX_LINES)
         return result(feedback=text, error=text)
     steps: list[Step] = []
-    previous: Node | None = start_node  # the last line that followed: the next one's reference
+    # the last line that followed (the next one's reference), its sampled values kept with it
+    previous: Prepared | None = start_prepared
     previous_line = 0  # its number (0: the start), named in a step's feedback
     last_node: Node | None = None
     rendered: list[str] = [to_latex(start_node)] if start_node is not None else []
@@ -128,13 +134,13 @@ def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
         if node is not None:
             rendered.append(step.interpreted)
             if step.status is not StepStatus.DOES_NOT_FOLLOW:
-                previous, previous_line = node, number
+                previous, previous_line = Prepared(node, {}), number
         if approximation is not None and step.status is StepStatus.VERIFIED:
             used = approximation.loosest(used)
     first_wrong = next((s.line for s in steps if s.status is not StepStatus.VERIFIED), None)
-    reaches = target_node is None or (last_node is not None and
-                                      _reaches(last_node, target_node, symbolic, used, indexing,
-                                               decls))
+    reaches = target_prepared is None or (last_node is not None and
+                                          _reaches(last_node, target_prepared, symbolic, used,
+                                                   indexing, decls))
     correct = first_wrong is None and reaches
     prefix = (first_wrong - 1) if first_wrong else len(lines)
     score = 1.0 if correct else (prefix / len(lines)) * (1.0 if reaches else 0.5)
@@ -149,27 +155,28 @@ def grade_derivation(lines: list[str], *, start: str | None, target: str | None,
                   steps=tuple(steps), reaches_target=reaches)
 
 
-def _reaches(last: Node, target: Node, symbolic: SymbolicCheck | None,
+def _reaches(last: Node, target: Prepared, symbolic: SymbolicCheck | None,
              used: Approximation | None, indexing: Indexing, decls: Declarations) -> bool:
-    if is_moment_step(last, target, decls):
-        return moments_equal(last, target, decls)
+    if is_moment_step(last, target.node, decls):
+        return moments_equal(last, target.node, decls)
     if _same(last, target, symbolic, indexing) == "equal":
         return True
     return used is not None and \
-        approximately(last, target, used, domains=indexing.domains).status == "equal"
+        approximately(last, target.node, used, domains=indexing.domains).status == "equal"
 
 
-def _same(a: Node, b: Node, symbolic: SymbolicCheck | None, indexing: Indexing) -> str:
+def _same(a: Node, b: Prepared, symbolic: SymbolicCheck | None, indexing: Indexing) -> str:
     try:
-        return full_verdict(a, b, symbolic, indexing).status
+        return full_verdict(a, b, symbolic, indexing, example=False).status
     except (EvalError, ExpectedBroken):
         return "undecided"
 
 
-def _check_line(number: int, text: str, previous: Node | None, decls: Declarations, lang: str,
-                symbolic: SymbolicCheck | None, tolerance: Approximation | None,
+def _check_line(number: int, text: str, reference: Prepared | None, decls: Declarations,
+                lang: str, symbolic: SymbolicCheck | None, tolerance: Approximation | None,
                 indexing: Indexing, before: str = "",
                 ) -> tuple[Step, Node | None, Approximation | None]:
+    """`reference`: the line this one must follow (its sampled values kept with it)."""
     try:
         node, _, notes = parse_with_notes(text, decls)
     except ParseError as err:
@@ -178,8 +185,9 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
         return _step(number, "unreadable", None, f"{why}\n{picture}"), None, None
     interpreted = to_latex(node)
     approximation = (tolerance or shown_precision(node)) if "note_approximate" in notes else None
-    if previous is None:  # the first line with no start: nothing to follow from
+    if reference is None:  # the first line with no start: nothing to follow from
         return _step(number, "verified", interpreted, ""), node, approximation
+    previous = reference.node
     if is_moment_step(node, previous, decls):  # over distributions (kinds/moment_steps.py)
         return check_moment_step(number, node, previous, decls, lang, interpreted, before), \
             node, None
@@ -188,7 +196,7 @@ def _check_line(number: int, text: str, previous: Node | None, decls: Declaratio
                                     before, indexing.domains)
         return step, node, approximation
     try:
-        verdict = full_verdict(node, previous, symbolic, indexing)
+        verdict = full_verdict(node, reference, symbolic, indexing)
     except EvalError as err:
         if err.key in SHAPE_MISTAKES:  # the line's own shapes do not fit (the line before's
             # would be ExpectedBroken): it cannot follow

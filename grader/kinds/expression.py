@@ -95,6 +95,8 @@ def sampled(prepared: Prepared, matrix_mode: bool,
             value = evaluate(prepared.node, env)
         if not matrix_mode:
             env, value = inside_the_domain(prepared.node, env, value, domains)
+        value = value.view()  # shared by every answer to the question: read-only
+        value.flags.writeable = False
         prepared.values[key] = (env, value)
     return prepared.values[key]
 
@@ -203,10 +205,13 @@ class ExpectedBroken(Exception):
 
 def full_verdict(answer: Node, expected: Prepared | Node,
                  symbolic: SymbolicCheck | None,
-                 indexing: Indexing | None = None) -> SampleVerdict:
+                 indexing: Indexing | None = None, *, example: bool = True) -> SampleVerdict:
+    """Without `example` (a caller that reads only the status) the status is the same, and
+    no counterexample is looked for beyond what deciding it needs (values/confirm.py)."""
     exp_node = expected.node if isinstance(expected, Prepared) else expected
     domains = indexing.domains if indexing is not None else NO_DOMAINS
-    exact = exactly(answer, exp_node, domains)  # two rational expressions: decided exactly
+    # two rational expressions: decided exactly
+    exact = exactly(answer, exp_node, domains, example=example)
     if exact is not None and exact.status == "equal":
         return exact
     sampled_verdict = sampling_verdict(answer, expected, indexing)
@@ -218,7 +223,7 @@ def full_verdict(answer: Node, expected: Prepared | Node,
         return sampled_verdict
     if indexing is not None and indexing.vectors:
         return sampled_verdict  # the symbolic check knows no vectors: undecided stays so
-    verdict = confirmed(answer, exp_node, sampled_verdict, exact)
+    verdict = confirmed(answer, exp_node, sampled_verdict, exact, example=example)
     if verdict.status == "undecided" and symbolic is not None \
             and not _has_members(answer, exp_node):
         outcome = symbolic(answer, exp_node, domains)
@@ -370,7 +375,8 @@ def match_malrule(node: Node, malrules, decls: Declarations,
     for rule in malrules or ():
         try:
             rule_node = prepare(str(rule["answer"]), decls)
-            exact = exactly(node, rule_node.node)  # rational: decided exactly, and cheaply
+            # rational: decided exactly, and cheaply (only the status is read)
+            exact = exactly(node, rule_node.node, example=False)
             verdict = exact if exact is not None else sampling_verdict(node, rule_node)
             if verdict.status == "equal":
                 return str(rule.get("feedback") or "")

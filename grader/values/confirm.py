@@ -50,10 +50,12 @@ EXPONENT_AMPLIFIES = 30
 DIFFERENCES = ("different", "answer_undefined", "expected_undefined")
 
 
-def exactly(answer: Node, expected: Node, domains: Domains = NO_DOMAINS) -> SampleVerdict | None:
+def exactly(answer: Node, expected: Node, domains: Domains = NO_DOMAINS, *,
+            example: bool = True) -> SampleVerdict | None:
     """The modular test's verdict on two rational expressions (None for anything else): run
     before the float samples, which an "equal" verdict then does not need. A "different"
-    verdict's counterexample lies in the names' declared `domains`."""
+    verdict's counterexample lies in the names' declared `domains` (not looked for without
+    `example`: a caller that reads only the status)."""
     ra = rational_form(answer)
     re = rational_form(expected) if ra is not None else None
     if ra is None or re is None:
@@ -63,14 +65,15 @@ def exactly(answer: Node, expected: Node, domains: Domains = NO_DOMAINS) -> Samp
         return None  # a long decimal key is compared at its own precision (_beyond_double)
     if same:
         return SampleVerdict("equal", path="exact")
-    return SampleVerdict("different", example=exact_counterexample(ra.node, re.node, domains),
-                         path="exact")
+    shown = exact_counterexample(ra.node, re.node, domains) if example else None
+    return SampleVerdict("different", example=shown, path="exact")
 
 
 def confirmed(answer: Node, expected: Node, verdict: SampleVerdict,
-              exact: SampleVerdict | None = None) -> SampleVerdict:
+              exact: SampleVerdict | None = None, *, example: bool = True) -> SampleVerdict:
     """The float verdict, checked where floats cannot see; `exact` is the verdict of `exactly`
-    when it had one."""
+    when it had one. Without `example` (a caller that reads only the status) the same status
+    comes back, its counterexample fields not necessarily those shown to a learner."""
     if verdict.status == "shape":
         return verdict
     if exact is not None:
@@ -89,7 +92,7 @@ def confirmed(answer: Node, expected: Node, verdict: SampleVerdict,
     if verdict.status == "undecided" and not (points.valid & ~points.tight).any():
         return verdict  # too few points in the domain: nothing to look at more closely
     try:
-        return _precise_verdict(answer, expected, verdict)
+        return _precise_verdict(answer, expected, verdict, example)
     except NotPrecise:
         return verdict
 
@@ -132,10 +135,10 @@ def _beyond_double(answer: Node, expected: Node, verdict: SampleVerdict) -> Samp
     points (one for numbers): a certified difference there is a difference, however small
     (`\\ln(2^{50}+1)/\\ln 2` is not 50), unless it is within the precision of the expected
     answer's own long decimals (`own_precision`)."""
-    if _has_infinity(answer) or _has_infinity(expected):
-        return verdict  # limits at infinity (2^{-\\infty}): no point to evaluate them at
     if not (_extreme_constants(answer) or _extreme_constants(expected)):
         return verdict  # ordinary constants: no difference hides below a double's rounding
+    if _has_infinity(answer) or _has_infinity(expected):  # (an infinity is extreme too)
+        return verdict  # limits at infinity (2^{-\\infty}): no point to evaluate them at
     points, env = verdict.points, verdict.env
     near = np.flatnonzero(points.valid[:env.k - env.wide])
     count = 1 if facts(answer).constant and facts(expected).constant else BEYOND_DOUBLE
@@ -222,30 +225,33 @@ def _certified(answer: Node, expected: Node, env: Env, j: int) -> bool:
     return found in DIFFERENCES
 
 
-def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> SampleVerdict:
+def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict,
+                     example: bool = True) -> SampleVerdict:
     """Look closer at the points that decide: a float difference must be certified, at a nice
     point first (the counterexample shown) or at a random one (else it was a rounding artefact
     or an overflow, and the point is dropped); a float agreement that is not trusted is confirmed
-    at every point that is not tight and at the MAX_CONFIRM least tight others."""
+    at every point that is not tight and at the MAX_CONFIRM least tight others. Without
+    `example` the random points come first: the status is the same (different when either
+    kind of point is certified), the nice points are searched only when no random one is."""
     points, env = verdict.points, verdict.env
     differing = points.differing()
-    if differing:
-        try:
-            nice = nice_difference(answer, expected, env.column_vectors,
-                                   certify=lambda e, j: _certified(answer, expected, e, j),
-                                   domains_of=env,
-                                   values_only=bool(np.count_nonzero(points.clear)))
-        except (GraderError, FloatingPointError, ValueError):  # a nice point is optional
-            nice = None
+    if differing and example:
+        nice = _nice_difference(answer, expected, verdict)
         if nice is not None:
             return replace(verdict, status="different", sample=differing[0], nice=nice,
                            certified=True, path="precise")
     dropped = np.zeros_like(points.valid)
     for j in differing:
         if _certified(answer, expected, env, j):
+            shown = texts_at(answer, expected, env, j) if example else None
             return replace(verdict, status="different", sample=j, certified=True,
-                           shown=texts_at(answer, expected, env, j), path="precise")
+                           shown=shown, path="precise")
         dropped[j] = True
+    if differing and not example:
+        nice = _nice_difference(answer, expected, verdict)
+        if nice is not None:
+            return replace(verdict, status="different", sample=differing[0], nice=nice,
+                           certified=True, path="precise")
     valid = points.valid & ~dropped
     if not enough_valid(int(valid.sum()), len(valid)):
         return replace(verdict, status="undecided", sample=None, path="precise")
@@ -260,6 +266,18 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict) -> Sa
         if found not in ("equal", "removable"):
             return replace(verdict, status="undecided", sample=None, path="precise")
     return replace(verdict, status="equal", sample=None, path="precise")
+
+
+def _nice_difference(answer: Node, expected: Node, verdict: SampleVerdict) -> tuple | None:
+    """A nice point where the difference is certified (counterexample.nice_difference), or
+    None."""
+    points, env = verdict.points, verdict.env
+    try:
+        return nice_difference(answer, expected, env.column_vectors,
+                               certify=lambda e, j: _certified(answer, expected, e, j),
+                               domains_of=env, values_only=bool(np.count_nonzero(points.clear)))
+    except (GraderError, FloatingPointError, ValueError):  # a nice point is optional
+        return None
 
 
 def exact_counterexample(answer: Node, expected: Node,

@@ -5,7 +5,7 @@ compares two formulas where both are real; a right verdict whose samples met a p
 exactly one of them is real (`\\sqrt{x}\\sqrt{x}` for `x` at x = -1) carries a note naming such a
 point and the side that is undefined there. The point is a hand-checkable one when one shows it
 (x = 2, 1, 3, -1, 1/2, ...; inside the declared domains), else a sampled one; either way it is
-certified in multi-precision arithmetic (precise.difference_at: undefined at 30 and 60 digits,
+certified in multi-precision arithmetic (precise.undefined_on_one_side: undefined at 30 and 60 digits,
 and not removable), so that a float overflow (`e^x e^{-x}` at x = 10^5) or a removable point
 never makes a note.
 """
@@ -20,10 +20,9 @@ from ..result import Counterexample
 from .counterexample import describe, nice_env
 from .decide import SampleVerdict, real_and_finite
 from .evaluate import Env, evaluate
-from .precise import NotPrecise, difference_at
+from .precise import NotPrecise, undefined_on_one_side
 
 MAX_TRIES = 4  # points of each kind (nice, sampled) checked in multi-precision
-ONE_SIDE = ("answer_undefined", "expected_undefined")
 
 
 def domain_difference_point(answer: Node, expected: Node, verdict: SampleVerdict, lang: str,
@@ -58,11 +57,11 @@ def one_sided_point(answer: Node, expected: Node, env: Env, one_sided: np.ndarra
                             frozenset(env.nonnegative & set(names)))
             a, e = evaluate(answer, nice), evaluate(expected, nice)
             for j in np.flatnonzero(real_and_finite(a) != real_and_finite(e))[:MAX_TRIES]:
-                if difference_at(answer, expected, nice, int(j)) in ONE_SIDE:
+                if undefined_on_one_side(answer, expected, nice, int(j)):
                     return describe(nice, int(j), names, functions, [], a, e, lang)
         a, e = evaluate(answer, env), evaluate(expected, env)
         for j in np.flatnonzero(one_sided)[:MAX_TRIES].tolist():
-            if difference_at(answer, expected, env, j) in ONE_SIDE:
+            if undefined_on_one_side(answer, expected, env, j):
                 return describe(env, j, names, [], [], a, e, lang, exact=False)
     except (NotPrecise, GraderError, FloatingPointError, ValueError):
         return None

@@ -62,15 +62,22 @@ class FunctionModel:
     description: tuple[str, ...] = ()  # per sample, for counterexamples ("t^2", "sin(t)")
 
     def value(self, t: np.ndarray, order: int) -> np.ndarray:
-        c = {k: v.reshape(v.shape + (1,) * (t.ndim - 1)) for k, v in self.coef.items()}
-        result = c["a"] * c["b"] ** order * np.sin(c["b"] * t + c["c"] + order * math.pi / 2)
-        result = result + c["h"] * c["g"] ** order * np.exp(c["g"] * t)
-        square = (t * t, 2 * t, 2 + 0 * t)
-        cube = (t ** 3, 3 * t * t, 6 * t, 6 + 0 * t)
+        """F^(order)(t), the coefficients broadcast over t's trailing axes (matrices). Only the
+        terms that survive the derivative are computed (this runs for every sampled F)."""
+        c = self.coef
+        if t.ndim > 1:
+            c = {k: v.reshape(v.shape + (1,) * (t.ndim - 1)) for k, v in c.items()}
+        a, b, h, g = c["a"], c["b"], c["h"], c["g"]
+        if order:  # b^0 = g^0 = 1: the undifferentiated F needs neither power
+            a, h = a * b ** order, h * g ** order
+        result = a * np.sin(b * t + c["c"] + order * math.pi / 2) + h * np.exp(g * t)
         if order < 3:
-            result = result + c["p2"] * square[order]
+            square = t * t if order == 0 else 2 * t if order == 1 else 2 + 0 * t
+            result = result + c["p2"] * square
         if order < 4:
-            result = result + c["p3"] * cube[order]
+            cube = (t ** 3 if order == 0 else 3 * t * t if order == 1 else 6 * t if order == 2
+                    else 6 + 0 * t)
+            result = result + c["p3"] * cube
         return result
 
 

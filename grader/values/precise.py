@@ -317,8 +317,27 @@ def difference_at(answer: Node, expected: Node, env: Env, j: int,
     the precision of the decimals it is written with, confirm.py) makes a certified difference
     within it "equal". Raises NotPrecise for trees this module leaves to floats."""
     answer, expected = expand_derivatives(answer), expand_derivatives(expected)
-    a_lo, scale_a = _value(answer, env, j, LOW_DPS)
-    e_lo, scale_e = _value(expected, env, j, LOW_DPS)
+    low = _value(answer, env, j, LOW_DPS), _value(expected, env, j, LOW_DPS)
+    return _difference(answer, expected, env, j, tolerance, low)
+
+
+def undefined_on_one_side(answer: Node, expected: Node, env: Env, j: int) -> str | None:
+    """"answer_undefined" or "expected_undefined" exactly when `difference_at` says so at sample
+    j, else None. Those two need one side undefined at 30 digits, so where both are real at 30
+    digits (most points a float overflow or rounding made one-sided) the 60-digit evaluations
+    and the comparison are skipped."""
+    answer, expected = expand_derivatives(answer), expand_derivatives(expected)
+    low = _value(answer, env, j, LOW_DPS), _value(expected, env, j, LOW_DPS)
+    if low[0][0] is not None and low[1][0] is not None:
+        return None
+    found = _difference(answer, expected, env, j, 0.0, low)
+    return found if found in ("answer_undefined", "expected_undefined") else None
+
+
+def _difference(answer: Node, expected: Node, env: Env, j: int, tolerance: float,
+                low: tuple[tuple, tuple]) -> str | None:
+    """difference_at, given both 30-digit evaluations (`_value`'s pairs) at sample j."""
+    (a_lo, scale_a), (e_lo, scale_e) = low
     s_lo = max(scale_a, scale_e)
     clear = _context(LOW_DPS).mpf(10) ** -CLEAR_DIGITS * s_lo
     if a_lo is not None and e_lo is not None and abs(a_lo - e_lo) > clear:
