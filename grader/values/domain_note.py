@@ -5,9 +5,9 @@ compares two formulas where both are real; a right verdict whose samples met a p
 exactly one of them is real (`\\sqrt{x}\\sqrt{x}` for `x` at x = -1) carries a note naming such a
 point and the side that is undefined there. The point is a hand-checkable one when one shows it
 (x = 2, 1, 3, -1, 1/2, ...; inside the declared domains), else a sampled one; either way it is
-certified in multi-precision arithmetic (precise.undefined_on_one_side: undefined at 30 and 60 digits,
-and not removable), so that a float overflow (`e^x e^{-x}` at x = 10^5) or a removable point
-never makes a note.
+certified in multi-precision arithmetic (precise.undefined_on_one_side: undefined at 30 and 60
+digits, and not removable), so that a float overflow (`e^x e^{-x}` at x = 10^5) or a removable
+point never makes a note.
 """
 
 from __future__ import annotations
