@@ -235,11 +235,12 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict,
     kind of point is certified), the nice points are searched only when no random one is."""
     points, env = verdict.points, verdict.env
     differing = points.differing()
-    if differing and example:
-        nice = _nice_difference(answer, expected, verdict)
-        if nice is not None:
-            return replace(verdict, status="different", sample=differing[0], nice=nice,
-                           certified=True, path="precise")
+
+    def at_a_nice_point() -> SampleVerdict | None:
+        return _at_a_nice_point(answer, expected, verdict, differing[0])
+
+    if differing and example and (at_nice := at_a_nice_point()):
+        return at_nice
     dropped = np.zeros_like(points.valid)
     for j in differing:
         if _certified(answer, expected, env, j):
@@ -247,11 +248,8 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict,
             return replace(verdict, status="different", sample=j, certified=True,
                            shown=shown, path="precise")
         dropped[j] = True
-    if differing and not example:
-        nice = _nice_difference(answer, expected, verdict)
-        if nice is not None:
-            return replace(verdict, status="different", sample=differing[0], nice=nice,
-                           certified=True, path="precise")
+    if differing and not example and (at_nice := at_a_nice_point()):
+        return at_nice
     valid = points.valid & ~dropped
     if not enough_valid(int(valid.sum()), len(valid)):
         return replace(verdict, status="undecided", sample=None, path="precise")
@@ -268,16 +266,21 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict,
     return replace(verdict, status="equal", sample=None, path="precise")
 
 
-def _nice_difference(answer: Node, expected: Node, verdict: SampleVerdict) -> tuple | None:
-    """A nice point where the difference is certified (counterexample.nice_difference), or
-    None."""
+def _at_a_nice_point(answer: Node, expected: Node, verdict: SampleVerdict,
+                     sample: int) -> SampleVerdict | None:
+    """The verdict "different" (its random sample `sample`) with a nice point where the
+    difference is certified (counterexample.nice_difference), or None when there is none."""
     points, env = verdict.points, verdict.env
     try:
-        return nice_difference(answer, expected, env.column_vectors,
+        nice = nice_difference(answer, expected, env.column_vectors,
                                certify=lambda e, j: _certified(answer, expected, e, j),
                                domains_of=env, values_only=bool(np.count_nonzero(points.clear)))
     except (GraderError, FloatingPointError, ValueError):  # a nice point is optional
         return None
+    if nice is None:
+        return None
+    return replace(verdict, status="different", sample=sample, nice=nice,
+                   certified=True, path="precise")
 
 
 def exact_counterexample(answer: Node, expected: Node,

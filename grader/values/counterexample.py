@@ -151,7 +151,7 @@ def find_counterexample(answer: Node, expected: Node, random_env: Env,
 
 
 def describe(env: Env, j: int, names: list[str], functions: list[str], matrices: list[str],
-              a: np.ndarray, e: np.ndarray, lang: str, exact: bool = True) -> Counterexample:
+             a: np.ndarray, e: np.ndarray, lang: str, exact: bool = True) -> Counterexample:
     parts = [f"{n} = {format_value(env.symbols[n][j])}" for n in names if n in env.symbols]
     for f in functions:
         model = env.functions.get(f"{f}#0")

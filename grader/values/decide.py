@@ -234,7 +234,7 @@ def real_and_finite(value: np.ndarray) -> np.ndarray:
 
 
 def valid_count(value: np.ndarray) -> int:
-    return int(_real_and_finite(value.reshape(value.shape[0], -1)).sum())
+    return int(real_and_finite(value).sum())
 
 
 def canonical_shape(value: np.ndarray, flatten_vectors: bool = True) -> tuple[int, ...]:
