@@ -87,6 +87,9 @@ def current_session_id() -> str | None:
     return None if ctx is None else ctx.session_id
 
 
+SCRIPT_THREAD_NAME = "ScriptRunner.scriptThread"
+
+
 def sessions_running_a_script() -> set[str]:
     """The sessions whose script run is in progress now: Streamlit runs each in a thread of its
     own ("ScriptRunner.scriptThread", ending when the session has no run left to do), with the
@@ -94,8 +97,6 @@ def sessions_running_a_script() -> set[str]:
     after is one the caller could not have seen anyway."""
     if not supported():
         return set()
-    import threading
-
     from streamlit.runtime.scriptrunner_utils.script_run_context_attr import (
         SCRIPT_RUN_CONTEXT_ATTR_NAME,
     )
@@ -106,9 +107,6 @@ def sessions_running_a_script() -> set[str]:
         if thread.name == SCRIPT_THREAD_NAME and ctx is not None:
             running.add(ctx.session_id)
     return running
-
-
-SCRIPT_THREAD_NAME = "ScriptRunner.scriptThread"
 
 
 def session_is_connected(runtime, session_id: str) -> bool:
