@@ -331,7 +331,8 @@ def take_requested() -> str | None:
 
 
 def interview_session(profile_id: int | None) -> InterviewSession | None:
-    """The profile's mock interview in progress (a frozen `tutor.sessions.interview.InterviewSession`)."""
+    """The profile's mock interview in progress (a frozen
+    `tutor.sessions.interview.InterviewSession`)."""
     return st.session_state.get(profile_key(_INTERVIEW, profile_id))
 
 

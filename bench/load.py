@@ -149,7 +149,8 @@ def main() -> int:
         report = run_load(spec, Target(args.url, args.pid, args.database))
     elif args.processes > 1:
         if args.server_arg or args.server_log:
-            parser.error("--processes starts the apps as make serve does: no --server-arg/--server-log")
+            parser.error("--processes starts the apps as make serve does: "
+                         "no --server-arg/--server-log")
         report = run_on_served(spec, args.processes)
     else:
         report = run_on_own_server(spec, tuple(args.server_arg), log_path=args.server_log)

@@ -32,7 +32,8 @@ SERVED_PROCESSES = 2
 
 
 def goals(reports: list[LoadReport], where: str) -> list[str]:
-    """Issue 14's and 27's done-when lines for the cells that have them (`where`: the deployment)."""
+    """Issue 14's and 27's done-when lines for the cells that have them (`where`: the
+    deployment)."""
     lines = []
     for r in reports:
         s = r.spec
@@ -42,8 +43,9 @@ def goals(reports: list[LoadReport], where: str) -> list[str]:
                          f"{r.errors} errors, {r.lost} lost: {'met' if ok else 'NOT met'}")
         if (s.learners, s.think) == (200, 0.5):
             ok = r.verdict_p95 <= 1.0 and r.ok
-            lines.append(f"{where}: 200 learners, think 0.5 s: p95 {r.verdict_p95 * 1000:.0f} ms <= 1000, "
-                         f"{r.errors} errors, {r.lost} lost: {'met' if ok else 'NOT met'}")
+            lines.append(f"{where}: 200 learners, think 0.5 s: "
+                         f"p95 {r.verdict_p95 * 1000:.0f} ms <= 1000, {r.errors} errors, "
+                         f"{r.lost} lost: {'met' if ok else 'NOT met'}")
         if s.learners == 1 and r.cpu_per_run_median == r.cpu_per_run_median:
             ok = r.cpu_per_run_median <= 0.010
             lines.append(f"1 learner, think {s.think:g} s: server CPU per run median "
