@@ -72,9 +72,15 @@ RANDOM_FIELDS = ("random", "independent", "zero_mean")
 MAX_GROUPS = 10
 
 
+# Every field of the declaration schema; a request that has none (a numeric question) is
+# answered without looking at each field in turn.
+SCHEMA_FIELDS = frozenset(DECLARED_FIELDS + INDEX_FIELDS + (RELATIONS_FIELD, VECTORS_FIELD)
+                          + RANDOM_FIELDS)
+
+
 def declarations(request: dict) -> Declarations:
-    if not any(request.get(field) for field in DECLARED_FIELDS + INDEX_FIELDS
-               + (RELATIONS_FIELD, VECTORS_FIELD) + RANDOM_FIELDS):
+    if SCHEMA_FIELDS.isdisjoint(request) or not any(
+            request[field] for field in SCHEMA_FIELDS.intersection(request)):
         return NO_DECLARATIONS  # numeric questions declare nothing: share one empty set
     lists = [_names_field(request, field) for field in DECLARED_FIELDS]
     if not any(request.get(field) for field in INDEX_FIELDS + (RELATIONS_FIELD, VECTORS_FIELD)

@@ -22,9 +22,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.kinds.expression import full_verdict, prepare, sampled
-from grader.kinds.request import declarations, grade_request, tolerance
+from grader.kinds.request import SCHEMA_FIELDS, BadRequest, declarations, grade_request, tolerance
 from grader.reading.names import Declarations
-from grader.reading.parser import parse
+from grader.reading.parser import NO_DECLARATIONS, parse
 from grader.values.decide import compare_values
 from grader.values.evaluate import Env
 from grader.values.precise import difference_at, undefined_on_one_side
@@ -134,6 +134,23 @@ def test_declarations_are_the_same_whatever_the_cache_holds():
     again = grade_request({"kind": "expression", "expected": "x_{l+1}", "answer": "x_{l+1}",
                            "symbols": ["x_{l+1}"]})
     assert first.correct and again.correct and first.interpreted == again.interpreted
+
+
+@pytest.mark.parametrize("field", sorted(SCHEMA_FIELDS))
+def test_a_request_declares_nothing_only_when_every_schema_field_is_empty(field):
+    """The shortcut for requests without declarations (most numeric questions) looks only at
+    the fields present: an empty one still declares nothing, a filled one is read."""
+    for empty in (None, [], ""):
+        assert declarations({"kind": "numeric", field: empty}) is NO_DECLARATIONS
+    assert declarations({"kind": "numeric", "answer": "1", "lang": "zh"}) is NO_DECLARATIONS
+    filled = {"relations": ["x_{l+1} = x_l + F_l(x_l)"], "independent": [["a", "b"]]}.get(
+        field, ["x"])
+    empty = "symbols" if field != "symbols" else "matrices"
+    try:  # one field filled beside an empty one
+        read = declarations({"kind": "expression", field: filled, empty: []})
+    except BadRequest:  # refused (`positive` names nobody declared): read, not skipped
+        return
+    assert read is not NO_DECLARATIONS
 
 
 def test_a_declared_name_that_is_not_a_string_is_refused():
