@@ -111,10 +111,11 @@ def sync_url(filters: Filters) -> None:
     """The question on screen and the filters, into the URL (the language is the shell's)."""
     wanted = practice_params(run.current, filters)
     page.url_question = wanted.get(QUESTION_PARAM)
+    now = st.query_params.to_dict()  # read once: each lookup goes through the run's context
     for name in (QUESTION_PARAM, SEED_PARAM, *FILTER_PARAMS.values()):
-        if name in wanted and st.query_params.get(name) != wanted[name]:
+        if name in wanted and now.get(name) != wanted[name]:
             st.query_params[name] = wanted[name]
-        elif name not in wanted and name in st.query_params:
+        elif name not in wanted and name in now:
             del st.query_params[name]
 
 

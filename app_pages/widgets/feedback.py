@@ -166,11 +166,15 @@ def rating_panel(rating: int | None, due: datetime | None,
     from tutor.store import utc_now
 
     now = utc_now()
+    recorded = t("practice.recorded_as", lang, rating=t(f"practice.rating.{rating}", lang),
+                 back=interval_text(due, now, lang))
+    if not choices or on_change is None:
+        # The line alone (after a wrong answer, most runs that show a rating): no container
+        # around it, which would draw the same and cost a message of its own on every run.
+        st.markdown(recorded)
+        return
     with st.container(key=f"{key}.rating".replace(".", "-")):
-        st.markdown(t("practice.recorded_as", lang, rating=t(f"practice.rating.{rating}", lang),
-                      back=interval_text(due, now, lang)))
-        if not choices or on_change is None:
-            return
+        st.markdown(recorded)
         labels, same_back = choice_labels(choices, now, lang)
         widget = f"{key}.rating.{rating}"  # a new widget once the rating changed
 

@@ -13,6 +13,7 @@ import sys
 import textwrap
 import threading
 import time
+import zlib
 from datetime import timedelta
 from pathlib import Path
 
@@ -53,6 +54,26 @@ def test_a_record_reads_back_as_written():
     entry = _entry(1)
     [back], skipped = read_records(entry.to_line())
     assert back == entry and skipped == 0
+
+
+# A record as the spool's format describes it (CRC-32 of the ASCII JSON, a space, the JSON, a
+# newline), written out by hand: the line a server writes today and what a segment left on disk
+# by an older server holds, so neither side of an upgrade misreads the other.
+_RECORD_2 = (
+    b'3ec370ac {"profile_id":1,"moment":"2026-03-01T09:02:00+00:00","attempt":{"question_id":"q2",'
+    b'"verdict":"correct","score":1.0,"answer":"\\u7b54 2\\n","seed":null,"hints_used":0,'
+    b'"seconds":0.0,"confidence":null,"rubric_ticks":["a"],"mode":"practice",'
+    b'"required_missed":false,"misconception_ticked":false,"bonus_hit":false,'
+    b'"slow_after_seconds":180.0,"phase":"first","key":"key-2","unassessed":false,'
+    b'"assesses":null}}\n')
+
+
+def test_a_record_is_written_in_the_documented_format_byte_for_byte():
+    line = _entry(2).to_line()
+    checksum, _, data = line.rstrip(b"\n").partition(b" ")
+    assert int(checksum, 16) == zlib.crc32(data) and data.isascii()
+    assert line == _RECORD_2
+    assert read_records(_RECORD_2) == ([_entry(2)], 0)
 
 
 def test_the_spool_folder_is_made_when_first_needed(tmp_path):

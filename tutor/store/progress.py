@@ -18,7 +18,7 @@ from functools import cached_property
 from typing import Any
 
 from fsrs import Rating
-from sqlalchemy import and_, case, delete, func, or_, select, update
+from sqlalchemy import and_, bindparam, case, delete, func, or_, select, update
 from sqlalchemy.engine import Connection, Row
 
 from tutor.rating import Mode, Phase, choosable, rate, recorded_phase
@@ -117,11 +117,39 @@ def attempt_from_row(row: Row) -> AttemptRecord:
     )
 
 
+# The statements of an attempt's write, built once with bound parameters: building a Core
+# statement on every call (coercing its clauses, generating its cache key) cost the attempt
+# writer's thread more CPU than running it. A bound parameter in an UPDATE's WHERE must not be
+# named like a column of its SET, hence the `w_` names.
+_KEY = bindparam("key")
+_ATTEMPT_BY_KEY = select(attempts).where(
+    or_(attempts.c.client_key == _KEY, attempts.c.assessed_key == _KEY))
+_PROFILE_BY_ID = select(profiles).where(profiles.c.id == bindparam("profile_id"))
+_CARD = select(cards).where(cards.c.profile_id == bindparam("profile_id"),
+                            cards.c.question_id == bindparam("question_id"))
+_CARD_UPDATE = update(cards).where(cards.c.profile_id == bindparam("w_profile_id"),
+                                   cards.c.question_id == bindparam("w_question_id"))
+_CARD_BEFORE_UPDATE = update(attempts).where(attempts.c.id == bindparam("w_id"))
+_LATER_REVIEWS = (
+    select(attempts.c.id, attempts.c.rating, attempts.c.created_at, attempts.c.confidence,
+           attempts.c.card_before)
+    .where(attempts.c.profile_id == bindparam("profile_id"),
+           attempts.c.question_id == bindparam("question_id"),
+           attempts.c.card_before.is_not(None), attempts.c.created_at > bindparam("moment"))
+    .order_by(attempts.c.created_at, attempts.c.id))
+_SEED_COUNTED = select(attempts.c.id).where(
+    attempts.c.profile_id == bindparam("profile_id"),
+    attempts.c.question_id == bindparam("question_id"),
+    attempts.c.seed == bindparam("seed"), attempts.c.rating.is_not(None),
+    attempts.c.created_at <= bindparam("moment")).limit(1)
+_INSERT_ATTEMPT = attempts.insert()
+_INSERT_CARD = cards.insert()
+
+
 def stored_attempt(conn: Connection, key: str) -> AttemptRecord | None:
     """The attempt recorded under this client key (or assessed by the attempt with this key),
     if any."""
-    row = conn.execute(select(attempts).where(
-        or_(attempts.c.client_key == key, attempts.c.assessed_key == key))).first()
+    row = conn.execute(_ATTEMPT_BY_KEY, {"key": key}).first()
     return None if row is None else attempt_from_row(row)
 
 
@@ -130,13 +158,8 @@ def _later_reviews(conn: Connection, profile_id: int, question_id: str, moment: 
     """The reviews of this card made after `moment` (none unless `moment` is in its past)."""
     if row is None or row.last_review is None or row.last_review <= moment:
         return []
-    return conn.execute(
-        select(attempts.c.id, attempts.c.rating, attempts.c.created_at,
-               attempts.c.confidence, attempts.c.card_before)
-        .where(attempts.c.profile_id == profile_id, attempts.c.question_id == question_id,
-               attempts.c.card_before.is_not(None), attempts.c.created_at > moment)
-        .order_by(attempts.c.created_at, attempts.c.id)
-    ).all()
+    return conn.execute(_LATER_REVIEWS, {"profile_id": profile_id, "question_id": question_id,
+                                         "moment": moment}).all()
 
 
 @dataclass(frozen=True)
@@ -162,8 +185,7 @@ class CardAt:
 
 
 def card_at(conn: Connection, profile_id: int, question_id: str, moment: datetime) -> CardAt:
-    row = conn.execute(select(cards).where(
-        cards.c.profile_id == profile_id, cards.c.question_id == question_id)).first()
+    row = conn.execute(_CARD, {"profile_id": profile_id, "question_id": question_id}).first()
     return CardAt(profile_id, question_id, moment, row,
                   _later_reviews(conn, profile_id, question_id, moment, row))
 
@@ -184,22 +206,20 @@ def move_card(conn: Connection, at: CardAt, rating: Rating | int, *,
     moved = schedule(before, Rating(int(rating)), at.moment, confidence=confidence)
     card = moved
     for review in at.later:
-        conn.execute(update(attempts).where(attempts.c.id == review.id)
-                     .values(card_before=card_to_json(card)))
+        conn.execute(_CARD_BEFORE_UPDATE, {"w_id": review.id, "card_before": card_to_json(card)})
         card = schedule(card, Rating(review.rating), review.created_at,
                         confidence=review.confidence)
     if at.row:
-        conn.execute(update(cards).where(cards.c.profile_id == at.profile_id,
-                                         cards.c.question_id == at.question_id)
-                     .values(**card_values(card)))
+        conn.execute(_CARD_UPDATE, {"w_profile_id": at.profile_id,
+                                    "w_question_id": at.question_id, **card_values(card)})
     else:
-        conn.execute(cards.insert().values(profile_id=at.profile_id, question_id=at.question_id,
-                                           **card_values(card)))
+        conn.execute(_INSERT_CARD, {"profile_id": at.profile_id, "question_id": at.question_id,
+                                    **card_values(card)})
     return before, moved
 
 
 def require_profile(conn: Connection, profile_id: int) -> Profile:
-    row = conn.execute(select(profiles).where(profiles.c.id == profile_id)).first()
+    row = conn.execute(_PROFILE_BY_ID, {"profile_id": profile_id}).first()
     if row is None:
         raise ProfileError("unknown-profile")
     return Profile(row.id, row.name, row.created_at)
@@ -225,11 +245,8 @@ def _seed_counted(conn: Connection, profile_id: int, question_id: str, seed: int
     before `moment`."""
     if seed is None:
         return False
-    query = select(attempts.c.id).where(
-        attempts.c.profile_id == profile_id, attempts.c.question_id == question_id,
-        attempts.c.seed == seed, attempts.c.rating.is_not(None),
-        attempts.c.created_at <= moment).limit(1)
-    return conn.execute(query).first() is not None
+    return conn.execute(_SEED_COUNTED, {"profile_id": profile_id, "question_id": question_id,
+                                        "seed": seed, "moment": moment}).first() is not None
 
 
 def _assess(conn: Connection, profile_id: int, attempt: NewAttempt) -> AttemptRecord | None:
@@ -382,9 +399,9 @@ class ProgressStore(Database):
                 before, moved = move_card(conn, at, rating, confidence=attempt.confidence)
             row_values = {**values, "phase": str(phase),
                           "rating": int(rating) if rating is not None else None}
-            new_id = conn.execute(attempts.insert().values(
-                **row_values, card_before=before and card_to_json(before),
-                client_key=attempt.key)).inserted_primary_key[0]
+            new_id = conn.execute(_INSERT_ATTEMPT, {
+                **row_values, "card_before": before and card_to_json(before),
+                "client_key": attempt.key}).inserted_primary_key[0]
             return AttemptRecord(
                 id=new_id, **{**row_values, "rubric_ticks": tuple(attempt.rubric_ticks)},
                 key=attempt.key, card=moved if moved is not None else card, before=before,
