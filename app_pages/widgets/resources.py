@@ -70,7 +70,8 @@ def _exercise_questions_built() -> list:
 
 def exercise_questions(current=None) -> dict:
     """Template name -> the generated question Exercises practise it with
-    (tutor.sessions.exercises), made again when the bank changes (an instructor may add a generated question for a template).
+    (tutor.sessions.exercises), made again when the bank changes (an instructor may add a
+    generated question for a template).
     `current` is the bank when the caller has it already (each `bank()` stats its files)."""
     from tutor.sessions.exercises import exercise_questions as build
 

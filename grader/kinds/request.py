@@ -79,8 +79,8 @@ SCHEMA_FIELDS = frozenset(DECLARED_FIELDS + INDEX_FIELDS + (RELATIONS_FIELD, VEC
 
 
 def declarations(request: dict) -> Declarations:
-    if SCHEMA_FIELDS.isdisjoint(request) or not any(
-            request[field] for field in SCHEMA_FIELDS.intersection(request)):
+    present = SCHEMA_FIELDS.intersection(request)
+    if not present or not any(request[field] for field in present):
         return NO_DECLARATIONS  # numeric questions declare nothing: share one empty set
     lists = [_names_field(request, field) for field in DECLARED_FIELDS]
     if not any(request.get(field) for field in INDEX_FIELDS + (RELATIONS_FIELD, VECTORS_FIELD)

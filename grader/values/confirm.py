@@ -235,12 +235,10 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict,
     kind of point is certified), the nice points are searched only when no random one is."""
     points, env = verdict.points, verdict.env
     differing = points.differing()
-
-    def at_a_nice_point() -> SampleVerdict | None:
-        return _at_a_nice_point(answer, expected, verdict, differing[0])
-
-    if differing and example and (at_nice := at_a_nice_point()):
-        return at_nice
+    if differing and example:
+        nice = _at_a_nice_point(answer, expected, verdict, differing[0])
+        if nice is not None:
+            return nice
     dropped = np.zeros_like(points.valid)
     for j in differing:
         if _certified(answer, expected, env, j):
@@ -248,8 +246,10 @@ def _precise_verdict(answer: Node, expected: Node, verdict: SampleVerdict,
             return replace(verdict, status="different", sample=j, certified=True,
                            shown=shown, path="precise")
         dropped[j] = True
-    if differing and not example and (at_nice := at_a_nice_point()):
-        return at_nice
+    if differing and not example:
+        nice = _at_a_nice_point(answer, expected, verdict, differing[0])
+        if nice is not None:
+            return nice
     valid = points.valid & ~dropped
     if not enough_valid(int(valid.sum()), len(valid)):
         return replace(verdict, status="undecided", sample=None, path="precise")
